@@ -1,0 +1,39 @@
+"""Take the definitions out of a lesson notebook and load them as a module.
+
+A notebook's definitions are its `setup` cells (locked code the course gives:
+imports, constants, the incident's reconcile) and its solution cells (what the
+student writes), in notebook order. Demo cells and checks are left out, so
+loading never runs an agent or prints anything.
+
+The reference solution is the source notebook itself: `load_reference()` is
+the one way tests, the replay and the grader reach it.
+"""
+import types
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_NOTEBOOK = ROOT / "source" / "lesson03" / "resume-from-checkpoint.ipynb"
+
+
+def is_definition_cell(cell) -> bool:
+    grading = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and (grading.get("solution") or "setup" in cell.metadata.get("tags", []))
+
+
+def definition_cells(notebook_path: Path) -> list:
+    notebook = nbformat.read(str(notebook_path), as_version=4)
+    return [cell for cell in notebook.cells if is_definition_cell(cell)]
+
+
+def load_module(code_cells: list, name: str) -> types.ModuleType:
+    """Run the cells' code in a fresh module namespace and return the module."""
+    module = types.ModuleType(name)
+    for number, cell in enumerate(code_cells):
+        exec(compile(cell.source, f"<{name} cell {number}>", "exec"), module.__dict__)
+    return module
+
+
+def load_reference() -> types.ModuleType:
+    return load_module(definition_cells(SOURCE_NOTEBOOK), "reference")

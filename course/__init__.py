@@ -1,0 +1,14 @@
+"""The course runtime: what the lesson notebooks import.
+
+- model.py   the Claude client (real, or the offline scripted model)
+- tools.py   the tools and `execute_tool`
+- mail.py    the local SMTP server that `send_email` delivers to
+- samples.py the lesson's sample checkpoints cpA, cpB, cpC
+"""
+from .mail import MailServer
+from .model import assistant_message, make_client, request_params
+from .samples import load_sample, sample_path
+from .tools import TOOLS, execute_tool
+
+__all__ = ["MailServer", "TOOLS", "assistant_message", "execute_tool", "load_sample",
+           "make_client", "request_params", "sample_path"]

@@ -1,0 +1,95 @@
+"""A real local mail server for `send_email`, started and stopped by the course.
+
+Every message that arrives is written to a Maildir folder on disk, so the record
+of what was delivered lives outside the agent: an agent process that is killed
+can neither lose nor fake it, and a test counts deliveries there.
+
+    with MailServer() as mail:
+        run_agent("帮我把结论发邮件通知团队")
+        print(mail.count())
+"""
+import mailbox
+import os
+import socket
+import tempfile
+from datetime import datetime
+from email import message_from_bytes
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+from .tools import MAILDIR_ENV, SMTP_PORT_ENV, read_maildir
+
+
+class _MaildirHandler:
+    def __init__(self, maildir: mailbox.Maildir, on_delivery=None):
+        self.maildir = maildir
+        self.on_delivery = on_delivery
+
+    async def handle_DATA(self, server, session, envelope):
+        message = message_from_bytes(envelope.original_content)
+        message["X-Received-At"] = datetime.now().isoformat(timespec="milliseconds")
+        self.maildir.add(message)
+        if self.on_delivery:
+            self.on_delivery(message)
+        return "250 Message accepted for delivery"
+
+
+def _free_port() -> int:
+    # aiosmtpd cannot start on port 0 (it connects to the port to check readiness).
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class MailServer:
+    """SMTP on 127.0.0.1 (a free port), storing into `maildir` (a new temp folder by default).
+
+    While it runs, `send_email` and `list_sent_emails` use it, in this process
+    and in child processes started meanwhile. `on_delivery(message)` runs after a
+    message is stored and before the sender hears "250", which lets a harness act
+    at the exact moment an email has been delivered.
+    """
+
+    def __init__(self, maildir: str | os.PathLike | None = None, on_delivery=None):
+        self._tempdir = None if maildir else tempfile.TemporaryDirectory(prefix="course-mail-")
+        self.maildir_path = Path(maildir or self._tempdir.name) / "maildir"
+        self._handler = _MaildirHandler(mailbox.Maildir(self.maildir_path, create=True), on_delivery)
+        self._controller = None
+        self._saved_env = {}
+
+    @property
+    def port(self) -> int:
+        return self._controller.port
+
+    def start(self) -> "MailServer":
+        self._controller = Controller(self._handler, hostname="127.0.0.1", port=_free_port())
+        self._controller.start()
+        for key, value in ((SMTP_PORT_ENV, str(self.port)), (MAILDIR_ENV, str(self.maildir_path))):
+            self._saved_env[key] = os.environ.get(key)
+            os.environ[key] = value
+        return self
+
+    def stop(self) -> None:
+        if self._controller:
+            self._controller.stop()
+            self._controller = None
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        self._saved_env = {}
+
+    def __enter__(self) -> "MailServer":
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+    def received(self) -> list:
+        """The delivered messages (`email.message.EmailMessage`), oldest first."""
+        return read_maildir(self.maildir_path)
+
+    def count(self) -> int:
+        return len(self.received())

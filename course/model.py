@@ -1,0 +1,254 @@
+"""The model the lessons talk to: real Claude with a key, a scripted stand-in without.
+
+`make_client()` returns a real `anthropic.Anthropic` client either way. Offline,
+its HTTP requests never leave the process: the SDK's own transport hands them
+to `scripted_reply`, which answers with the JSON the Messages API would send,
+so the student's code parses real `Message` / `ToolUseBlock` objects and gets
+the API's real 400 error when a tool_use is left without its tool_result.
+
+The scripted model is a small policy, not a recording: it reads the request's
+messages and decides the next step, so a conversation resumed from any
+checkpoint carries on sensibly.
+"""
+import hashlib
+import json
+import os
+import re
+
+import anthropic
+import httpx2
+
+from .tools import TOOLS
+
+MODEL = os.environ.get("COURSE_MODEL", "claude-sonnet-5-5")
+OFFLINE_ENV = "COURSE_OFFLINE"  # set to 1 to use the scripted model even with a key
+
+SYSTEM_PROMPT = (
+    "你是一个能调用工具的助理，工作区里有本周的会议纪要（./notes）和团队通讯录（./team.md）。"
+    "每次只调用一个工具。发邮件是发出后无法撤回的操作：如果一次 send_email 的结果未知，"
+    "先用 list_sent_emails 查清楚是否已经发出，再决定要不要重发。"
+)
+
+
+def request_params() -> dict:
+    """Everything `client.messages.create()` needs besides `messages`."""
+    return {
+        "model": MODEL,
+        "max_tokens": 1024,
+        "system": SYSTEM_PROMPT,
+        "tools": TOOLS,
+        "tool_choice": {"type": "auto", "disable_parallel_tool_use": True},
+    }
+
+
+def make_client(offline: bool | None = None) -> anthropic.Anthropic:
+    """Real Claude when ANTHROPIC_API_KEY is set (and COURSE_OFFLINE is not 1), else the scripted model."""
+    if offline is None:
+        offline = os.environ.get(OFFLINE_ENV) == "1" or not os.environ.get("ANTHROPIC_API_KEY")
+    if not offline:
+        return anthropic.Anthropic()
+    transport = httpx2.MockTransport(_handle_http)
+    return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
+
+
+# --- the HTTP side -------------------------------------------------------------------------
+
+class InvalidRequest(Exception):
+    """What the Messages API answers with HTTP 400 invalid_request_error."""
+
+
+def _handle_http(request: httpx2.Request) -> httpx2.Response:
+    body = json.loads(request.content)
+    request_id = "req_" + _stable_id(body, 24)
+    try:
+        reply = scripted_reply(body)
+    except InvalidRequest as exc:
+        error = {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)},
+                 "request_id": request_id}
+        return httpx2.Response(400, json=error, headers={"request-id": request_id})
+    return httpx2.Response(200, json=reply, headers={"request-id": request_id})
+
+
+def _stable_id(value, length: int) -> str:
+    """A realistic-looking id that is the same every time for the same conversation."""
+    digest = hashlib.sha256(json.dumps(value, ensure_ascii=False, sort_keys=True).encode()).digest()
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    number = int.from_bytes(digest, "big")
+    chars = []
+    for _ in range(length):
+        number, index = divmod(number, len(alphabet))
+        chars.append(alphabet[index])
+    return "".join(chars)
+
+
+def _blocks(message: dict) -> list:
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+
+
+def check_tool_pairing(messages: list) -> None:
+    """Raise InvalidRequest with the API's wording where the Messages API would refuse."""
+    if not messages or messages[0].get("role") != "user":
+        raise InvalidRequest("messages: first message must use the \"user\" role")
+    for i, message in enumerate(messages):
+        blocks = _blocks(message)
+        if message.get("role") == "assistant":
+            asked = [b["id"] for b in blocks if b.get("type") == "tool_use"]
+            following = _blocks(messages[i + 1]) if i + 1 < len(messages) else []
+            answered = {b.get("tool_use_id") for b in following if b.get("type") == "tool_result"}
+            missing = [tool_id for tool_id in asked if tool_id not in answered]
+            if missing:
+                raise InvalidRequest(
+                    f"messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+                    f"{', '.join(missing)}. Each `tool_use` block must have a corresponding `tool_result` "
+                    "block in the next message.")
+            continue
+        previous = _blocks(messages[i - 1]) if i > 0 and messages[i - 1].get("role") == "assistant" else []
+        asked_before = {b.get("id") for b in previous if b.get("type") == "tool_use"}
+        seen_other_block = False
+        for j, block in enumerate(blocks):
+            if block.get("type") != "tool_result":
+                seen_other_block = True
+                continue
+            where = f"messages.{i}.content.{j}"
+            if block.get("tool_use_id") not in asked_before:
+                raise InvalidRequest(
+                    f"{where}: unexpected `tool_use_id` found in `tool_result` blocks: {block.get('tool_use_id')}. "
+                    "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.")
+            if seen_other_block:
+                raise InvalidRequest(f"{where}: `tool_result` blocks must come first in the user message content.")
+            if "is_error" in block and not isinstance(block["is_error"], bool):
+                raise InvalidRequest(f"{where}.is_error: Input should be a valid boolean")
+
+
+# --- the policy ----------------------------------------------------------------------------
+
+def _history(messages: list) -> list:
+    """Every answered tool call, oldest first: {name, input, output, is_error, failed}.
+
+    `is_error` is the flag on the tool_result (what reconcile sets when an outcome
+    is unknown); `failed` also counts a tool's own error text.
+    """
+    results = {}
+    for message in messages:
+        for block in _blocks(message):
+            if block.get("type") == "tool_result":
+                content = block.get("content", "")
+                if isinstance(content, list):
+                    content = "".join(part.get("text", "") for part in content)
+                results[block.get("tool_use_id")] = (content, bool(block.get("is_error")))
+    calls = []
+    for message in messages:
+        for block in _blocks(message):
+            if block.get("type") == "tool_use" and block.get("id") in results:
+                output, is_error = results[block["id"]]
+                calls.append({"name": block["name"], "input": block.get("input", {}), "output": output,
+                              "is_error": is_error, "failed": is_error or output.startswith("错误")})
+    return calls
+
+
+def _succeeded(calls: list, name: str, **input) -> bool:
+    return any(c["name"] == name and not c["failed"] and all(c["input"].get(k) == v for k, v in input.items())
+               for c in calls)
+
+
+def _next_reading_step(calls: list):
+    """Gather this week's conclusions: list the notes, grep the conclusions, read each note newest first."""
+    if not _succeeded(calls, "list_dir", path="./notes"):
+        return "我先看看 notes 文件夹里有哪些纪要。", "list_dir", {"path": "./notes"}
+    if not _succeeded(calls, "grep", pattern="结论"):
+        return "先把每份纪要里的结论行找出来。", "grep", {"pattern": "结论", "path": "./notes"}
+    listing = next(c["output"] for c in calls if c["name"] == "list_dir" and not c["failed"])
+    notes = sorted((n for n in listing.splitlines() if re.fullmatch(r"meeting-[\d-]+\.md", n)), reverse=True)
+    for note in notes:
+        path = f"./notes/{note}"
+        if not _succeeded(calls, "read_file", path=path):
+            return f"读一下 {note} 的全文。", "read_file", {"path": path}
+    return None
+
+
+def _conclusions(calls: list) -> str:
+    grep_output = next(c["output"] for c in calls if c["name"] == "grep" and not c["failed"])
+    lines = [line.split(": ", 1)[1] for line in grep_output.splitlines() if ": " in line]
+    return "\n".join(f"- {line.removeprefix('结论：')}" for line in lines)
+
+
+def _meeting_notes_policy(calls: list):
+    step = _next_reading_step(calls)
+    if step:
+        return step
+    notes_read = {c["input"].get("path") for c in calls if c["name"] == "read_file" and not c["failed"]}
+    return f"本周共 {len(notes_read)} 次会议，结论如下：\n{_conclusions(calls)}"
+
+
+EMAIL = {"to": "team@example.com", "subject": "本周结论"}
+
+
+def _email_policy(calls: list):
+    last = calls[-1] if calls else None
+    if last and last["name"] == "send_email" and last["failed"] and not last["is_error"]:
+        return f"邮件没有发出去：{last['output']}。请检查邮件服务器后再让我重试。"
+    if last and last["name"] == "send_email" and last["is_error"]:
+        # The outcome is unknown: look before sending again.
+        return "上一次发信的结果不明，我先查一下服务器上是否已经发出。", "list_sent_emails", {"to": EMAIL["to"]}
+    if last and last["name"] == "list_sent_emails" and len(calls) > 1 and calls[-2]["name"] == "send_email":
+        if f"主题「{EMAIL['subject']}」" in last["output"]:
+            return (f"我查了已发送邮件：主题「{EMAIL['subject']}」的邮件已经发给 {EMAIL['to']}，"
+                    "崩溃前那次发送其实成功了，所以不再重发，避免团队收到两封。")
+        return "服务器上没有这封邮件，说明上次没有发出去，现在重新发送。", "send_email", dict(EMAIL)
+    if _succeeded(calls, "send_email"):
+        return f"已把本周结论发给 {EMAIL['to']}，主题「{EMAIL['subject']}」。"
+    step = _next_reading_step(calls)
+    if step:
+        return step
+    if not _succeeded(calls, "read_file", path="./team.md"):
+        return "查一下团队的邮件地址。", "read_file", {"path": "./team.md"}
+    return "结论整理好了，发给全组。", "send_email", dict(EMAIL)
+
+
+def _task_text(messages: list) -> str:
+    return "".join(b.get("text", "") for b in _blocks(messages[0]) if b.get("type") == "text")
+
+
+def _usage(context: str, content: list) -> dict:
+    # A made-up but steady rate, calibrated so that a run resumed from the lesson's
+    # sample checkpoints reports numbers close to theirs (cpA 18420, cpB 19310).
+    output_tokens = len(json.dumps(content, ensure_ascii=False)) // 2
+    return {"input_tokens": 12_100 + len(context) * 3 // 2, "output_tokens": output_tokens}
+
+
+def scripted_reply(request: dict) -> dict:
+    """The Messages API response body for one request."""
+    messages = request.get("messages") or []
+    check_tool_pairing(messages)
+    task, calls = _task_text(messages), _history(messages)
+    if "邮件" in task:
+        step = _email_policy(calls)
+    elif "纪要" in task:
+        step = _meeting_notes_policy(calls)
+    else:
+        step = "（离线脚本模型）我只会演示两个任务：「帮我整理这周的会议纪要」和「帮我把结论发邮件通知团队」。"
+    if isinstance(step, str):
+        content, stop_reason = [{"type": "text", "text": step}], "end_turn"
+    else:
+        text, name, tool_input = step
+        tool_id = "toolu_01" + _stable_id(messages, 22)
+        content = [{"type": "text", "text": text},
+                   {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}]
+        stop_reason = "tool_use"
+    context = json.dumps([request.get("system", ""), request.get("tools", []), messages], ensure_ascii=False)
+    return {
+        "id": "msg_01" + _stable_id([messages, "msg"], 22),
+        "type": "message",
+        "role": "assistant",
+        "model": request.get("model", MODEL),
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": _usage(context, content),
+    }
+
+
+def assistant_message(response) -> dict:
+    """The response as a plain-JSON assistant message, ready for `messages` and for json.dump."""
+    return {"role": "assistant", "content": [block.model_dump(exclude_none=True) for block in response.content]}

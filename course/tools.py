@@ -1,0 +1,194 @@
+"""The lesson's tools: what the agent can do, and the schemas that tell the model so.
+
+Read-only tools look at a small workspace shipped with the course (this week's
+meeting notes), at an offline search corpus, and at the mail server's record of
+what was sent. `send_email` is the one tool with an effect in the world: it
+delivers a real message over SMTP to the local server of `course.mail`.
+
+`execute_tool` never raises: a wrong tool name or bad input comes back as an
+error string, the way a tool_result would carry it to the model.
+"""
+import json
+import mailbox
+import os
+import re
+import smtplib
+from email import message_from_binary_file, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+WORKSPACE = Path(__file__).parent / "workspace"
+WEB_CORPUS = Path(__file__).parent / "web_corpus.json"
+
+# Set by course.mail.MailServer while it runs; child processes inherit them.
+SMTP_PORT_ENV = "COURSE_SMTP_PORT"
+MAILDIR_ENV = "COURSE_MAILDIR"
+
+TOOLS = [
+    {
+        "name": "list_dir",
+        "description": "列出工作区里一个文件夹的内容（只读）。",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "相对工作区的路径，如 ./notes"}},
+            "required": ["path"],
+        },
+    },
+    {
+        "name": "read_file",
+        "description": "读取工作区里一个文本文件的全部内容（只读）。",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "如 ./notes/meeting-08-25.md"}},
+            "required": ["path"],
+        },
+    },
+    {
+        "name": "grep",
+        "description": "在工作区的文件里按正则表达式查找行，返回“文件:行号: 内容”（只读）。",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string"},
+                "path": {"type": "string", "description": "在哪个文件夹里找，默认整个工作区"},
+            },
+            "required": ["pattern"],
+        },
+    },
+    {
+        "name": "web_search",
+        "description": "在离线语料库里搜索网页，返回标题、地址和摘要（只读）。",
+        "input_schema": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}},
+            "required": ["query"],
+        },
+    },
+    {
+        "name": "list_sent_emails",
+        "description": "查看邮件服务器上已经发出的邮件：时间、收件人、主题（只读）。发信前可以先查，避免重复。",
+        "input_schema": {
+            "type": "object",
+            "properties": {"to": {"type": "string", "description": "只看发给这个地址的邮件（可选）"}},
+        },
+    },
+    {
+        "name": "send_email",
+        "description": "真的发出一封邮件（高影响：发出后无法撤回）。",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "to": {"type": "string"},
+                "subject": {"type": "string"},
+                "body": {"type": "string", "description": "正文（可选）"},
+            },
+            "required": ["to", "subject"],
+        },
+    },
+]
+
+
+class ToolError(Exception):
+    """A failure the model should read about, not a crash of the loop."""
+
+
+def _in_workspace(path: str) -> Path:
+    target = (WORKSPACE / path).resolve()
+    if target != WORKSPACE.resolve() and WORKSPACE.resolve() not in target.parents:
+        raise ToolError(f"路径 {path} 不在工作区里")
+    if not target.exists():
+        raise ToolError(f"找不到 {path}")
+    return target
+
+
+def list_dir(path: str = ".") -> str:
+    folder = _in_workspace(path)
+    if not folder.is_dir():
+        raise ToolError(f"{path} 不是文件夹")
+    return "\n".join(p.name + ("/" if p.is_dir() else "") for p in sorted(folder.iterdir()))
+
+
+def read_file(path: str) -> str:
+    file = _in_workspace(path)
+    if not file.is_file():
+        raise ToolError(f"{path} 不是文件")
+    return file.read_text(encoding="utf-8")
+
+
+def grep(pattern: str, path: str = ".") -> str:
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ToolError(f"正则表达式写错了：{exc}") from None
+    root = _in_workspace(path)
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+    hits = []
+    for file in files:
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+            if regex.search(line):
+                hits.append(f"{file.relative_to(WORKSPACE)}:{number}: {line}")
+    return "\n".join(hits) or "（没有匹配的行）"
+
+
+def web_search(query: str) -> str:
+    pages = json.loads(WEB_CORPUS.read_text(encoding="utf-8"))
+    words = set(query.lower().split())
+    scored = [(len(words & set((p["title"] + " " + p["text"]).lower().split())), p) for p in pages]
+    found = [p for score, p in sorted(scored, key=lambda sp: -sp[0]) if score > 0][:3]
+    return "\n\n".join(f"{p['title']}\n{p['url']}\n{p['text']}" for p in found) or "（没有搜到结果）"
+
+
+def _mail_settings() -> tuple[int, Path]:
+    port, maildir = os.environ.get(SMTP_PORT_ENV), os.environ.get(MAILDIR_ENV)
+    if not port or not maildir:
+        raise ToolError("邮件服务器没有运行：请在 `with MailServer():` 里运行 agent")
+    return int(port), Path(maildir)
+
+
+def read_maildir(maildir: Path) -> list[EmailMessage]:
+    """The messages the mail server stored, oldest first, with headers decoded."""
+    parse = lambda file: message_from_binary_file(file, policy=policy.default)  # noqa: E731
+    return sorted(mailbox.Maildir(maildir, factory=parse, create=False), key=lambda m: m["X-Received-At"])
+
+
+def list_sent_emails(to: str | None = None) -> str:
+    _, maildir = _mail_settings()
+    sent = [m for m in read_maildir(maildir) if to is None or m["To"] == to]
+    if not sent:
+        return "（服务器上还没有发出过邮件）" if to is None else f"（服务器上没有发给 {to} 的邮件）"
+    return "\n".join(f"{m['X-Received-At']}  收件人 {m['To']}  主题「{m['Subject']}」" for m in sent)
+
+
+def send_email(to: str, subject: str, body: str = "") -> str:
+    port, _ = _mail_settings()
+    message = EmailMessage()
+    message["From"] = "agent@example.com"
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = make_msgid(domain="example.com")
+    message.set_content(body or "（无正文）")
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            smtp.send_message(message)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise ToolError(f"邮件没有发出去：{exc}") from None
+    return f"已发送给 {to}，主题「{subject}」，Message-ID {message['Message-ID']}"
+
+
+_TOOL_FUNCTIONS = {f.__name__: f for f in (list_dir, read_file, grep, web_search, list_sent_emails, send_email)}
+
+
+def execute_tool(name: str, input: dict) -> str:
+    """Run one tool call and return its output as text; failures become error text."""
+    function = _TOOL_FUNCTIONS.get(name)
+    if function is None:
+        return f"错误：没有名为 {name!r} 的工具。可用的工具：{', '.join(_TOOL_FUNCTIONS)}"
+    if not isinstance(input, dict):
+        return f"错误：工具 {name} 的参数必须是一个对象（dict），收到的是 {type(input).__name__}"
+    try:
+        return function(**input)
+    except TypeError as exc:
+        return f"错误：工具 {name} 的参数不对（{exc}）"
+    except (ToolError, OSError, UnicodeDecodeError) as exc:
+        return f"错误：{exc}"

@@ -1,0 +1,148 @@
+"""The scripted model, driven through the real anthropic SDK."""
+import anthropic
+import pytest
+from anthropic.types import Message, TextBlock, ToolUseBlock
+
+from course import assistant_message, execute_tool, make_client, request_params
+from course.model import MODEL
+
+
+def ask(client, messages):
+    return client.messages.create(messages=messages, **request_params())
+
+
+def tool_result(tool_use, content, **extra):
+    return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use.id, "content": content, **extra}]}
+
+
+def run_task(client, task, limit=20):
+    """Drive the model with the course's tools until it answers in text; return messages."""
+    messages = [{"role": "user", "content": task}]
+    for _ in range(limit):
+        response = ask(client, messages)
+        messages.append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        if tool_use is None:
+            return messages
+        messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))
+    raise AssertionError("the scripted model never finished")
+
+
+def test_offline_without_key(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    client = make_client()
+    assert ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}]).model == MODEL
+
+
+def test_offline_forced_even_with_key(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-used")
+    monkeypatch.setenv("COURSE_OFFLINE", "1")
+    response = ask(make_client(), [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    assert response.id.startswith("msg_01")
+
+
+def test_key_selects_real_api(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    monkeypatch.delenv("COURSE_OFFLINE", raising=False)
+    client = make_client()
+    assert str(client.base_url).startswith("https://api.anthropic.com")
+    assert client.api_key == "sk-ant-test"
+
+
+def test_responses_are_real_sdk_types(client):
+    response = ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    assert isinstance(response, Message)
+    assert response.stop_reason == "tool_use"
+    assert isinstance(response.content[0], TextBlock)
+    tool_uses = [b for b in response.content if isinstance(b, ToolUseBlock)]
+    assert len(tool_uses) == 1 and tool_uses[0].id.startswith("toolu_01") and len(tool_uses[0].id) == 30
+    assert tool_uses[0].name == "list_dir"
+    assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
+
+
+def test_meeting_notes_task_reads_every_note_then_summarises(client):
+    messages = run_task(client, "帮我整理这周的会议纪要")
+    reads = [b["input"]["path"] for m in messages if m["role"] == "assistant"
+             for b in m["content"] if b["type"] == "tool_use" and b["name"] == "read_file"]
+    assert sorted(reads) == [f"./notes/meeting-08-{d}.md" for d in (25, 26, 27, 28, 29)]
+    final = messages[-1]["content"][0]["text"]
+    assert "5 次会议" in final and "效果台账" in final
+
+
+def test_email_task_sends_exactly_once(client, mail):
+    messages = run_task(client, "帮我把结论发邮件通知团队")
+    assert mail.count() == 1
+    assert mail.received()[0]["Subject"] == "本周结论"
+    assert "已把本周结论发给" in messages[-1]["content"][0]["text"]
+
+
+def test_same_conversation_same_ids(client):
+    first = ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    second = ask(make_client(offline=True), [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    assert first.content[1].id == second.content[1].id and first.id == second.id
+
+
+def _messages_until_send(client):
+    """The email task up to the assistant message that asks for send_email."""
+    messages = [{"role": "user", "content": "帮我把结论发邮件通知团队"}]
+    while True:
+        response = ask(client, messages)
+        messages.append(assistant_message(response))
+        tool_use = next(b for b in response.content if b.type == "tool_use")
+        if tool_use.name == "send_email":
+            return messages, tool_use
+        messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))
+
+
+def test_unpaired_tool_use_gets_the_apis_400(client):
+    messages, _ = _messages_until_send(client)
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        ask(client, messages)
+    assert caught.value.status_code == 400
+    assert caught.value.body["error"]["type"] == "invalid_request_error"
+    assert "`tool_use` ids were found without `tool_result` blocks immediately after" in str(caught.value)
+
+
+def test_deleting_the_tool_use_but_keeping_a_result_gets_400(client):
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "ok"))
+    del messages[-2]
+    with pytest.raises(anthropic.BadRequestError, match="unexpected `tool_use_id`"):
+        ask(client, messages)
+
+
+def test_is_error_must_be_a_boolean(client):
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "unknown", is_error="true"))
+    with pytest.raises(anthropic.BadRequestError, match="valid boolean"):
+        ask(client, messages)
+
+
+@pytest.mark.parametrize("already_sent", [True, False])
+def test_is_error_on_send_email_reassesses_and_sends_at_most_once(client, mail, already_sent):
+    messages, tool_use = _messages_until_send(client)
+    if already_sent:  # the crash came after delivery
+        execute_tool(tool_use.name, tool_use.input)
+    messages.append(tool_result(tool_use, "执行状态未知，请重新评估", is_error=True))
+    response = ask(client, messages)
+    check = next(b for b in response.content if b.type == "tool_use")
+    assert check.name == "list_sent_emails"  # a read-only look before any resend
+    messages.append(assistant_message(response))
+    messages.append(tool_result(check, execute_tool(check.name, check.input)))
+    for _ in range(3):
+        response = ask(client, messages)
+        messages.append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        if tool_use is None:
+            break
+        messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))
+    assert response.stop_reason == "end_turn"
+    assert mail.count() == 1
+    assert ("不再重发" in response.content[0].text) == already_sent
+
+
+def test_send_failure_is_reported_not_retried(client):
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))  # no server running
+    response = ask(client, messages)
+    assert response.stop_reason == "end_turn" and "没有发出去" in response.content[0].text
