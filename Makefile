@@ -6,9 +6,15 @@ STAMP := $(VENV)/.installed
 # nbgrader runs tools such as `alembic` by name: the venv comes first on PATH.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: setup lab test release
+# Debian packages the course needs: a CJK font for the pictures (and, for the browser test, chromium).
+SYSTEM_PACKAGES := fonts-noto-cjk
 
-setup: $(STAMP)
+.PHONY: setup system-deps lab test release
+
+setup: $(STAMP) system-deps
+
+system-deps:
+	bash .ci/apt-install $(SYSTEM_PACKAGES)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
