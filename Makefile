@@ -7,9 +7,9 @@ STAMP := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
 # Debian packages the course needs: a CJK font for the pictures (and, for the browser test, chromium).
-SYSTEM_PACKAGES := fonts-noto-cjk
+SYSTEM_PACKAGES := fonts-noto-cjk chromium
 
-.PHONY: setup system-deps lab test release
+.PHONY: setup system-deps lab test test-browser release
 
 setup: $(STAMP) system-deps
 
@@ -35,6 +35,11 @@ lab: setup
 
 test: setup
 	$(BIN)/python -m pytest -q
+
+# The student's path in JupyterLab, driven in headless Chromium (part of `make test` too).
+# Screenshots land in test-artifacts/browser/; UPDATE_SCREENSHOTS=1 also refreshes docs/screenshots/.
+test-browser: setup
+	$(BIN)/python -m pytest -q tests/browser
 
 # Regenerate the student notebooks from source/ (commit the result).
 release: setup
