@@ -44,3 +44,8 @@ test-browser: setup
 # Regenerate the student notebooks from source/ (commit the result).
 release: setup
 	$(BIN)/nbgrader generate_assignment lesson03 --force
+
+# The duplicate-email incident replayed for real: 2 emails with the incident's reconcile, then 1.
+.PHONY: replay
+replay: setup
+	$(BIN)/python -m autograder.replay

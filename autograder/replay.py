@@ -1,0 +1,34 @@
+"""`make replay`: the duplicate-email incident, replayed for real with the reference solution.
+
+Twice: with the incident's reconcile (always re-run) and with the fixed one. Each
+time the agent process is killed with SIGKILL right after send_email delivered and
+before save point B, then started again with --resume on the same checkpoint.json.
+The account is printed in Chinese; the last line is one JSON object for machines:
+{"incident_reconcile": {"emails_delivered": 2, ...}, "fixed_reconcile": {"emails_delivered": 1, ...}}
+"""
+import json
+
+from autograder.notebook_code import load_reference
+from course.incident import replay_incident
+
+
+def main() -> None:
+    reference = load_reference()
+    runs = {
+        "incident_reconcile": ("事故时线上的 reconcile（一律重跑）", reference.incident_reconcile),
+        "fixed_reconcile": ("修好的 reconcile（只读重跑，高影响补 is_error）", reference.reconcile),
+    }
+    print("事故回放：agent 作为独立进程运行，在 send_email 送达之后、存档点 B 之前被 SIGKILL，"
+          "随后 --resume 续跑。邮件服务器在 harness 里，只数它真正收到的邮件。\n")
+    summary = {}
+    for key, (label, reconcile) in runs.items():
+        result = replay_incident(reference.run_agent, reconcile, label=label)
+        print(result.report(), end="\n\n")
+        summary[key] = result.to_dict()
+    incident, fixed = (summary[key]["emails_delivered"] for key in runs)
+    print(f"结论：事故版收到 {incident} 封，修好后收到 {fixed} 封。")
+    print(json.dumps(summary, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

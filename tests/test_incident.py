@@ -1,0 +1,139 @@
+"""The incident replay: a real SIGKILL at the right moment, counted at the SMTP server, nothing left behind."""
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+from nbclient import NotebookClient
+
+from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
+from course.incident import Agent, describe_event, is_incident_point, replay_incident, run_agent_process
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def leftovers():
+    """Child processes and listening sockets of this process (the harness must leave none)."""
+    me = psutil.Process()
+    listening = [c.laddr for c in me.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
+    return me.children(recursive=True), listening
+
+
+@pytest.fixture(scope="module")
+def incident(reference):
+    return replay_incident(reference.run_agent, reference.incident_reconcile)
+
+
+@pytest.fixture(scope="module")
+def fixed(reference):
+    return replay_incident(reference.run_agent, reference.reconcile)
+
+
+def test_the_agent_is_killed_by_sigkill_after_delivery_before_save_point_b(incident):
+    killed = incident.killed
+    assert killed.signal == 9 and killed.exit_code is None
+    assert killed.pid != os.getpid() and not psutil.pid_exists(killed.pid)
+    assert is_incident_point(killed.crash_event)
+    assert killed.events[-2] == {"kind": "tool", "when": "before", "name": "send_email"}
+    # On disk: save point A (send_email pending), not B; at the server: already delivered.
+    state = incident.at_crash.state
+    assert state["pendingToolUse"]["name"] == "send_email"
+    assert state["messages"][-1]["role"] == "assistant"
+    assert incident.emails_at_crash == 1
+
+
+def test_incident_reconcile_delivers_twice(incident):
+    assert incident.resumed.pid not in (os.getpid(), incident.killed.pid)
+    assert incident.resumed.exit_code == 0 and incident.resumed.error is None
+    assert incident.emails_delivered == 2
+    assert len({(to, subject) for _, to, subject in incident.emails}) == 1  # identical emails
+    assert incident.dangling_result["is_error"] is False
+    assert incident.invariants["no_duplicate_effect"] is False
+    assert incident.invariants["task_finished"] is True
+
+
+def test_fixed_reconcile_delivers_once_and_the_model_checks(fixed):
+    assert fixed.emails_delivered == 1 and fixed.emails_at_crash == 1
+    assert fixed.dangling_result["is_error"] is True
+    tools_after_resume = [b["name"] for m in fixed.resume_messages for b in m["content"]
+                          if isinstance(b, dict) and b.get("type") == "tool_use"]
+    assert tools_after_resume == ["list_sent_emails"]
+    assert "不再重发" in fixed.final_text
+    assert fixed.holds
+
+
+def test_report_and_json(incident, fixed):
+    assert "收到 2 封" in incident.report() and "收到 1 封" in fixed.report()
+    assert "SIGKILL" in incident.report() and "--resume" in incident.report()
+    assert "incident-broken" in incident._repr_html_() and "incident-ok" in fixed._repr_html_()
+    data = json.loads(json.dumps(fixed.to_dict()))
+    assert data["emails_delivered"] == 1 and data["dangling_result"]["is_error"] is True
+    assert data["killed"]["signal"] == 9
+
+
+def test_no_processes_or_ports_left(reference):
+    before = leftovers()
+    replay_incident(reference.run_agent, reference.reconcile)
+    assert leftovers() == before == ([], [])
+    assert "COURSE_SMTP_PORT" not in os.environ
+
+
+def test_a_hanging_agent_is_killed_after_the_timeout(tmp_path):
+    def run_agent(task, client=None, path=None):
+        while True:
+            time.sleep(0.05)
+
+    started = time.monotonic()
+    run = run_agent_process(Agent(run_agent, lambda cp: cp), tmp_path / "checkpoint.json", timeout=1)
+    assert run.timed_out and run.signal == 9
+    assert time.monotonic() - started < 5
+    assert leftovers() == ([], [])
+
+
+def test_an_agent_that_raises_is_reported(tmp_path):
+    def run_agent(task, client=None, path=None):
+        raise SystemExit("学生代码退出了")
+
+    run = run_agent_process(Agent(run_agent, lambda cp: cp), tmp_path / "checkpoint.json")
+    assert run.exit_code == 1 and "学生代码退出了" in run.error
+
+
+def test_crash_points_are_described_in_chinese():
+    assert describe_event({"kind": "tool", "when": "after", "name": "send_email"}) == "send_email 执行完、结果还没存"
+    assert "改名之前" in describe_event({"kind": "save", "when": "before_rename"})
+    assert "临时文件写到一半" in describe_event({"kind": "save", "when": "write", "file": "temp"})
+
+
+def test_make_replay_prints_two_then_one():
+    done = subprocess.run([sys.executable, "-m", "autograder.replay"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, check=True)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["incident_reconcile"]["emails_delivered"] == 2
+    assert summary["fixed_reconcile"]["emails_delivered"] == 1
+    assert summary["fixed_reconcile"]["dangling_result"]["is_error"] is True
+    assert "事故" in done.stdout
+
+
+def test_replay_from_a_real_kernel(tmp_path):
+    """fork() inside ipykernel: the functions live in the kernel's __main__, as in the lesson."""
+    cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
+    cells.append(nbformat.v4.new_code_cell(
+        "import json, psutil\n"
+        "from course.incident import replay_incident\n"
+        "runs = [replay_incident(run_agent, incident_reconcile), replay_incident(run_agent, reconcile)]\n"
+        "print(json.dumps({'emails': [r.emails_delivered for r in runs],\n"
+        "                  'is_error': runs[1].dangling_result['is_error'],\n"
+        "                  'children': len(psutil.Process().children(recursive=True))}))"))
+    cells.append(nbformat.v4.new_code_cell("runs[1]"))
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    NotebookClient(notebook, timeout=60, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = json.loads(notebook.cells[-2].outputs[0]["text"])
+    assert printed == {"emails": [2, 1], "is_error": True, "children": 0}
+    assert "incident-ok" in notebook.cells[-1].outputs[0]["data"]["text/html"]
+    assert not list(tmp_path.iterdir())  # the harness works in its own temporary folder
