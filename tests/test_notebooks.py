@@ -1,0 +1,248 @@
+"""The lesson notebooks: the source runs offline, release/ is what nbgrader makes of it and gives nothing away.
+
+The source notebook (with solutions) is executed top to bottom in a temporary
+copy of its folder, with no API key. release/ is regenerated with nbgrader into
+a temporary course folder and compared with the committed copy. The release
+notebook must hold no solution and no hidden test, and must run up to the first
+cell a student has to write.
+"""
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from autograder.notebook_code import definition_cells
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = "lesson03"
+NOTEBOOK = "resume-from-checkpoint.ipynb"
+SOURCE_DIR = ROOT / "source" / LESSON
+RELEASE_DIR = ROOT / "release" / LESSON
+CELL_TIMEOUT = 60  # seconds, the same limit nbgrader_config.py gives a cell when grading
+STUB = "# YOUR CODE HERE"
+
+# The graded cells the grader and the harness rely on: grade_id -> (cell type, kind, points).
+GRADED_CELLS = {
+    "imports": ("code", "locked", None),
+    "save_load": ("code", "solution", None),
+    "test_save_load": ("code", "autograded", 4),
+    "run_agent": ("code", "solution", None),
+    "test_run_agent": ("code", "autograded", 5),
+    "quiz_delete": ("code", "solution", None),
+    "test_quiz_delete": ("code", "autograded", 1),
+    "reconcile": ("code", "solution", None),
+    "test_reconcile": ("code", "autograded", 5),
+    "recovery_action": ("code", "solution", None),
+    "test_recovery_action": ("code", "autograded", 3),
+    "why_cpA": ("markdown", "manual", 1),
+    "why_cpB": ("markdown", "manual", 1),
+    "why_cpC": ("markdown", "manual", 1),
+    "incident_code": ("code", "locked", None),
+    "root_cause": ("code", "solution", None),
+    "test_root_cause": ("code", "autograded", 1),
+    "root_cause_why": ("markdown", "manual", 2),
+    "test_incident_fix": ("code", "autograded", 3),
+}
+
+
+def read(path: Path):
+    return nbformat.read(str(path), as_version=4)
+
+
+def grading(cell) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+def kind(cell) -> str:
+    meta = grading(cell)
+    if meta.get("grade") and meta.get("solution"):
+        return "manual"
+    if meta.get("grade"):
+        return "autograded"
+    if meta.get("solution"):
+        return "solution"
+    return "locked" if meta.get("locked") else "plain"
+
+
+def offline_env(monkeypatch):
+    """No key, no network: the kernel inherits this process's environment."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("COURSE_OFFLINE", "1")
+
+
+def copy_lesson(source_dir: Path, target: Path) -> Path:
+    shutil.copytree(source_dir, target)
+    return target / NOTEBOOK
+
+
+def new_client(nb, folder: Path) -> NotebookClient:
+    return NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                          resources={"metadata": {"path": str(folder)}})
+
+
+def solution_regions(source: str) -> list[str]:
+    return re.findall(r"### BEGIN SOLUTION\n(.*?)\n[ \t]*### END SOLUTION", source, flags=re.S)
+
+
+# --- the source notebook ------------------------------------------------------------------
+
+def test_graded_cells_keep_the_contract():
+    cells = {grading(c)["grade_id"]: c for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)}
+    assert set(cells) == set(GRADED_CELLS)
+    for grade_id, (cell_type, expected_kind, points) in GRADED_CELLS.items():
+        cell = cells[grade_id]
+        assert (cell.cell_type, kind(cell), grading(cell).get("points")) == (cell_type, expected_kind, points), grade_id
+        assert grading(cell)["schema_version"] == 3
+    assert sum(p for _, _, p in GRADED_CELLS.values() if p) == 27
+
+
+def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables():
+    header = read(SOURCE_DIR / NOTEBOOK).cells[0].source
+    named = set(re.findall(r"`(\w+)`", header))
+    graded = {g for g, (_, k, _) in GRADED_CELLS.items() if k in ("autograded", "manual")}
+    assert graded <= named, f"not in the header's tables: {graded - named}"
+    objectives = header[header.index("### 学习目标与评分单元格的对应"):]
+    for row in [line for line in objectives.splitlines() if line.startswith("| 目标")]:
+        assert set(re.findall(r"`(\w+)`", row)) & graded, row
+    assert f"共 {sum(p for _, _, p in GRADED_CELLS.values() if p)} 分" in header
+
+
+def test_definition_cells_only_define():
+    """The reference solution is loaded by exec'ing these cells: no demo, no print, no agent run in them."""
+    for cell in definition_cells(SOURCE_DIR / NOTEBOOK):
+        for node in ast.parse(cell.source).body:
+            assert isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.FunctionDef, ast.ClassDef)), \
+                f"{grading(cell)['grade_id']}: line {node.lineno} does something at load time"
+
+
+def test_solution_cells_leave_a_chinese_stub_in_release():
+    source = {grading(c)["grade_id"]: c for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)}
+    release = {grading(c)["grade_id"]: c for c in read(RELEASE_DIR / NOTEBOOK).cells if grading(c)}
+    for grade_id, cell in source.items():
+        if kind(cell) != "solution":
+            continue
+        stub = release[grade_id].source
+        assert STUB in stub and "请在这里写你的代码" in stub, grade_id
+        kept = [line for line in stub.splitlines() if line.strip() and STUB not in line and "NotImplementedError" not in line]
+        assert any(re.search(r"[\u4e00-\u9fff]", line) for line in kept), f"{grade_id}: no Chinese hint left for the student"
+
+
+def test_source_notebook_runs_offline_top_to_bottom(tmp_path, monkeypatch):
+    offline_env(monkeypatch)
+    path = copy_lesson(SOURCE_DIR, tmp_path / LESSON)
+    nb = read(path)
+    started = time.monotonic()
+    new_client(nb, path.parent).execute()
+    seconds = time.monotonic() - started
+    print(f"\nsource notebook: {len(nb.cells)} cells in {seconds:.1f} s")
+    for cell in nb.cells:
+        if kind(cell) == "autograded":
+            text = "".join(o.get("text", "") for o in cell.outputs)
+            assert "✓" in text, f"{grading(cell)['grade_id']} printed no pass mark: {text!r}"
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted(p.name for p in SOURCE_DIR.iterdir()), \
+        "the notebook left files in its folder (demos belong in a temp folder)"
+
+
+# --- release/ -----------------------------------------------------------------------------
+
+def generate_release(course_dir: Path) -> Path:
+    shutil.copytree(ROOT / "source", course_dir / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", course_dir)
+    bin_dir = Path(sys.executable).parent  # nbgrader runs alembic by name: the venv's bin goes first
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    subprocess.run([str(bin_dir / "nbgrader"), "generate_assignment", LESSON, "--force"], cwd=course_dir,
+                   env=env, check=True, capture_output=True, text=True)
+    return course_dir / "release" / LESSON
+
+
+def test_release_is_what_nbgrader_generates(tmp_path):
+    generated = generate_release(tmp_path / "course")
+    names = sorted(p.name for p in generated.iterdir())
+    assert names == sorted(p.name for p in RELEASE_DIR.iterdir()), "run `make release` and commit release/"
+    for name in names:
+        if name.endswith(".ipynb"):
+            fresh, committed = read(generated / name), read(RELEASE_DIR / name)
+            assert fresh.metadata == committed.metadata, name
+            assert len(fresh.cells) == len(committed.cells), name
+            for number, (a, b) in enumerate(zip(fresh.cells, committed.cells)):
+                assert (a.cell_type, a.get("id"), a.source, a.metadata) == \
+                       (b.cell_type, b.get("id"), b.source, b.metadata), f"{name} cell {number}: run `make release`"
+        else:
+            assert (generated / name).read_bytes() == (RELEASE_DIR / name).read_bytes(), name
+
+
+def test_release_holds_no_solution_and_no_hidden_test():
+    source = read(SOURCE_DIR / NOTEBOOK)
+    release_text = (RELEASE_DIR / NOTEBOOK).read_text(encoding="utf-8")
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in release_text
+    public_lines = {line.strip() for cell in source.cells if not grading(cell).get("solution")
+                    for line in cell.source.splitlines()}
+    solution_lines = []
+    for cell in source.cells:
+        if not grading(cell).get("solution"):
+            continue
+        regions = solution_regions(cell.source) or [cell.source]  # a written answer is all solution
+        solution_lines += [line.strip() for region in regions for line in region.splitlines()]
+    distinctive = [line for line in solution_lines if len(line) >= 8 and line not in public_lines]
+    assert len(distinctive) > 40  # the check below looks at something
+    release_lines = {line.strip() for cell in read(RELEASE_DIR / NOTEBOOK).cells for line in cell.source.splitlines()}
+    leaked = [line for line in distinctive if line in release_lines]
+    assert not leaked, f"solution lines in release/: {leaked}"
+
+
+def test_release_runs_until_the_first_cell_a_student_writes(tmp_path, monkeypatch):
+    offline_env(monkeypatch)
+    path = copy_lesson(RELEASE_DIR, tmp_path / LESSON)
+    nb = read(path)
+    first_stub = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and STUB in c.source)
+    client = new_client(nb, path.parent)
+    failure = None
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            try:
+                client.execute_cell(cell, index)
+            except CellExecutionError as error:
+                assert index >= first_stub, f"cell {index} fails before any student code: {error}"
+                failure = error
+                break
+    assert failure is not None and failure.ename == "NotImplementedError", failure
+    assert "请在这里写你的代码" in failure.evalue
+
+
+@pytest.mark.parametrize("folder", [SOURCE_DIR, RELEASE_DIR], ids=["source", "release"])
+def test_notebooks_are_committed_without_outputs(folder):
+    for cell in read(folder / NOTEBOOK).cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, cell.get("id")
+
+
+# --- the glossary -------------------------------------------------------------------------
+
+def table_rows(markdown: str) -> list[str]:
+    start = markdown.index("| 术语 | English | 含义 |")
+    rows = []
+    for line in markdown[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line.strip())
+    return rows
+
+
+def test_the_notebook_glossary_is_the_course_glossary():
+    course_rows = table_rows((ROOT / "GLOSSARY.md").read_text(encoding="utf-8"))
+    notebook_rows = table_rows(read(SOURCE_DIR / NOTEBOOK).cells[-1].source)
+    assert notebook_rows and set(notebook_rows) <= set(course_rows), set(notebook_rows) - set(course_rows)
+    terms = [row.split("|")[1].strip() for row in course_rows]
+    assert len(terms) == len(set(terms)), "a term is defined twice"
