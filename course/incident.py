@@ -19,6 +19,8 @@ reports each one through a pipe; at the chosen one it stops and waits to be
 killed. `course.explorer` uses the same machinery for every crash point.
 """
 import builtins
+import functools
+import gc
 import html
 import io
 import json
@@ -36,7 +38,7 @@ from typing import Callable
 import course
 from . import tools
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client
+from .model import InvalidRequest, check_tool_pairing, make_client, request_params
 
 SCENARIOS = {"email": "帮我把结论发邮件通知团队", "notes": "帮我整理这周的会议纪要"}
 TIMEOUT = 20  # seconds one agent process may take before the harness gives up on it
@@ -73,23 +75,24 @@ def is_incident_point(event: dict) -> bool:
 # --- inside the agent's process ----------------------------------------------------------
 
 class _Probe:
-    """Reports each crash point to the harness; at the chosen one, waits to be killed."""
+    """Notes each crash point the agent passes; at the chosen one, tells the harness and waits to be killed."""
 
     def __init__(self, report_fd: int, hold_fd: int, stop_at: Callable | None):
         self.report_fd, self.hold_fd, self.stop_at = report_fd, hold_fd, stop_at
-        self.count = 0
+        self.events = []
 
-    def send(self, **message) -> None:
-        os.write(self.report_fd, (json.dumps(message, ensure_ascii=False) + "\n").encode())
+    def report(self, **outcome) -> None:
+        """The one message to the harness: the crash points passed, and how the run ended."""
+        message = json.dumps({"events": self.events, **outcome}, ensure_ascii=False) + "\n"
+        os.write(self.report_fd, message.encode())
 
     def event(self, kind: str, when: str, **detail) -> None:
         event = {"kind": kind, "when": when, **detail}
-        self.send(event=event)
-        if self.stop_at and self.stop_at(self.count, event):
-            self.send(reached=self.count)
+        self.events.append(event)
+        if self.stop_at and self.stop_at(len(self.events) - 1, event):
+            self.report(reached=len(self.events) - 1)
             os.read(self.hold_fd, 1)  # blocks until SIGKILL; returns only if the harness itself died
             os._exit(1)
-        self.count += 1
 
 
 class _WatchedFile:
@@ -174,7 +177,7 @@ def _install_probes(agent: Agent, path: Path, probe: _Probe):
 
     def watched_create(*args, **kwargs):
         calls[0] += 1
-        probe.event("model", "before", call=calls[0])
+        probe.event("model", "before", call=calls[0], messages=len(kwargs.get("messages", [])))
         response = real_create(*args, **kwargs)
         probe.event("model", "after", call=calls[0])
         return response
@@ -187,6 +190,7 @@ def _agent_process_main(agent, path, stop_at, report_fd, hold_fd, log_path) -> N
     """The child's whole life. It must never return into the caller's code (a notebook kernel)."""
     code = 1
     try:
+        gc.disable()  # a short life: collecting would only copy the parent's memory pages (slow)
         # The kernel's stdout/stderr talk to threads that do not exist after fork: use a file.
         log = open(log_path, "a", encoding="utf-8", buffering=1)
         os.dup2(log.fileno(), 1)
@@ -196,11 +200,11 @@ def _agent_process_main(agent, path, stop_at, report_fd, hold_fd, log_path) -> N
         try:
             client = _install_probes(agent, path, probe)
             agent.run_agent(agent.task, client=client, path=path)
-            probe.send(finished=True)
+            probe.report(finished=True)
             code = 0
         except BaseException as exc:  # the student's code may raise anything, even SystemExit
             traceback.print_exc()
-            probe.send(error=f"{type(exc).__name__}: {exc}")
+            probe.report(error=f"{type(exc).__name__}: {exc}")
     finally:
         os._exit(code)
 
@@ -227,9 +231,16 @@ class AgentRun:
                 "error": self.error, "timed_out": self.timed_out}
 
 
+@functools.cache
+def _warm_up_sdk() -> None:
+    """The SDK builds its parsers on first use; doing that once here spares every child process."""
+    make_client(offline=True).messages.create(messages=[{"role": "user", "content": "hi"}], **request_params())
+
+
 def run_agent_process(agent: Agent, path: Path, stop_at: Callable | None = None,
                       timeout: float = TIMEOUT) -> AgentRun:
     """Start the agent as a child process; if it reaches `stop_at(index, event)`, SIGKILL it there."""
+    _warm_up_sdk()
     report_r, report_w = os.pipe()
     hold_r, hold_w = os.pipe()
     pid = os.fork()
@@ -254,24 +265,20 @@ def run_agent_process(agent: Agent, path: Path, stop_at: Callable | None = None,
 
 
 def _follow_reports(run: AgentRun, report_fd: int, timeout: float) -> None:
-    """Read the child's reports until it stops at the crash point, ends, or runs out of time."""
+    """Wait for the child's report: it stopped at the crash point or ended (or it ran out of time)."""
     received = b""
     deadline = time.monotonic() + timeout
-    while run.stopped_at is None:
+    while not received.endswith(b"\n"):
         ready, _, _ = select.select([report_fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
             run.timed_out = True
             return
         chunk = os.read(report_fd, 1 << 16)
         if not chunk:
-            return  # the process ended
+            break  # the process ended without a word (os._exit in the student's code, for one)
         received += chunk
-        *lines, received = received.split(b"\n")
-        for line in lines:
-            report = json.loads(line)
-            run.events.extend([report["event"]] if "event" in report else [])
-            run.error = report.get("error", run.error)
-            run.stopped_at = report.get("reached", run.stopped_at)
+    report = json.loads(received or b"{}")
+    run.events, run.error, run.stopped_at = report.get("events", []), report.get("error"), report.get("reached")
 
 
 @dataclass
@@ -316,18 +323,22 @@ class ReplayResult:
 
     @property
     def resume_messages(self) -> list:
-        """What the resumed process added to `messages`."""
+        """What the resumed process added to `messages` (after the reconcile, if any, ran)."""
         if not self.final.state:
             return []
-        return self.final.state["messages"][len((self.at_crash.state or {}).get("messages", [])):]
+        kept = len((self.at_crash.state or {}).get("messages", []))
+        first_call = next((e for e in (self.resumed.events if self.resumed else []) if e["kind"] == "model"), None)
+        if first_call:  # a reconcile that deletes a message leaves fewer than were saved
+            kept = min(kept, first_call["messages"])
+        return self.final.state["messages"][kept:]
 
     @property
     def dangling_result(self) -> dict | None:
-        """The tool_result the dangling call got on resume: {content, is_error}."""
-        for message in self.resume_messages:
-            for block in _blocks(message):
-                if block.get("type") == "tool_result" and block.get("tool_use_id") == (self.dangling or {}).get("id"):
-                    return {"content": _text(block.get("content")), "is_error": block.get("is_error", False)}
+        """The tool_result the reconcile gave the dangling call on resume: {content, is_error}."""
+        added = self.resume_messages
+        for block in _blocks(added[0]) if added and self.dangling else []:
+            if block.get("type") == "tool_result" and block.get("tool_use_id") == self.dangling["id"]:
+                return {"content": _text(block.get("content")), "is_error": block.get("is_error", False)}
         return None
 
     @property
@@ -375,7 +386,7 @@ class ReplayResult:
             if self.dangling:
                 lines.append("   悬空调用拿到的 tool_result：" + (
                     f"is_error={result['is_error']}，内容「{_short(result['content'])}」" if result
-                    else "没有（那条 assistant 消息不见了）"))
+                    else "没有——那条 assistant 消息被删掉了，模型只好重新决定"))
             for message in self.resume_messages[1 if result else 0:]:
                 lines.extend(f"   {'模型' if message['role'] == 'assistant' else '工具'}：{_short(describe_block(b), 90)}"
                              for b in _blocks(message))
@@ -434,8 +445,8 @@ def describe_block(block: dict) -> str:
 SAVE_STEPS = {"write": "写到一半", "closed": "写完", "before_rename": "改名之前", "after_rename": "改名之后"}
 
 
-def describe_event(event: dict | None) -> str:
-    """A crash point in words, e.g. "send_email 执行完、结果还没存"."""
+def describe_event(event: dict | None, save_point: str = "") -> str:
+    """A crash point in words, e.g. "send_email 执行完、结果还没存"; save_point "A" or "B" names the save."""
     if not event:
         return "（无）"
     when = event["when"]
@@ -443,8 +454,8 @@ def describe_event(event: dict | None) -> str:
         return f"第 {event['call']} 次模型调用" + ("之前" if when == "before" else "返回后、响应还没存")
     if event["kind"] == "tool":
         return f"{event['name']} " + ("执行之前" if when == "before" else "执行完、结果还没存")
-    file = {"temp": "临时文件", "checkpoint": "checkpoint.json"}.get(event.get("file"), "")
-    return f"存档：{file}{SAVE_STEPS[when]}" if when in ("write", "closed") else f"存档：{SAVE_STEPS[when]}"
+    file = {"temp": "临时文件", "checkpoint": "checkpoint.json"}.get(event.get("file"), "") if when in ("write", "closed") else ""
+    return f"存档{'点 ' + save_point if save_point else ''}：{file}{SAVE_STEPS[when]}"
 
 
 def check_invariants(agent: Agent, killed: AgentRun, at_crash: CheckpointFile, resumed: AgentRun | None,

@@ -1,0 +1,309 @@
+"""Every place a crash can land, tried for real.
+
+One normal run of the agent (in its own process) lists the crash points it
+passes: before and after each model call, inside each save (half-written, file
+written, before and after the rename), before and after each tool. Then, for
+each point, `course.incident` kills a fresh run there with SIGKILL, resumes it on
+the same checkpoint.json, lets it finish and checks the invariants.
+
+    matrix = explore(run_agent, reconcile)   # four variants of the agent, every crash point
+    matrix                                   # a table in the notebook
+    plot_matrix(matrix)                      # the same as a picture: crash point × variant
+
+The variants: your reconcile, the incident's reconcile, one that deletes the
+dangling message, and your reconcile with a save that writes checkpoint.json in
+place (no temporary file). The last two are wrong on purpose.
+"""
+import html
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .incident import (FAST_TMP, INVARIANTS, SCENARIOS, TIMEOUT, Agent, ReplayResult, crash_and_resume,
+                       describe_event, is_incident_point, run_agent_process)
+from .mail import MailServer
+
+
+def delete_dangling_message(cp):
+    """The tempting wrong fix: forget the dangling call by dropping its assistant message."""
+    cp["messages"].pop()  # at save point A the dangling call's message is the last one
+    cp["pendingToolUse"] = None
+    return cp
+
+
+def save_without_temp_file(state, path):
+    """Writes checkpoint.json in place: a crash in the middle leaves half a file behind."""
+    Path(path).write_text(json.dumps(state, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class CrashPoint:
+    index: int       # how many crash points the run passed before this one
+    event: dict
+    turn: int        # model calls made so far
+    save_point: str  # "A" or "B" for a point inside a save, else ""
+    key: tuple       # where the point sits in the loop, the same for every variant that passes it
+
+    @property
+    def label(self) -> str:
+        return f"第 {self.turn} 轮 · {describe_event(self.event, self.save_point)}"
+
+
+def crash_points(events: list) -> list[CrashPoint]:
+    """Name each event of a traced run by its turn and, inside a save, by its save point."""
+    points, turn, save_point, seen = [], 0, "", Counter()
+    for index, event in enumerate(events):
+        kind, when = event["kind"], event["when"]
+        if kind == "model":
+            turn = event["call"]
+        if when == "after" and kind != "save":
+            save_point = "A" if kind == "model" else "B"  # the save that records this step
+        place = (turn, f"save {save_point}" if kind == "save" else kind, when)
+        seen[place] += 1
+        points.append(CrashPoint(index, event, turn, save_point if kind == "save" else "", place + (seen[place],)))
+    return points
+
+
+def trace(agent: Agent, timeout: float = TIMEOUT) -> list[CrashPoint]:
+    """Run the agent once without a crash, in its own process, and list the crash points it passed."""
+    with MailServer(), tempfile.TemporaryDirectory(prefix="trace-", dir=FAST_TMP) as folder:
+        run = run_agent_process(agent, Path(folder) / "checkpoint.json", None, timeout)
+    if run.error or run.timed_out or run.exit_code != 0:
+        problem = run.error or ("超时" if run.timed_out else f"退出码 {run.exit_code}")
+        raise RuntimeError(f"不崩溃的情况下 run_agent 也没有跑完（{problem}），先让它能正常跑完再探索崩溃点。")
+    return crash_points(run.events)
+
+
+def crash_at(agent: Agent, point: CrashPoint, timeout: float = TIMEOUT) -> ReplayResult:
+    """Kill the agent at one crash point, resume it, check the invariants."""
+    with MailServer() as mail, tempfile.TemporaryDirectory(prefix="crash-", dir=FAST_TMP) as folder:
+        return crash_and_resume(agent, lambda index, event: index == point.index, point.label,
+                                folder=Path(folder), mail=mail, timeout=timeout)
+
+
+VERDICTS = {  # the first broken invariant names the cell; colours for the picture
+    "ok": ("不变量全部成立", "#8fd18f"),
+    "corrupt": ("检查点读不回", "#7b3294"),
+    "duplicate": ("高影响操作执行了两次", "#d7301f"),
+    "unpaired": ("tool_use 没有配对", "#fc8d59"),
+    "over_limit": ("turns 超过 MAX_TURNS", "#8c510a"),
+    "unfinished": ("任务没完成", "#636363"),
+    "absent": ("这个变体没有这个崩溃点", "#f0f0f0"),
+}
+_BROKEN_BY = {"checkpoint_loads": "corrupt", "no_duplicate_effect": "duplicate", "tool_results_paired": "unpaired",
+              "turns_within_limit": "over_limit", "task_finished": "unfinished"}
+
+
+def verdict(result: ReplayResult | None) -> str:
+    if result is None:
+        return "absent"
+    return next((_BROKEN_BY[name] for name in _BROKEN_BY if not result.invariants[name]), "ok")
+
+
+@dataclass
+class CrashMatrix:
+    """The invariants after a crash at each point (columns) for each variant (rows)."""
+    scenario: str
+    variants: dict   # name -> label
+    columns: list    # CrashPoint, one per distinct place in the loop, in run order
+    results: dict    # (variant name, point key) -> ReplayResult
+    seconds: float
+
+    def verdict(self, variant: str, column: CrashPoint) -> str:
+        return verdict(self.results.get((variant, column.key)))
+
+    def summary(self) -> dict:
+        """{variant: {verdict: count}} over the crash points the variant has."""
+        return {name: dict(Counter(self.verdict(name, c) for c in self.columns if (name, c.key) in self.results))
+                for name in self.variants}
+
+    def broken_points(self, variant: str, kind: str) -> list[CrashPoint]:
+        return [c for c in self.columns if self.verdict(variant, c) == kind]
+
+    def rows(self) -> list[dict]:
+        """One row per crash point: its label and, per variant, verdict, emails delivered and turns."""
+        rows = []
+        for column in self.columns:
+            row = {"crash_point": column.label}
+            for name in self.variants:
+                result = self.results.get((name, column.key))
+                row[name] = result and {"verdict": verdict(result), "emails": result.emails_delivered,
+                                        "turns": (result.final.state or {}).get("turns")}
+            rows.append(row)
+        return rows
+
+    def summary_lines(self) -> list[str]:
+        lines = [f"场景「{SCENARIOS[self.scenario]}」：{len(self.columns)} 个崩溃点 × {len(self.variants)} 个变体，"
+                 f"每个点都真的 SIGKILL、续跑、检查，用时 {self.seconds:.1f} 秒。"]
+        for name, label in self.variants.items():
+            counts = "，".join(f"{VERDICTS[kind][0]} {n}" for kind, n in self.summary()[name].items())
+            lines.append(f"- {label}：{counts}")
+        return lines
+
+    def to_text(self, only_broken: bool = True) -> str:
+        """The table as text; by default only the crash points where some variant breaks."""
+        lines = self.summary_lines()
+        for row in self.rows():
+            cells = [row[name] for name in self.variants]
+            if only_broken and all(cell is None or cell["verdict"] == "ok" for cell in cells):
+                continue
+            lines.append(row["crash_point"] + "：" + "；".join(
+                f"{label} {_cell_text(cell)}" for label, cell in zip(self.variants.values(), cells)))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(label)}</th>" for label in self.variants.values())
+        body = []
+        for row in self.rows():
+            cells = "".join(
+                f'<td class="verdict-{cell["verdict"] if cell else "absent"}" '
+                f'style="background:{VERDICTS[cell["verdict"] if cell else "absent"][1]}">{_cell_text(cell)}</td>'
+                for cell in (row[name] for name in self.variants))
+            body.append(f"<tr><td>{html.escape(row['crash_point'])}</td>{cells}</tr>")
+        summary = "<br>".join(html.escape(line) for line in self.summary_lines())
+        return (f'<div class="crash-matrix"><p>{summary}</p><div style="max-height:420px;overflow:auto">'
+                f"<table><thead><tr><th>崩溃点</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+                "</div></div>")
+
+
+def _cell_text(cell: dict | None) -> str:
+    if cell is None:
+        return "—"
+    mark = "✓" if cell["verdict"] == "ok" else "✗ " + VERDICTS[cell["verdict"]][0]
+    turns = "" if cell["turns"] is None else f"，{cell['turns']} 轮"
+    return f"{mark}（{cell['emails']} 封{turns}）"
+
+
+def variants(run_agent, reconcile, *, incident_reconcile=None, save_checkpoint=None, task=SCENARIOS["email"]):
+    """The four agents the explorer compares, by name: (label, Agent)."""
+    incident_reconcile = incident_reconcile or run_agent.__globals__.get("incident_reconcile")
+    found = {
+        "fixed": ("你的 reconcile", Agent(run_agent, reconcile, save_checkpoint, task)),
+        "incident": ("事故版 reconcile（一律重跑）", incident_reconcile and Agent(run_agent, incident_reconcile,
+                                                                          save_checkpoint, task)),
+        "delete": ("删掉悬空消息", Agent(run_agent, delete_dangling_message, save_checkpoint, task)),
+        "no_temp": ("你的 reconcile + 不用临时文件的 save", Agent(run_agent, reconcile, save_without_temp_file, task)),
+    }
+    return {name: pair for name, pair in found.items() if pair[1]}
+
+
+_JOBS: list = []  # set before the worker processes fork, so they inherit it instead of unpickling functions
+
+
+def _run_job(number: int) -> ReplayResult:
+    agent, point = _JOBS[number]
+    return crash_at(agent, point)
+
+
+def _quiet_worker() -> None:
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # a notebook's streams do not work after fork
+
+
+def run_jobs(jobs: list, workers: int) -> list[ReplayResult]:
+    """crash_at for each (agent, point), on `workers` processes (each spawning the agent's processes)."""
+    global _JOBS
+    _JOBS = jobs
+    try:
+        if workers <= 1:
+            return [_run_job(n) for n in range(len(jobs))]
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker) as pool:
+            return pool.map(_run_job, range(len(jobs)), chunksize=4)
+    finally:
+        _JOBS = []
+
+
+def merge_columns(point_lists: list[list[CrashPoint]]) -> list[CrashPoint]:
+    """All distinct places in the loop, in run order (variants with fewer saves steps have gaps)."""
+    columns, seen = [], set()
+    for points in point_lists:
+        for position, point in enumerate(points):
+            if point.key in seen:
+                continue
+            seen.add(point.key)
+            before = {p.key for p in points[:position]}
+            insert_at = max((i + 1 for i, c in enumerate(columns) if c.key in before), default=0)
+            columns.insert(insert_at, point)
+    return columns
+
+
+def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
+            save_checkpoint: Callable | None = None, scenario: str = "email", workers: int = 2) -> CrashMatrix:
+    """Crash each variant of the agent at every crash point it passes; see the module docstring."""
+    started = time.monotonic()
+    agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
+                      save_checkpoint=save_checkpoint, task=SCENARIOS[scenario])
+    points = {name: trace(agent) for name, (_, agent) in agents.items()}
+    jobs = [(name, point) for name in agents for point in points[name]]
+    results = run_jobs([(agents[name][1], point) for name, point in jobs], workers)
+    return CrashMatrix(
+        scenario=scenario,
+        variants={name: label for name, (label, _) in agents.items()},
+        columns=merge_columns(list(points.values())),
+        results={(name, point.key): result for (name, point), result in zip(jobs, results)},
+        seconds=time.monotonic() - started,
+    )
+
+
+# --- the picture ---------------------------------------------------------------------------
+
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC")
+
+
+def cjk_font() -> str:
+    """A font with Chinese glyphs that matplotlib can use (Debian's fonts-noto-cjk)."""
+    from matplotlib import font_manager
+
+    for attempt in range(2):
+        names = {font.name for font in font_manager.fontManager.ttflist}
+        found = [name for name in CJK_FONTS if name in names] + sorted(n for n in names if "CJK" in n)
+        if found:
+            return found[0]
+        if attempt == 0:  # installed after matplotlib cached its font list: add the files directly
+            for path in font_manager.findSystemFonts():
+                if "CJK" in Path(path).name:
+                    font_manager.fontManager.addfont(path)
+    raise RuntimeError("没有找到中文字体，图里的中文会变成方框。请先运行 `make system-deps`"
+                       "（它会安装 Debian 的 fonts-noto-cjk），再重启内核。")
+
+
+def _turn_label(matrix: CrashMatrix, turn: int) -> str:
+    tools = [c.event["name"] for c in matrix.columns if c.turn == turn and c.event["kind"] == "tool"]
+    return f"第{turn}轮\n{tools[0] if tools else '答复'}"
+
+
+def plot_matrix(matrix: CrashMatrix):
+    """The matrix as a picture: one row per variant, one column per crash point, coloured by verdict."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    font = cjk_font()
+    kinds = list(VERDICTS)
+    grid = [[kinds.index(matrix.verdict(name, column)) for column in matrix.columns] for name in matrix.variants]
+    with plt.rc_context({"font.family": [font, "DejaVu Sans"], "axes.unicode_minus": False}):
+        figure, ax = plt.subplots(figsize=(13, 1.9 + 0.55 * len(grid)), layout="constrained")
+        ax.imshow(grid, cmap=ListedColormap([color for _, color in VERDICTS.values()]), vmin=0,
+                  vmax=len(kinds) - 1, aspect="auto", interpolation="nearest")
+        ax.set_yticks(range(len(grid)), labels=list(matrix.variants.values()), fontfamily=font)
+        starts = [i for i, c in enumerate(matrix.columns) if i == 0 or c.turn != matrix.columns[i - 1].turn]
+        ax.set_xticks([i - 0.5 for i in starts], labels=[_turn_label(matrix, matrix.columns[i].turn) for i in starts],
+                      fontsize=8, ha="left", fontfamily=font)
+        for i in starts[1:]:
+            ax.axvline(i - 0.5, color="white", linewidth=2)
+        for i in [i for i, column in enumerate(matrix.columns) if is_incident_point(column.event)]:
+            ax.annotate("事故：send_email 已送达，存档点 B 之前", xy=(i, -0.5), xytext=(i - 1, -0.85), ha="right",
+                        fontsize=9, fontfamily=font, annotation_clip=False,
+                        arrowprops={"arrowstyle": "->", "color": "black"})
+        present = [kind for kind in kinds if any(kinds.index(kind) in row for row in grid)]
+        figure.legend(handles=[Patch(color=VERDICTS[kind][1], label=VERDICTS[kind][0]) for kind in present],
+                      loc="outside lower center", ncol=len(present), frameon=False, prop={"family": font, "size": 9})
+        ax.set_title(f"在每个崩溃点真的 SIGKILL 再续跑：「{SCENARIOS[matrix.scenario]}」", fontfamily=font, pad=24, loc="left")
+    plt.close(figure)  # returned, not also shown by pyplot
+    return figure
