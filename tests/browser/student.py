@@ -28,6 +28,7 @@ MARK_CHINESE_TEXT = """(root) => {
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
         if (/[\\u4e00-\\u9fff]/.test(node.data)) {
             node.parentElement.setAttribute('data-font-probe', '');
+            node.parentElement.scrollIntoView({block: 'center'});  // text out of view is not laid out
             return node.data.trim();
         }
     }
@@ -168,6 +169,7 @@ class StudentNotebook:
                            ".forEach(element => element.removeAttribute('data-font-probe'))")
         text = root.evaluate(MARK_CHINESE_TEXT)
         assert text, "这里没有中文文字"
+        self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         devtools = self.page.context.new_cdp_session(self.page)
         try:
             devtools.send("DOM.enable")
@@ -179,16 +181,33 @@ class StudentNotebook:
             devtools.detach()
         return {"text": text, "fonts": {font["familyName"]: font["glyphCount"] for font in fonts}}
 
-    def screenshot(self, name: str, element: Locator = None) -> Path:
-        """Save a numbered screenshot of the page (or of one element) as a test artifact."""
+    def screenshot(self, name: str, *elements: Locator) -> Path:
+        """Save a numbered screenshot of the page (or of the area the elements cover) as a test artifact."""
         path = self.artifacts / f"{len(self.screenshots) + 1:02d}-{name}.png"
-        if element is None:
-            self.page.screenshot(path=str(path))
+        if elements:
+            self._area_screenshot(elements, path)
         else:
-            element.scroll_into_view_if_needed()
-            element.screenshot(path=str(path))
+            self.page.screenshot(path=str(path))
         self.screenshots.append(path)
         return path
+
+    def _area_screenshot(self, elements: tuple, path: Path) -> None:
+        # An area taller than the window would be cut off: make the window tall enough for it.
+        viewport = self.page.viewport_size
+        elements[0].scroll_into_view_if_needed()
+        boxes = [element.bounding_box() for element in elements]
+        top, bottom = min(box["y"] for box in boxes), max(box["y"] + box["height"] for box in boxes)
+        if bottom - top + 200 > viewport["height"]:
+            self.page.set_viewport_size({"width": viewport["width"], "height": min(int(bottom - top) + 200, 4000)})
+        try:
+            elements[0].evaluate("element => element.scrollIntoView({block: 'start'})")
+            boxes = [element.bounding_box() for element in elements]
+            left, top = min(box["x"] for box in boxes), min(box["y"] for box in boxes)
+            right = max(box["x"] + box["width"] for box in boxes)
+            bottom = max(box["y"] + box["height"] for box in boxes)
+            self.page.screenshot(path=str(path), clip={"x": left, "y": top, "width": right - left, "height": bottom - top})
+        finally:
+            self.page.set_viewport_size(viewport)
 
     def console_errors(self) -> list:
         return [entry for entry in self.console if entry["type"] in ("error", "pageerror")]

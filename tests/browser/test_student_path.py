@@ -6,16 +6,23 @@ answers into the `# YOUR CODE HERE` cells, run everything, watch the checks pass
 widgets render and respond, press Validate again (it passes). A screenshot of every step
 goes to test-artifacts/browser/.
 """
+import json
 import os
+import re
 import subprocess
+from pathlib import Path
 
 import nbformat
 import pytest
+from PIL import Image, ImageDraw
+from playwright.sync_api import expect
 
-from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
+from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells, load_reference
+from course import load_sample
 from student import StudentNotebook, typed_answer
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # What a student writes in the manually graded answers (Validate wants every answer filled in).
 WRITTEN_ANSWERS = {
     "why_cpA": "cpA 停在存档点 B 之后：最后一条消息已经是 tool_result，没有悬空调用，照常继续循环就行。",
@@ -31,7 +38,8 @@ WRITTEN_ANSWERS = {
 def notebook(page, lab, artifacts):
     student = StudentNotebook(page, lab, NOTEBOOK, artifacts)
     student.open()
-    return student
+    yield student
+    (artifacts / "console.json").write_text(json.dumps(student.console, ensure_ascii=False, indent=1))
 
 
 @pytest.fixture(scope="module")
@@ -88,11 +96,10 @@ def test_student_works_through_the_lesson(notebook, answers):
     notebook.run_all()
     notebook.save()
 
-    for grade_id in check_ids:
-        assert notebook.prompt(grade_id) not in ("[ ]:", "[*]:"), f"可见检查 {grade_id} 没有运行"
-        assert not notebook.traceback(grade_id), f"可见检查 {grade_id} 没通过：\n{notebook.traceback(grade_id)}"
     failing = [number for number in range(len(notebook.released_cells)) if notebook.traceback(number)]
     assert not failing, f"这些单元格报错了：{failing}\n{notebook.traceback(failing[0])}"
+    for grade_id in check_ids:
+        assert notebook.prompt(grade_id) not in ("[ ]:", "[*]:"), f"可见检查 {grade_id} 没有运行"
     assert "检查通过" in notebook.output_text("test_save_load")
     notebook.screenshot("checks-pass", notebook.cell("test_reconcile"))
 
@@ -103,6 +110,11 @@ def test_student_works_through_the_lesson(notebook, answers):
     for grade_id in written_ids:
         assert saved[notebook.index(grade_id)].source == WRITTEN_ANSWERS[grade_id]
 
+    viewer_shot, viewer_cell = check_checkpoint_viewers(notebook)
+    replay_shot = check_incident_replay(notebook)
+    check_crash_explorer(notebook)
+    readme_screenshots(notebook.artifacts, shorten_viewer(viewer_shot, viewer_cell), replay_shot)
+
     # Validate on the answered notebook: nbgrader runs it server-side and reports success.
     dialog = notebook.validate()
     message = dialog.locator("#validation-message")
@@ -110,6 +122,93 @@ def test_student_works_through_the_lesson(notebook, answers):
     assert "Success! Your notebook passes all the tests." in message.inner_text()
     notebook.screenshot("validate-passes")
     notebook.close_dialog()
+
+
+def check_checkpoint_viewers(notebook):
+    """Each viewer draws its sample checkpoint and names the action the student's recovery_action chose."""
+    reference = load_reference()
+    cells = notebook.indexes_calling("checkpoint_viewer")
+    assert cells, "notebook 里没有调用 checkpoint_viewer 的单元格"
+    for number in cells:
+        sample = re.search(r'load_sample\("(cp[ABC])"\)', notebook.released_cells[number].source).group(1)
+        checkpoint = load_sample(sample)
+        viewer = notebook.cell(number).locator(".checkpoint-viewer")
+        viewer.wait_for()
+        assert viewer.locator(".cp-field-task").text_content() == json.dumps(checkpoint["task"], ensure_ascii=False)
+        assert viewer.locator(".cp-msg").count() == len(checkpoint["messages"])
+        assert viewer.locator(".cp-pending").count() == (checkpoint["pendingToolUse"] is not None)
+        action = reference.recovery_action(checkpoint)
+        assert viewer.locator(".cp-action-name").text_content() == repr(action), f"{sample} 的恢复动作应该是 {action}"
+        drawn = notebook.fonts_drawing_chinese(viewer)
+        assert cjk_fonts(drawn["fonts"]), f"查看器里的「{drawn['text']}」没有用中文字体：{drawn['fonts']}"
+        shot = notebook.screenshot(f"checkpoint-viewer-{sample}", notebook.cell(number))
+    return shot, notebook.cell(number)
+
+
+def check_incident_replay(notebook):
+    """The replay with the incident's reconcile shows the duplicate email; with the student's, it holds."""
+    cells = notebook.indexes_calling("replay_incident")
+    assert len(cells) == 2, f"应该有两次事故回放（事故版和你的 reconcile），找到 {cells}"
+    for number in cells:
+        verdict = "incident-broken" if "incident_reconcile" in notebook.released_cells[number].source else "incident-ok"
+        assert notebook.cell(number).locator(f".incident-replay.{verdict}").count() == 1, notebook.output_text(number)
+    drawn = notebook.fonts_drawing_chinese(notebook.cell(cells[0]).locator(".incident-replay"))
+    assert cjk_fonts(drawn["fonts"]), f"回放结果里的「{drawn['text']}」没有用中文字体：{drawn['fonts']}"
+    return notebook.screenshot("incident-replay", *(notebook.cell(number) for number in cells))
+
+
+def check_crash_explorer(notebook):
+    """The explorer starts at the incident's crash point; moving the slider kills and resumes there for real."""
+    (number,) = notebook.indexes_calling("crash_explorer")
+    explorer = notebook.cell(number).locator(".ce-view")
+    explorer.wait_for()
+    label, crash = explorer.locator(".ce-label"), explorer.locator(".ce-crash")
+    assert "send_email" in label.text_content()
+    assert crash.get_attribute("class").split() == ["ce-crash", "ce-holds"], crash.text_content()
+    notebook.screenshot("crash-explorer", notebook.cell(number))
+    position = re.match(r"崩溃点 (\d+)/(\d+)", label.text_content())
+    before, report_before = int(position.group(1)), crash.text_content()
+
+    slider = explorer.get_by_role("slider")
+    slider.click()  # the handle takes the keyboard, as it does for a student
+    notebook.page.keyboard.press("ArrowLeft")
+    expect(label).to_contain_text(f"崩溃点 {before - 1}/{position.group(2)}")
+    expect(crash).not_to_have_text(report_before, timeout=60_000)  # killed and resumed again, in the kernel
+    assert crash.get_attribute("class").split() == ["ce-crash", "ce-holds"], crash.text_content()
+    assert explorer.locator(".ce-selected").count() == 1
+    drawn = notebook.fonts_drawing_chinese(explorer.locator(".ce-invariants"))
+    assert cjk_fonts(drawn["fonts"]), f"探索器里的「{drawn['text']}」没有用中文字体：{drawn['fonts']}"
+    notebook.screenshot("crash-explorer-moved", notebook.cell(number))
+
+
+def shorten_viewer(shot: Path, cell) -> Image.Image:
+    """The last viewer without the middle of its timeline: its fields, then the last three messages
+    (the dangling call and the recovery action). A whole one is too tall for the README."""
+    viewer, top = cell.locator(".checkpoint-viewer"), cell.bounding_box()["y"]
+    fields = viewer.locator(".cp-fields").bounding_box()
+    head_end = round(fields["y"] + fields["height"] - top + 6)
+    tail_start = round(viewer.locator(".cp-msg").nth(-3).bounding_box()["y"] - top - 6)
+    image = Image.open(shot).convert("RGB")
+    gap = Image.new("RGB", (image.width, 12), "white")
+    ImageDraw.Draw(gap).line([(80, 6), (image.width - 10, 6)], fill="#bbbbbb", width=1)  # the cut
+    parts = [image.crop((0, 0, image.width, head_end)), gap, image.crop((0, tail_start, image.width, image.height))]
+    shortened = Image.new("RGB", (image.width, sum(part.height for part in parts)), "white")
+    offset = 0
+    for part in parts:
+        shortened.paste(part, (0, offset))
+        offset += part.height
+    return shortened
+
+
+def readme_screenshots(artifacts: Path, viewer: Image.Image, replay_shot: Path) -> None:
+    """The README's two pictures, as small palette PNGs: always as artifacts, and in docs/screenshots/
+    when UPDATE_SCREENSHOTS=1 (`make test-browser UPDATE_SCREENSHOTS=1`; commit the result)."""
+    targets = [artifacts] + ([DOCS_SCREENSHOTS] if os.environ.get("UPDATE_SCREENSHOTS") == "1" else [])
+    for name, image in (("checkpoint-viewer.png", viewer), ("incident-replay.png", Image.open(replay_shot))):
+        small = image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        for folder in targets:
+            folder.mkdir(parents=True, exist_ok=True)
+            small.save(folder / name, optimize=True)
 
 
 def test_no_errors_in_the_browser_console(notebook):
