@@ -5,14 +5,36 @@ time the agent process is killed with SIGKILL right after send_email delivered a
 before save point B, then started again with --resume on the same checkpoint.json.
 The account is printed in Chinese; the last line is one JSON object for machines:
 {"incident_reconcile": {"emails_delivered": 2, ...}, "fixed_reconcile": {"emails_delivered": 1, ...}}
+
+`make explore` (`--matrix`): the crash explorer over every crash point of the email task
+instead, with the time it took; the picture goes to build/crash-matrix.png.
 """
 import json
+import sys
+from pathlib import Path
 
 from autograder.notebook_code import load_reference
 from course.incident import replay_incident
 
+PICTURE = Path(__file__).resolve().parent.parent / "build" / "crash-matrix.png"
+
+
+def explore_every_crash_point() -> None:
+    from course.explorer import explore, plot_matrix
+
+    reference = load_reference()
+    matrix = explore(reference.run_agent, reference.reconcile)
+    print(matrix.to_text())
+    PICTURE.parent.mkdir(exist_ok=True)
+    plot_matrix(matrix).savefig(PICTURE, dpi=120)
+    print(f"图：{PICTURE}")
+    print(json.dumps({"crash_points": len(matrix.columns), "runs": len(matrix.results),
+                      "seconds": round(matrix.seconds, 1), "summary": matrix.summary()}, ensure_ascii=False))
+
 
 def main() -> None:
+    if "--matrix" in sys.argv[1:]:
+        return explore_every_crash_point()
     reference = load_reference()
     runs = {
         "incident_reconcile": ("事故时线上的 reconcile（一律重跑）", reference.incident_reconcile),

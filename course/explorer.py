@@ -18,17 +18,16 @@ import html
 import json
 import multiprocessing
 import os
+import shutil
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .incident import (FAST_TMP, INVARIANTS, SCENARIOS, TIMEOUT, Agent, ReplayResult, crash_and_resume,
-                       describe_event, is_incident_point, run_agent_process)
-from .mail import MailServer
+from .incident import (SCENARIOS, TIMEOUT, Agent, ReplayResult, crash, describe_event, is_incident_point, resume,
+                       run_agent_process, scratch_space)
 
 
 def delete_dangling_message(cp):
@@ -73,19 +72,29 @@ def crash_points(events: list) -> list[CrashPoint]:
 
 def trace(agent: Agent, timeout: float = TIMEOUT) -> list[CrashPoint]:
     """Run the agent once without a crash, in its own process, and list the crash points it passed."""
-    with MailServer(), tempfile.TemporaryDirectory(prefix="trace-", dir=FAST_TMP) as folder:
-        run = run_agent_process(agent, Path(folder) / "checkpoint.json", None, timeout)
+    with scratch_space("trace-") as (folder, _):
+        run = run_agent_process(agent, folder / "checkpoint.json", None, timeout)
     if run.error or run.timed_out or run.exit_code != 0:
         problem = run.error or ("超时" if run.timed_out else f"退出码 {run.exit_code}")
         raise RuntimeError(f"不崩溃的情况下 run_agent 也没有跑完（{problem}），先让它能正常跑完再探索崩溃点。")
     return crash_points(run.events)
 
 
-def crash_at(agent: Agent, point: CrashPoint, timeout: float = TIMEOUT) -> ReplayResult:
-    """Kill the agent at one crash point, resume it, check the invariants."""
-    with MailServer() as mail, tempfile.TemporaryDirectory(prefix="crash-", dir=FAST_TMP) as folder:
-        return crash_and_resume(agent, lambda index, event: index == point.index, point.label,
-                                folder=Path(folder), mail=mail, timeout=timeout)
+def crash_at(point: CrashPoint, *agents: Agent, timeout: float = TIMEOUT) -> list[ReplayResult]:
+    """Kill a run at `point` for real, then resume each agent from its own copy of what the kill left.
+
+    One kill serves several agents when they differ only in what they do after a crash (their
+    reconcile): up to the crash point they run the same code, so they leave the same files behind.
+    """
+    results = []
+    with scratch_space("crash-") as (crashed_in, mail):
+        crashed = crash(agents[0], lambda index, event: index == point.index, folder=crashed_in, mail=mail,
+                        timeout=timeout)
+        for agent in agents:
+            with scratch_space("resume-") as (folder, own_mail):
+                shutil.copytree(crashed_in, folder, dirs_exist_ok=True)  # checkpoint files and delivered mail
+                results.append(resume(agent, crashed, point.label, folder=folder, mail=own_mail, timeout=timeout))
+    return results
 
 
 VERDICTS = {  # the first broken invariant names the cell; colours for the picture
@@ -197,17 +206,17 @@ def variants(run_agent, reconcile, *, incident_reconcile=None, save_checkpoint=N
 _JOBS: list = []  # set before the worker processes fork, so they inherit it instead of unpickling functions
 
 
-def _run_job(number: int) -> ReplayResult:
-    agent, point = _JOBS[number]
-    return crash_at(agent, point)
+def _run_job(number: int) -> list[ReplayResult]:
+    point, agents = _JOBS[number]
+    return crash_at(point, *agents)
 
 
 def _quiet_worker() -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w")  # a notebook's streams do not work after fork
 
 
-def run_jobs(jobs: list, workers: int) -> list[ReplayResult]:
-    """crash_at for each (agent, point), on `workers` processes (each spawning the agent's processes)."""
+def run_jobs(jobs: list, workers: int) -> list[list[ReplayResult]]:
+    """crash_at(point, *agents) for each (point, agents), on `workers` processes."""
     global _JOBS
     _JOBS = jobs
     try:
@@ -240,13 +249,19 @@ def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Cal
     agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
                       save_checkpoint=save_checkpoint, task=SCENARIOS[scenario])
     points = {name: trace(agent) for name, (_, agent) in agents.items()}
-    jobs = [(name, point) for name in agents for point in points[name]]
-    results = run_jobs([(agents[name][1], point) for name, point in jobs], workers)
+    # Variants that pass the same crash points before any crash share the kills (see crash_at).
+    groups = {}
+    for name, (_, agent) in agents.items():
+        same_run = (agent.run_agent, agent.save_checkpoint, json.dumps([p.event for p in points[name]]))
+        groups.setdefault(same_run, []).append(name)
+    jobs = [(point, names) for names in groups.values() for point in points[names[0]]]
+    done = run_jobs([(point, [agents[name][1] for name in names]) for point, names in jobs], workers)
     return CrashMatrix(
         scenario=scenario,
         variants={name: label for name, (label, _) in agents.items()},
         columns=merge_columns(list(points.values())),
-        results={(name, point.key): result for (name, point), result in zip(jobs, results)},
+        results={(name, point.key): result for (point, names), results in zip(jobs, done)
+                 for name, result in zip(names, results)},
         seconds=time.monotonic() - started,
     )
 

@@ -19,8 +19,8 @@ reports each one through a pipe; at the chosen one it stops and waits to be
 killed. `course.explorer` uses the same machinery for every crash point.
 """
 import builtins
+import contextlib
 import functools
-import gc
 import html
 import io
 import json
@@ -100,13 +100,11 @@ class _WatchedFile:
 
     def __init__(self, file, probe: _Probe, role: str):
         self._file, self._probe, self._role = file, probe, role
-        self._started = self._closed = False
+        self._closed = False
 
     def write(self, data):
-        if self._started:
-            return self._file.write(data)
         # The first write is where "half a file on disk" can happen: write half, flush, crash point.
-        self._started = True
+        self.write = self._file.write  # later writes go straight to the file (json.dump makes thousands)
         half = len(data) // 2
         written = self._file.write(data[:half])
         self._file.flush()
@@ -190,7 +188,6 @@ def _agent_process_main(agent, path, stop_at, report_fd, hold_fd, log_path) -> N
     """The child's whole life. It must never return into the caller's code (a notebook kernel)."""
     code = 1
     try:
-        gc.disable()  # a short life: collecting would only copy the parent's memory pages (slow)
         # The kernel's stdout/stderr talk to threads that do not exist after fork: use a file.
         log = open(log_path, "a", encoding="utf-8", buffering=1)
         os.dup2(log.fileno(), 1)
@@ -250,12 +247,13 @@ def run_agent_process(agent: Agent, path: Path, stop_at: Callable | None = None,
         _agent_process_main(agent, path, stop_at, report_w, hold_r, path.parent / "agent.log")
     os.close(report_w)
     os.close(hold_r)
-    run = AgentRun(pid)
+    run, finished = AgentRun(pid), False
     try:
         _follow_reports(run, report_r, timeout)
-        if run.stopped_at is not None or run.timed_out:
-            os.kill(pid, signal.SIGKILL)
+        finished = run.stopped_at is None and not run.timed_out
     finally:
+        if not finished:
+            os.kill(pid, signal.SIGKILL)  # at the crash point, out of time, or the harness was interrupted
         _, status = os.waitpid(pid, 0)
         os.close(report_r)
         os.close(hold_w)
@@ -381,7 +379,7 @@ class ReplayResult:
         if self.resumed:
             ending = (f"抛出了异常：{self.resumed.error}" if self.resumed.error
                       else "超时，被 harness 杀掉" if self.resumed.timed_out else f"正常结束（退出码 {self.resumed.exit_code}）")
-            lines.append(f"2. 第二次启动 agent 进程（pid {self.resumed.pid}，--resume）：从同一个 checkpoint.json 续跑，{ending}。")
+            lines.append(f"2. 第二次启动 agent 进程（pid {self.resumed.pid}，--resume）：从崩溃留下的 checkpoint.json 续跑，{ending}。")
             result = self.dangling_result
             if self.dangling:
                 lines.append("   悬空调用拿到的 tool_result：" + (
@@ -484,12 +482,18 @@ def check_invariants(agent: Agent, killed: AgentRun, at_crash: CheckpointFile, r
     }
 
 
-def crash_and_resume(agent: Agent, stop_at: Callable, label: str, *, folder: Path, mail: MailServer,
-                     timeout: float = TIMEOUT) -> ReplayResult:
-    """Kill the agent at `stop_at`, start it again on the same checkpoint, let it finish, check."""
+def crash(agent: Agent, stop_at: Callable, *, folder: Path, mail: MailServer, timeout: float = TIMEOUT) -> tuple:
+    """Run the agent from scratch and SIGKILL it at `stop_at`: (the run, checkpoint.json then, emails then)."""
     path = folder / "checkpoint.json"
     killed = run_agent_process(agent, path, stop_at, timeout)
-    at_crash, emails_at_crash = CheckpointFile.read(path), mail.count()
+    return killed, CheckpointFile.read(path), mail.count()
+
+
+def resume(agent: Agent, crashed: tuple, label: str, *, folder: Path, mail: MailServer,
+           timeout: float = TIMEOUT) -> ReplayResult:
+    """Start the agent again on the checkpoint a crash left in `folder`, let it finish, check."""
+    killed, at_crash, emails_at_crash = crashed
+    path = folder / "checkpoint.json"
     resumed = run_agent_process(agent, path, None, timeout) if killed.stopped_at is not None else None
     final = CheckpointFile.read(path)
     emails = [(m["X-Received-At"], m["To"], m["Subject"]) for m in mail.received()]
@@ -498,11 +502,19 @@ def crash_and_resume(agent: Agent, stop_at: Callable, label: str, *, folder: Pat
     return ReplayResult(label, killed, at_crash, emails_at_crash, resumed, final, emails, invariants)
 
 
+@contextlib.contextmanager
+def scratch_space(prefix: str):
+    """A fresh folder (in RAM when possible) for one run, and a mail server storing into it."""
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=FAST_TMP) as folder, MailServer(maildir=folder) as mail:
+        yield Path(folder), mail
+
+
 def replay_incident(run_agent: Callable, reconcile: Callable, *, label: str | None = None,
                     save_checkpoint: Callable | None = None, timeout: float = TIMEOUT) -> ReplayResult:
     """The incident for real: SIGKILL right after send_email delivered (before save point B), then --resume."""
     agent = Agent(run_agent, reconcile, save_checkpoint)
     label = label or f"reconcile = {getattr(reconcile, '__name__', 'reconcile')}"
-    with MailServer() as mail, tempfile.TemporaryDirectory(prefix="incident-", dir=FAST_TMP) as folder:
-        return crash_and_resume(agent, lambda index, event: is_incident_point(event), label,
-                                folder=Path(folder), mail=mail, timeout=timeout)
+    with scratch_space("incident-") as (folder, mail):
+        crashed = crash(agent, lambda index, event: is_incident_point(event), folder=folder, mail=mail,
+                        timeout=timeout)
+        return resume(agent, crashed, label, folder=folder, mail=mail, timeout=timeout)  # the same checkpoint.json

@@ -146,7 +146,7 @@ def crash_explorer(run_agent, reconcile, *, save_checkpoint=None, scenario: str 
         timeline.value = STYLE + render_timeline(points, selected)
         if selected not in results:
             crash.value = "<i>正在真的杀掉进程、续跑……</i>"
-            results[selected] = crash_at(agent, points[selected])
+            (results[selected],) = crash_at(points[selected], agent)
         crash.value = render_crash(results[selected])
 
     slider.observe(show, names="value")

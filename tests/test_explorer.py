@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from course.explorer import (VERDICTS, CrashPoint, crash_at, crash_points, explore, merge_columns, plot_matrix,
+from course.explorer import (VERDICTS, CrashPoint, crash_at, explore, merge_columns, plot_matrix,
                              trace, verdict)
 from course.incident import Agent, AgentRun, CheckpointFile, check_invariants
 
@@ -102,7 +102,7 @@ def test_matrix_time_is_recorded(matrix):
 def test_a_reconcile_that_forgets_the_tool_result_is_caught(reference):
     agent = Agent(reference.run_agent, lambda cp: {**cp, "pendingToolUse": None})
     point = next(p for p in trace(agent) if p.event == {"kind": "tool", "when": "before", "name": "read_file"})
-    result = crash_at(agent, point)
+    (result,) = crash_at(point, agent)
     assert "400" in result.resumed.error or "tool_result" in result.resumed.error
     assert verdict(result) == "unpaired"
 
@@ -144,6 +144,36 @@ def test_the_matrix_is_also_right_on_one_worker(reference):
     started = time.monotonic()
     agent = Agent(reference.run_agent, reference.incident_reconcile)
     points = [p for p in trace(agent) if p.turn == 9]
-    results = [crash_at(agent, p) for p in points]
+    results = [crash_at(p, agent)[0] for p in points]
     assert [verdict(r) for r in results].count("duplicate") == 4
     assert time.monotonic() - started < 60
+
+
+def test_explorer_and_widget_from_a_real_kernel(tmp_path):
+    """Worker processes and agent processes forked from ipykernel, with the lesson's functions in __main__."""
+    import json
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
+
+    cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
+    cells.append(nbformat.v4.new_code_cell(
+        "import json, psutil\n"
+        "from course.explorer import run_jobs, trace, verdict\n"
+        "from course.incident import Agent\n"
+        "from course.widgets import crash_explorer\n"
+        "agents = [Agent(run_agent, reconcile), Agent(run_agent, incident_reconcile)]\n"
+        "done = run_jobs([(p, agents) for p in trace(agents[0]) if p.turn == 9], workers=2)\n"
+        "view = crash_explorer(run_agent, reconcile)\n"
+        "print(json.dumps({'verdicts': [[verdict(r) for r in results] for results in done],\n"
+        "                  'widget_holds': 'ce-holds' in view.children[2].value,\n"
+        "                  'children': len(psutil.Process().children(recursive=True))}))"))
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = json.loads(notebook.cells[-1].outputs[-1]["text"])
+    fixed, incident = zip(*printed["verdicts"])
+    assert set(fixed) == {"ok"} and incident.count("duplicate") == 4
+    assert printed["widget_holds"] and printed["children"] == 0
