@@ -1,0 +1,70 @@
+"""Reading what one reconcile call did, for test_reconcile and test_incident_fix."""
+from dataclasses import dataclass
+
+from autograder.sandbox import READ_ONLY_TOOL_NAMES
+
+from .helpers import expect, fail, pairing_problem, problem, same, short
+
+
+@dataclass
+class Reconciled:
+    pending: dict  # the dangling call
+    original: list  # the messages before reconcile
+    returned: object  # what reconcile returned
+    state: dict  # the checkpoint afterwards (the returned one, or the argument if it returned None)
+    calls: list  # the tool calls that reached the grader's execute_tool during the call
+    emails: int  # emails delivered while the scenario ran (not counting one sent before the crash)
+
+
+def reconciled(outcome, index: int) -> Reconciled:
+    """Fail with a message if reconcile did not finish; else what it did."""
+    checkpoint = outcome.scenario.meta["checkpoints"][index]
+    pending = checkpoint["pendingToolUse"]
+    what = f"reconcile（悬空的是 {pending['name']}）"
+    message = problem(outcome, index, what)
+    if message:
+        fail(message)
+    step = outcome.steps[index]
+    value = step["value"]
+    state = value
+    if value is None and step.get("args_after"):
+        state = step["args_after"][0]
+    expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(value)}")
+    return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index),
+                      outcome.emails_during_steps())
+
+
+def is_read_only(name) -> bool:
+    return name in READ_ONLY_TOOL_NAMES
+
+
+def appended(result: Reconciled) -> list:
+    messages = result.state.get("messages")
+    expect(isinstance(messages, list), "对账之后的检查点里 messages 应该还是一个 list")
+    count = len(result.original)
+    expect(same(messages[:count], result.original),
+           "原来的消息要原样保留，尤其是最后那条带 tool_use 的 assistant 消息：删掉它，模型就忘了自己做过的决定，"
+           "已经发生的副作用也撤销不了")
+    return messages[count:]
+
+
+def the_result(result: Reconciled) -> dict:
+    """The one tool_result block reconcile appended, checked for pairing."""
+    pending = result.pending
+    added = appended(result)
+    expect(added, f"悬空的是 {pending['name']}：reconcile 没有追加 tool_result，tool_use 仍然没有配对，API 会返回 400")
+    expect(len(added) == 1, f"reconcile 应该在 messages 末尾追加恰好一条消息，你的追加了 {len(added)} 条")
+    message = added[0]
+    expect(isinstance(message, dict) and message.get("role") == "user",
+           '追加的应该是一条 user 消息：{"role": "user", "content": [tool_result 块]}')
+    content = message.get("content")
+    expect(isinstance(content, list) and content, "追加的 user 消息的 content 应该是一个列表，里面放 tool_result 块")
+    results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    expect(len(results) == 1, f"追加的消息里应该恰好有一个 tool_result 块，你的有 {len(results)} 个")
+    block = results[0]
+    expect(block is content[0], "tool_result 块要放在 content 的最前面")
+    expect(same(block.get("tool_use_id"), pending["id"]),
+           f"tool_result 的 tool_use_id 要等于悬空调用的 id（这里是 {pending['id']}），你的是 {short(block.get('tool_use_id'))}")
+    trouble = pairing_problem(result.state["messages"])
+    expect(trouble is None, f"对账之后的对话过不了 API 的配对检查：{short(trouble, 160)}")
+    return block

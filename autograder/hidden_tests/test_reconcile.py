@@ -1,0 +1,77 @@
+"""reconcile (test_reconcile, 5 points): the contract, on every path."""
+import pytest
+
+from .helpers import expect, same, short, text_of
+from .reconciled import reconciled, the_result
+
+GRADE = "test_reconcile"
+SCENARIOS = ("reconcile_read_only", "reconcile_send_email", "reconcile_unheard_of")
+
+
+def every_call(grading):
+    for name in SCENARIOS:
+        outcome = grading.outcome(name)
+        for index in range(len(outcome.steps)):
+            yield reconciled(outcome, index)
+
+
+def check_rerun(result):
+    name = result.pending["name"]
+    names = [c["name"] for c in result.calls]
+    expect(len(result.calls) == 1 and names == [name],
+           f"悬空的是只读的 {name}：reconcile 应该通过 execute_tool 把它恰好再执行一次"
+           f"（实际通过 execute_tool 执行的是：{short(names) if names else '什么也没有'}）")
+    expect(same(result.calls[0]["input"], result.pending["input"]), f"重新执行 {name} 时要用悬空调用原来的 input")
+    block = the_result(result)
+    expect(result.calls[0]["output"] in text_of(block.get("content")),
+           f"{name} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_read_file_is_run_again(grading):
+    """悬空的 read_file 通过 execute_tool 再执行一次，真实输出成为 tool_result"""
+    check_rerun(reconciled(grading.outcome("reconcile_read_only"), 0))
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_every_read_only_tool_is_run_again(grading):
+    """grep、list_dir、web_search 这些只读工具也一样重新执行"""
+    outcome = grading.outcome("reconcile_read_only")
+    for index in range(1, len(outcome.steps)):
+        check_rerun(reconciled(outcome, index))
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_is_error_exactly_when_not_run(grading):
+    """不能重新执行的调用得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error"""
+    for name in ("reconcile_send_email", "reconcile_unheard_of"):
+        outcome = grading.outcome(name)
+        for index in range(len(outcome.steps)):
+            result = reconciled(outcome, index)
+            block = the_result(result)
+            flag = block.get("is_error")
+            tool = result.pending["name"]
+            expect(flag is True, f"{tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
+                                 + (f"，你写的是 {short(flag)}" if "is_error" in block else "，你的没有 is_error"))
+            expect(text_of(block.get("content")).strip(),
+                   f"{tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
+    read = reconciled(grading.outcome("reconcile_read_only"), 0)
+    flag = the_result(read).get("is_error")
+    expect(flag is None or flag is False, "read_file 重新执行成功了，它的结果不应该标 is_error")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_one_paired_result_on_every_path(grading):
+    """每条路径都恰好追加一条 user 消息，tool_use_id 等于悬空调用的 id，assistant 消息保留"""
+    for result in every_call(grading):
+        the_result(result)
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_pending_cleared_and_checkpoint_returned(grading):
+    """对账之后 pendingToolUse 为 None，并返回检查点"""
+    for result in every_call(grading):
+        expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
+        expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
+               f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.pending['name']}），"
+               f"你的是 {short(result.state.get('pendingToolUse'))}")

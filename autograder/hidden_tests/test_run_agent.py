@@ -1,0 +1,170 @@
+"""run_agent (test_run_agent, 5 points).
+
+save_checkpoint, load_checkpoint and reconcile are the grader's own while these run,
+so these points depend on run_agent alone. The model and the tools answer from the
+grader, which counts every call and reads the checkpoint file at each of them.
+"""
+import pytest
+
+from .helpers import (expect, fail, field, problem, returned, same, short, text_of, usage_total)
+
+GRADE = "test_run_agent"
+
+
+def is_task_only(messages, task) -> bool:
+    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
+        return False
+    first = messages[0]
+    content = first.get("content")
+    as_blocks = isinstance(content, list) and text_of(content) == task and len(content) == 1
+    return first.get("role") == "user" and (content == task or as_blocks)
+
+
+def tool_uses(message) -> list:
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(content, list) else []
+
+
+def final_state(outcome, index=0):
+    state = returned(outcome, index, "run_agent")
+    expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
+    return state
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_fresh_start(grading):
+    """没有检查点时从头开始；返回的状态记下了轮次、用量和完整对话"""
+    outcome = grading.outcome("agent_fresh")
+    task = outcome.scenario.meta["task"]
+    state = final_state(outcome)
+    calls = outcome.answered_model_calls()
+    expect(calls, "run_agent 一次模型也没有调用")
+    first = outcome.model_calls[0]["messages"]
+    expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
+                                      f"你发的是 {short(first, 80)}")
+    expect(same(field(state, "version", "返回的状态"), 1), "返回的状态里 version 应该是 1")
+    expect(same(state.get("task"), task), "返回的状态里 task 应该是传进来的任务")
+    expect(same(state.get("turns"), len(calls)),
+           f"模型一共被调用了 {len(calls)} 次，turns 应该也是 {len(calls)}，你的是 {short(state.get('turns'))}")
+    expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
+    expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
+           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量），"
+           f"这里应该是 {usage_total(calls[-1])}，你的是 {short(state.get('tokensUsed'))}")
+    messages = field(state, "messages", "返回的状态")
+    expect(isinstance(messages, list) and messages and same(messages[:-1], calls[-1]["messages"]),
+           "返回的 messages 应该是最后一次发给模型的 messages，再加上模型的最后一条回复")
+    final_text = text_of(calls[-1]["reply"]["content"])
+    last = messages[-1]
+    expect(isinstance(last, dict) and last.get("role") == "assistant" and final_text in text_of(last.get("content")),
+           "返回的 messages 最后一条应该是模型的最终回复（assistant 消息）")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_resume_continues(grading):
+    """有检查点就续跑：不重新初始化，turns 和 tokensUsed 接着检查点往下算"""
+    outcome = grading.outcome("agent_resume")
+    checkpoint = outcome.scenario.meta["checkpoint"]
+    state = final_state(outcome)
+    calls = outcome.answered_model_calls()
+    expect(outcome.model_calls, "从检查点续跑时一次模型也没有调用：cpA 的任务还没做完")
+    first = outcome.model_calls[0]["messages"]
+    if is_task_only(first, checkpoint["task"]):
+        fail(f"恢复时重新初始化了 messages：第一次调用模型只带了任务这一条，检查点里的 {len(checkpoint['messages'])} 条消息被丢掉了")
+    expect(same(first, checkpoint["messages"]), "续跑后第一次调用模型时，messages 应该和检查点里的完全一样（不多也不少）")
+    expect(calls, "续跑时模型调用失败了")
+    expected_turns = checkpoint["turns"] + len(calls)
+    expect(same(state.get("turns"), expected_turns),
+           f"turns 要从检查点里的 {checkpoint['turns']} 接着数：续跑又调用了 {len(calls)} 次模型，"
+           f"应该是 {expected_turns}，你的是 {short(state.get('turns'))}")
+    expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
+           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量，不是累加）")
+    expect(same(state.get("task"), checkpoint["task"]), "续跑时 task 以检查点里记的为准")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_save_points(grading):
+    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次"""
+    outcome = grading.outcome("agent_fresh")
+    final_state(outcome)
+    events = sorted([("model", c) for c in outcome.model_calls] + [("tool", c) for c in outcome.tool_calls],
+                    key=lambda event: event[1]["seq"])
+    expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
+    asked = None  # the tool_use the model asked for last
+    for kind, event in events:
+        snapshot = (event.get("snapshot") or {}).get("state")
+        if kind == "tool":
+            expect(asked is not None, "run_agent 在模型要求之前就执行了工具")
+            wanted = {"id": asked.get("id"), "name": asked.get("name"), "input": asked.get("input")}
+            on_disk = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
+            expect(same(on_disk, wanted), f"执行工具 {asked.get('name')} 时，磁盘上的检查点还没有记下这次调用"
+                                          f"（pendingToolUse 应该是它的 id、name、input，实际是 {short(on_disk)}）。"
+                                          "存档点 A 要在模型响应追加进 messages 之后、执行工具之前")
+            last = snapshot.get("messages", [None])[-1] if isinstance(snapshot.get("messages"), list) else None
+            expect(any(b.get("id") == asked.get("id") for b in tool_uses(last)),
+                   "存档点 A 保存的 messages 最后一条应该是要求这次调用的 assistant 消息")
+            asked = None
+        else:
+            if event is not outcome.model_calls[0]:
+                expect(isinstance(snapshot, dict) and snapshot.get("pendingToolUse", "缺少") is None
+                       and same(snapshot.get("messages"), event["messages"]),
+                       "再次调用模型时，磁盘上的检查点还没有记下上一个工具的结果。存档点 B 要在 tool_result "
+                       "追加进 messages、pendingToolUse 清回 None 之后")
+            content = event["reply"].get("content") if event["status"] == 200 else []
+            asked = next((b for b in content if b.get("type") == "tool_use"), None)
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_resume_pending(grading):
+    """续跑前先给悬空调用对账；发信途中崩溃，重启后邮件不会发第二封"""
+    outcome = grading.outcome("agent_pending")
+    checkpoint = outcome.scenario.meta["checkpoint"]
+    final_state(outcome)
+    expect(outcome.model_calls, "从 cpB 续跑时一次模型也没有调用")
+    first = outcome.model_calls[0]
+    count = len(checkpoint["messages"])
+    sent = first["messages"] if isinstance(first["messages"], list) else []
+    added = sent[count:] if same(sent[:count], checkpoint["messages"]) else None
+    paired = added is not None and len(added) == 1 and isinstance(added[0], dict) and any(
+        isinstance(b, dict) and b.get("tool_use_id") == checkpoint["pendingToolUse"]["id"]
+        for b in (added[0].get("content") if isinstance(added[0].get("content"), list) else []))
+    expect(first["status"] == 200 and paired,
+           "检查点里有悬空调用（pendingToolUse 不是 None）时，要先对账（调用 reconcile）再调用模型："
+           "否则 API 会因为 tool_use 没有配对的 tool_result 而返回 400")
+
+    crash = grading.outcome("agent_crash_send")
+    if crash.steps[0]["status"] != "crashed_by_grader":
+        fail("发信任务没有走到 send_email：" + (problem(crash, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行 send_email"))
+    message = problem(crash, 1, "崩溃后重启的 run_agent")
+    if message:
+        fail(message)
+    emails = crash.emails_during_steps()
+    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的邮件又发了一遍（服务器一共收到 {emails} 封）。"
+                        "提示：存档点 A 要在执行工具之前保存；恢复时检查点里有悬空调用就先对账"
+           if emails > 1 else f"邮件服务器一共收到 {emails} 封邮件，应该恰好 1 封")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_max_turns(grading):
+    """MAX_TURNS 跨重启累计：崩溃重启后总共只调用 MAX_TURNS 次模型；已经用满时不再调用"""
+    max_turns = grading.max_turns
+    crash = grading.outcome("agent_max_turns_crash")
+    start = crash.scenario.meta["checkpoint"]["turns"]
+    if crash.steps[0]["status"] != "crashed_by_grader":
+        fail(f"从 turns = {start} 的检查点续跑一个停不下来的任务，第 {crash.scenario.crash['before_tool_call']} "
+             "次工具调用之前就结束了：" + (problem(crash, 0, "run_agent")
+                                    or f"run_agent 只调用了 {len(crash.answered_model_calls())} 次模型"))
+    state = final_state(crash, 1)
+    total = len(crash.answered_model_calls())
+    expect(total == max_turns - start,
+           f"MAX_TURNS 要跨重启累计：检查点里 turns = {start}，中途崩溃再重启，前后一共只能再调用 "
+           f"{max_turns - start} 次模型，你的 run_agent 调用了 {total} 次"
+           + ("（重启后 turns 被清零了？）" if total > max_turns - start + 1 else ""))
+    expect(same(state.get("turns"), max_turns), f"达到上限时 turns 应该是 {max_turns}，你的是 {short(state.get('turns'))}")
+
+    spent = grading.outcome("agent_max_turns_spent")
+    checkpoint = spent.scenario.meta["checkpoint"]
+    state = final_state(spent)
+    expect(not spent.model_calls, f"检查点里的 turns 已经是 {max_turns}，恢复后不应该再调用模型，"
+                                  f"你的 run_agent 又调用了 {len(spent.model_calls)} 次")
+    expect(same(state.get("turns"), max_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
+           "没有再调用模型时，turns 和 tokensUsed 应该原样保留检查点里的值")

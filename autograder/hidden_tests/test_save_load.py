@@ -1,0 +1,94 @@
+"""save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
+import json
+import os
+
+import pytest
+
+from .helpers import expect, fail, mentions_number, problem, returned, same, short, without_paths
+
+GRADE = "test_save_load"
+
+
+def read_json(text, what):
+    expect(text is not None, f"{what}：path 上没有文件")
+    try:
+        return json.loads(text)
+    except ValueError:
+        fail(f"{what}：path 上的文件不是合法的 JSON")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_round_trip(grading):
+    """保存后能原样读回；文件不存在时返回 None"""
+    outcome = grading.outcome("save_roundtrip")
+    state, name = outcome.scenario.meta["state"], outcome.scenario.meta["file"]
+    returned(outcome, 0, "save_checkpoint(state, path)")
+    on_disk = read_json(outcome.files_after.get(name), "save_checkpoint 保存之后")
+    expect(same(on_disk, state), "save_checkpoint 写进文件的内容和传给它的 state 不一样（要原样写下每个字段）")
+    loaded = returned(outcome, 1, "load_checkpoint(path)")
+    expect(same(loaded, state), "load_checkpoint 读回来的内容和保存的 state 不一样")
+    nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
+    expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_load_errors(grading):
+    """文件损坏或版本不符时抛 ValueError，信息里写出路径（和两个版本号）"""
+    outcome = grading.outcome("load_errors")
+    meta = outcome.scenario.meta
+    for index, name, what in ((0, meta["corrupt"], "文件不是合法的 JSON 时"), (1, meta["future"], "版本不符时")):
+        step = outcome.steps[index]
+        if step["status"] == "returned":
+            fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
+        if step["status"] != "raised":
+            fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
+        error = step["error"]
+        expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
+        expect(name in error["message"], f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{short(error['message'])}」")
+    message = without_paths(outcome.steps[1]["error"]["message"], outcome.workdir, meta["future"])
+    expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
+           f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
+           f"你的信息是「{short(outcome.steps[1]['error']['message'])}」")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_atomic(grading):
+    """一次写到一半失败的保存，不会弄坏上一份检查点"""
+    outcome = grading.outcome("save_atomic")
+    meta = outcome.scenario.meta
+    if problem(outcome, 0, "第一次保存"):
+        fail("第一次保存（一份普通的检查点）就失败了：" + problem(outcome, 0, "save_checkpoint"))
+    failed_save = outcome.steps[1]
+    if failed_save["status"] not in ("returned", "raised"):
+        fail("第二次保存时磁盘写满了（评分器限制了文件大小），" + problem(outcome, 1, "save_checkpoint"))
+    text = outcome.files_after.get(meta["file"])
+    expect(text is not None, "一次失败的保存之后，path 上原来的检查点不见了")
+    try:
+        previous = json.loads(text)
+    except ValueError:
+        fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
+             "写完再用 os.replace 换上去，不要直接覆盖目标文件")
+    expect(same(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_durable(grading):
+    """临时文件在同一文件夹、改名前 fsync，改名后 fsync 文件夹"""
+    outcome = grading.outcome("save_roundtrip")
+    returned(outcome, 0, "save_checkpoint(state, path)")
+    target = os.path.realpath(os.path.join(outcome.workdir, outcome.scenario.meta["file"]))
+    io = [e for e in outcome.steps[0].get("io", []) if isinstance(e, dict)]
+    real = lambda p: os.path.realpath(p) if isinstance(p, str) else None  # noqa: E731
+    renames = [i for i, e in enumerate(io) if e.get("op") == "rename" and real(e.get("dst")) == target]
+    expect(renames, "save_checkpoint 没有把临时文件改名成目标文件（os.replace）：直接写目标文件，"
+                    "写到一半崩溃就只剩半个文件")
+    last = renames[-1]
+    temporary = real(io[last].get("src"))
+    expect(temporary and os.path.dirname(temporary) == os.path.dirname(target),
+           "临时文件要和目标文件放在同一个文件夹里：os.replace 只有在同一个文件系统里才是原子的")
+    syncs = lambda part, path: any(e.get("op") in ("fsync", "fdatasync") and real(e.get("path")) == path  # noqa: E731
+                                   for e in part)
+    expect(syncs(io[:last], temporary), "临时文件写完、改名之前要 flush 并 os.fsync：否则断电后，"
+                                         "改名可能指向一个内容还没落盘的文件")
+    expect(syncs(io[last + 1:], os.path.dirname(target)), "改名之后还要 fsync 所在的文件夹（os.open 文件夹再 os.fsync）："
+                                                           "改名记在目录里，目录落盘了改名才扛得住断电")

@@ -1,0 +1,192 @@
+"""Grade one submission: run the hidden pytest tests against it, in this (trusted) process.
+
+    with Judge() as judge:
+        verdict = judge.judge_file(Path("submitted/alice/lesson03/resume-from-checkpoint.ipynb"))
+
+The hidden tests (autograder/hidden_tests/) ask for scenarios; the sandbox runs the
+student's code for each one in a child process and reports back data and effects;
+the tests judge them here. Each test is one check of one nbgrader test cell, marked
+`@pytest.mark.grade(grade_id, points)`; its docstring is the check's title and its
+failure message (always written for the student, never a traceback) is the feedback.
+
+A verdict is plain JSON:
+
+    {"grades": {"test_reconcile": {"points": 5, "score": 4,
+                                   "checks": [{"title", "points", "passed", "message"}, ...]}, ...},
+     "notes": ["..."],      # about the file and about cells that could not be defined
+     "errors": ["..."]}     # the grader's own failures (never the student's fault); empty when all is well
+
+`python -m autograder.judge --worker` judges many submissions in one process (used to
+grade the test corpus in parallel): one JSON request per line on stdin,
+{"id": ..., "path": ...}, one {"id": ..., "verdict": ...} per line on stdout.
+"""
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import pytest
+
+from .sandbox import Limits, Sandbox, SandboxError
+from .submission import Submission, course_layout, read_submission, sandbox_cells
+
+HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
+INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
+
+
+class GradingRun:
+    """One submission being graded: runs each scenario once, on demand."""
+
+    def __init__(self, sandbox: Sandbox, submission: Submission, layout):
+        from .hidden_tests import scenarios  # the scenarios are part of the hidden tests
+
+        self.sandbox = sandbox
+        self.cells = sandbox_cells(submission, layout)
+        self.bad_cells = set()
+        self.max_turns = sandbox.reference.MAX_TURNS
+        self.scenarios = scenarios.build(self.max_turns)
+        self.outcomes = {}
+
+    def outcome(self, name: str):
+        if name not in self.outcomes:
+            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.bad_cells)
+        return self.outcomes[name]
+
+    def answer(self, name: str) -> str:
+        """The reference answer to a multiple-choice question, normalised."""
+        return str(getattr(self.sandbox.reference, name)).strip().upper()
+
+    def cell_notes(self) -> list:
+        reports = {}
+        for outcome in self.outcomes.values():
+            reports.update(outcome.cells)
+        notes = []
+        for name, report in reports.items():
+            if report["status"] == "raised":
+                error = report["error"]
+                notes.append(f"单元格 {name} 运行时抛出了 {error['type']}：{error['message'][:120]}"
+                             "（它后面的定义没有生效）")
+            elif report["status"] in ("timeout", "died"):
+                notes.append(f"单元格 {name} 一运行就卡住或让进程退出（{report['error']['message']}），评分时跳过了它")
+        return notes
+
+
+class _Collector:
+    """The pytest plugin: hands the grading run to the tests and records each check's result."""
+
+    def __init__(self, run: GradingRun):
+        self.grading_run = run  # the hidden tests' `grading` fixture looks for this attribute
+        self.checks = []
+        self.errors = []
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+            self._record(item, report, call)
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append(f"收集隐藏测试失败：{report.nodeid}\n{report.longreprtext[-2000:]}")
+
+    def _record(self, item, report, call):
+        marker = item.get_closest_marker("grade")
+        if marker is None:
+            self.errors.append(f"隐藏测试 {item.nodeid} 没有 grade 标记")
+            return
+        grade_id, points = marker.args
+        title = (item.function.__doc__ or item.name).strip().splitlines()[0]
+        message = ""
+        if report.outcome != "passed":
+            failure = call.excinfo.value if call.excinfo else None
+            if isinstance(failure, pytest.fail.Exception):
+                message = failure.msg
+            else:
+                message = INTERNAL_ERROR
+                self.errors.append(f"{item.nodeid}: {report.longreprtext[-3000:]}")
+        self.checks.append({"grade_id": grade_id, "title": title, "points": points,
+                            "passed": report.outcome == "passed", "message": message})
+
+
+def auto_graded_points() -> dict:
+    """grade_id -> points, for the auto-graded (code) test cells of the source notebook."""
+    import nbformat
+
+    from .notebook_code import SOURCE_NOTEBOOK
+
+    notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
+    return {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"] for c in notebook.cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
+
+
+class Judge:
+    """Grades submissions one after another; holds the sandbox between them."""
+
+    def __init__(self, limits: Limits | None = None):
+        self.sandbox = Sandbox(limits)
+        self.layout = course_layout()
+        self.points = auto_graded_points()
+
+    def judge_file(self, path: Path) -> dict:
+        return self.judge(read_submission(path, self.layout))
+
+    def judge(self, submission: Submission) -> dict:
+        started = time.monotonic()
+        run = GradingRun(self.sandbox, submission, self.layout)
+        collector = _Collector(run)
+        args = [str(HIDDEN_TESTS), "-c", str(HIDDEN_TESTS / "pytest.ini"), "-p", "no:terminal"]
+        try:
+            pytest.main(args, plugins=[collector])
+        except SandboxError as exc:
+            collector.errors.append(str(exc))
+        return self._verdict(submission, run, collector, time.monotonic() - started)
+
+    def _verdict(self, submission, run, collector, seconds) -> dict:
+        grades = {grade_id: {"points": points, "score": 0, "checks": []} for grade_id, points in self.points.items()}
+        errors = list(collector.errors)
+        for check in collector.checks:
+            grade = grades.get(check.pop("grade_id"))
+            if grade is None:
+                errors.append(f"隐藏测试的 grade_id 不在笔记本里：{check['title']}")
+                continue
+            grade["checks"].append(check)
+            grade["score"] += check["points"] if check["passed"] else 0
+        for grade_id, grade in grades.items():
+            total = sum(c["points"] for c in grade["checks"])
+            if total != grade["points"]:
+                errors.append(f"{grade_id}：隐藏测试一共 {total} 分，笔记本里是 {grade['points']} 分")
+            grade["score"] = min(grade["score"], grade["points"])
+        return {"grades": grades, "notes": submission.notes + run.cell_notes(), "errors": errors,
+                "seconds": round(seconds, 2)}
+
+    def close(self):
+        self.sandbox.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def _worker():
+    with Judge() as judge:
+        for line in sys.stdin:
+            request = json.loads(line)
+            try:
+                verdict = judge.judge_file(Path(request["path"]))
+            except Exception:
+                verdict = {"grades": {}, "notes": [], "errors": [traceback.format_exc()]}
+            sys.stdout.write(json.dumps({"id": request["id"], "verdict": verdict}, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--worker"]:
+        _worker()
+    else:
+        for name in sys.argv[1:]:
+            with Judge() as judge:
+                print(json.dumps(judge.judge_file(Path(name)), ensure_ascii=False, indent=2))

@@ -1,0 +1,181 @@
+"""Read a submitted notebook, whatever state it is in, into the code the grader runs.
+
+The grader runs the student's solution cells (found by nbgrader `grade_id`) and the
+definitions from code cells the student added, but never a locked cell from the
+submission: the `setup` cells always come from the course's source notebook, so an
+edited import cell or a rewritten `incident_reconcile` changes nothing.
+
+A damaged file still earns what it can: JSON with small syntax errors is repaired
+with json5, a duplicated cell counts once (the last copy, as nbgrader keeps it), a
+deleted cell costs only the checks that need it. Every such finding becomes a note in
+Chinese for the student's feedback.
+"""
+import ast
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import json5
+import nbformat
+
+from .notebook_code import SOURCE_NOTEBOOK, is_definition_cell
+
+NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
+
+
+@dataclass
+class Submission:
+    code: dict = field(default_factory=dict)  # grade_id -> the student's source, for solution code cells
+    extra: list = field(default_factory=list)  # (after_grade_id, source): definitions from cells the student added
+    notes: list = field(default_factory=list)  # what was wrong with the file, in Chinese
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the course's notebook looks like: which cells are trusted, which are the student's."""
+    definitions: tuple  # (grade_id, trusted source or None for a solution cell), in notebook order
+    locked_sources: dict  # grade_id -> source, for locked cells (setup and test cells)
+    known_cell_ids: frozenset
+    known_sources: frozenset
+
+
+def course_layout(source_notebook: Path = SOURCE_NOTEBOOK) -> Layout:
+    notebook = nbformat.read(str(source_notebook), as_version=4)
+    definitions, locked = [], {}
+    for cell in notebook.cells:
+        grading = cell.metadata.get("nbgrader", {})
+        if is_definition_cell(cell):
+            definitions.append((grading["grade_id"], None if grading.get("solution") else cell.source))
+        if grading.get("locked") and "grade_id" in grading:
+            locked[grading["grade_id"]] = cell.source
+    return Layout(tuple(definitions), locked, frozenset(c.get("id") for c in notebook.cells if c.get("id")),
+                  frozenset(c.source.strip() for c in notebook.cells))
+
+
+def parse_notebook_text(text: str):
+    """(notebook, notes): the notebook as nbformat nodes, or None when nothing can be read."""
+    notes = []
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        try:
+            data = json5.loads(text)
+        except ValueError:
+            return None, [f"提交的笔记本不是合法的 JSON（{_json_error(exc)}），也没法自动修复，读不出任何代码。"]
+        notes.append(f"提交的笔记本 JSON 有语法错误（{_json_error(exc)}），已自动修复后评分。")
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        return None, notes + ["提交的文件不是 Jupyter 笔记本（没有 cells 列表），读不出任何代码。"]
+    cells = []
+    for raw in data["cells"]:
+        if not isinstance(raw, dict):
+            continue
+        source = raw.get("source", "")
+        source = "".join(source) if isinstance(source, list) else source if isinstance(source, str) else ""
+        metadata = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
+        cell = nbformat.from_dict({"cell_type": raw.get("cell_type", "code"), "source": source,
+                                   "metadata": metadata})
+        if isinstance(raw.get("id"), str):
+            cell["id"] = raw["id"]
+        cells.append(cell)
+    notebook = nbformat.from_dict({"cells": cells, "metadata": data.get("metadata") or {},
+                                   "nbformat": 4, "nbformat_minor": 5})
+    return notebook, notes
+
+
+def _json_error(exc: ValueError) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"第 {exc.lineno} 行第 {exc.colno} 列：{exc.msg}"
+    return str(exc)[:80]
+
+
+def read_submission(path: Path, layout: Layout | None = None) -> Submission:
+    """The student's code from the notebook at `path` (which may be missing or damaged)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Submission(notes=["没有找到提交的笔记本，自动评分的部分都记 0 分。"])
+    except (OSError, UnicodeDecodeError) as exc:
+        return Submission(notes=[f"提交的笔记本读不出来（{exc}），自动评分的部分都记 0 分。"])
+    notebook, notes = parse_notebook_text(text)
+    if notebook is None:
+        return Submission(notes=notes)
+    submission = submission_from_notebook(notebook, layout)
+    submission.notes[:0] = notes
+    return submission
+
+
+def submission_from_notebook(notebook, layout: Layout | None = None) -> Submission:
+    """The student's code from a parsed notebook (nbformat nodes)."""
+    layout = layout or course_layout()
+    solution_ids = [grade_id for grade_id, trusted in layout.definitions if trusted is None]
+    submission = Submission(notes=list(notebook.metadata.get(NOTES_KEY, [])))
+    seen, after = {}, layout.definitions[0][0]
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id is not None:
+            seen[grade_id] = seen.get(grade_id, 0) + 1
+            if grade_id in solution_ids:
+                submission.code[grade_id] = cell.source  # a later copy wins, as in nbgrader
+                after = grade_id
+            elif grade_id in layout.locked_sources:
+                if grade_id in dict(layout.definitions):
+                    after = grade_id
+                if cell.source.strip() != layout.locked_sources[grade_id].strip():
+                    submission.notes.append(f"锁定的单元格 {grade_id} 被改动过；评分时用的是课程原版。")
+            continue
+        if cell.cell_type == "code" and _added_by_student(cell, layout):
+            definitions = definitions_only(cell.source)
+            if definitions:
+                submission.extra.append((after, definitions))
+    for grade_id, count in seen.items():
+        if count > 1:
+            submission.notes.append(f"grade_id 为 {grade_id} 的单元格出现了 {count} 次，按最后一个评分。")
+    for grade_id in solution_ids:
+        if grade_id not in submission.code:
+            submission.notes.append(f"没有找到答题单元格 {grade_id}（可能被删掉了），用到它的检查都不得分。")
+    return submission
+
+
+def _added_by_student(cell, layout: Layout) -> bool:
+    if cell.get("id") in layout.known_cell_ids:
+        return False
+    return cell.source.strip() not in layout.known_sources
+
+
+def definitions_only(source: str) -> str:
+    """The imports, functions, classes and call-free assignments of a cell the student added.
+
+    Extra cells are often experiments that run an agent; only what they define is kept.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    lines = source.splitlines()
+    kept = []
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            pass
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            if any(isinstance(part, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) for part in ast.walk(node.value)):
+                continue
+        else:
+            continue
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        kept.append("\n".join(lines[first - 1:node.end_lineno]))
+    return "\n\n".join(kept)
+
+
+def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
+    """The cells the sandbox defines, in notebook order: trusted setup cells, the student's code."""
+    layout = layout or course_layout()
+    cells = []
+    for grade_id, trusted in layout.definitions:
+        if trusted is not None:
+            cells.append({"name": grade_id, "source": trusted})
+        elif grade_id in submission.code:
+            cells.append({"name": grade_id, "source": submission.code[grade_id]})
+        for number, (after, source) in enumerate(submission.extra):
+            if after == grade_id:
+                cells.append({"name": f"{grade_id}+{number + 1}", "source": source})
+    return cells
