@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
 
-from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells, load_reference
+from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
 from course import load_sample
 from student import StudentNotebook, typed_answer
 
@@ -65,7 +65,7 @@ def test_chinese_prose_is_drawn_with_a_cjk_font(notebook):
     notebook.screenshot("opened")
 
 
-def test_student_works_through_the_lesson(notebook, answers):
+def test_student_works_through_the_lesson(notebook, answers, reference):
     solution_ids = notebook.grade_ids(lambda grade_id, cell: grade_id in answers)
     written_ids = notebook.grade_ids(lambda grade_id, cell: cell.cell_type == "markdown"
                                      and cell.metadata["nbgrader"].get("solution"))
@@ -110,7 +110,7 @@ def test_student_works_through_the_lesson(notebook, answers):
     for grade_id in written_ids:
         assert saved[notebook.index(grade_id)].source == WRITTEN_ANSWERS[grade_id]
 
-    viewer_shot, viewer_cell = check_checkpoint_viewers(notebook)
+    viewer_shot, viewer_cell = check_checkpoint_viewers(notebook, reference)
     replay_shot = check_incident_replay(notebook)
     check_crash_explorer(notebook)
     readme_screenshots(notebook.artifacts, shorten_viewer(viewer_shot, viewer_cell), replay_shot)
@@ -124,9 +124,8 @@ def test_student_works_through_the_lesson(notebook, answers):
     notebook.close_dialog()
 
 
-def check_checkpoint_viewers(notebook):
+def check_checkpoint_viewers(notebook, reference):
     """Each viewer draws its sample checkpoint and names the action the student's recovery_action chose."""
-    reference = load_reference()
     cells = notebook.indexes_calling("checkpoint_viewer")
     assert cells, "notebook 里没有调用 checkpoint_viewer 的单元格"
     for number in cells:
