@@ -3,8 +3,8 @@
 One normal run of the agent (in its own process) lists the crash points it
 passes: before and after each model call, inside each save (half-written, file
 written, before and after the rename), before and after each tool. Then, for
-each point, `course.incident` kills a fresh run there with SIGKILL, resumes it on
-the same checkpoint.json, lets it finish and checks the invariants.
+each point, a fresh run is killed there with SIGKILL (`course.incident`), started
+again with --resume on what the kill left on disk, run to the end and checked.
 
     matrix = explore(run_agent, reconcile)   # four variants of the agent, every crash point
     matrix                                   # a table in the notebook

@@ -39,8 +39,10 @@ import course
 from . import tools
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, request_params
+from .samples import load_sample
 
-SCENARIOS = {"email": "帮我把结论发邮件通知团队", "notes": "帮我整理这周的会议纪要"}
+# The lesson's two tasks, as its sample checkpoints carry them.
+SCENARIOS = {"email": load_sample("cpC")["task"], "notes": load_sample("cpA")["task"]}
 TIMEOUT = 20  # seconds one agent process may take before the harness gives up on it
 # Saves are fsynced; on a RAM-backed folder that costs nothing, so every crash point stays fast.
 FAST_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None

@@ -39,7 +39,7 @@ STYLE = """<style>
 
 ACTIONS = {
     "continue": "没有悬空调用：直接拿 messages 发起下一次模型调用。",
-    "rerun": "悬空的是只读工具：再执行一次，把真实结果补成 tool_result。",
+    "rerun": "悬空的是只读工具：再执行一次，用它这次的真实输出作为 tool_result。",
     "is_error": "悬空的是高影响工具：不重跑，补一条 is_error 的 tool_result，让模型自己去确认。",
 }
 
