@@ -77,10 +77,11 @@ def test_report_and_json(incident, fixed):
 
 
 def test_no_processes_or_ports_left(reference):
-    before = leftovers()
-    replay_incident(reference.run_agent, reference.reconcile)
-    assert leftovers() == before == ([], [])
-    assert "COURSE_SMTP_PORT" not in os.environ
+    before, smtp_port = leftovers(), os.environ.get("COURSE_SMTP_PORT")
+    result = replay_incident(reference.run_agent, reference.reconcile)
+    assert leftovers() == before
+    assert not psutil.pid_exists(result.killed.pid) and not psutil.pid_exists(result.resumed.pid)
+    assert os.environ.get("COURSE_SMTP_PORT") == smtp_port
 
 
 def test_a_hanging_agent_is_killed_after_the_timeout(tmp_path):
@@ -88,11 +89,11 @@ def test_a_hanging_agent_is_killed_after_the_timeout(tmp_path):
         while True:
             time.sleep(0.05)
 
-    started = time.monotonic()
+    before, started = leftovers(), time.monotonic()
     run = run_agent_process(Agent(run_agent, lambda cp: cp), tmp_path / "checkpoint.json", timeout=1)
     assert run.timed_out and run.signal == 9
     assert time.monotonic() - started < 5
-    assert leftovers() == ([], [])
+    assert leftovers() == before and not psutil.pid_exists(run.pid)
 
 
 def test_an_agent_that_raises_is_reported(tmp_path):
