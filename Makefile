@@ -54,3 +54,9 @@ replay: setup
 .PHONY: explore
 explore: setup
 	$(BIN)/python -m autograder.replay --matrix
+
+# Autograde every submission under submitted/<student>/lesson03/ in the sandboxed judge:
+# gradebook, feedback/<student>/lesson03/, grades.csv and a short summary.
+.PHONY: grade
+grade: setup
+	$(BIN)/python -m autograder.grade

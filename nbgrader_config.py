@@ -11,3 +11,23 @@ c.ClearSolutions.text_stub = "在这里写下你的回答。"
 # A cell that runs longer than this is interrupted (the course's cells take well under a second).
 c.ExecutePreprocessor.timeout = 60
 c.Execute.timeout = 60
+
+# --- Autograding (autograder/): student code never runs inside nbgrader's kernel. ---
+# The judge runs each submission's solution cells in its own sandbox (separate processes,
+# time and memory limits, tools and model answered by the grader) and writes every test
+# cell's score and Chinese feedback as outputs; the rest of nbgrader's pipeline is unchanged.
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `autograder` lives next to this file
+c.Autograde.autograde_preprocessors = [
+    "autograder.nbgrader_judge.SandboxJudge",  # instead of nbgrader.preprocessors.Execute
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# A deleted test cell comes back, so its score and feedback still have a place to go.
+c.OverwriteCells.add_missing_cells = True

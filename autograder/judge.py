@@ -28,11 +28,13 @@ from pathlib import Path
 
 import pytest
 
+from .leaks import secrets
 from .sandbox import Limits, Sandbox, SandboxError
 from .submission import Submission, course_layout, read_submission, sandbox_cells
 
 HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
+REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现了评分器内部的代码，已隐藏。）"
 
 
 class GradingRun:
@@ -63,7 +65,9 @@ class GradingRun:
             reports.update(outcome.cells)
         notes = []
         for name, report in reports.items():
-            if report["status"] == "raised":
+            if report["status"] == "raised" and report["error"]["type"] == "NotImplementedError":
+                notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
+            elif report["status"] == "raised":
                 error = report["error"]
                 notes.append(f"单元格 {name} 运行时抛出了 {error['type']}：{error['message'][:120]}"
                              "（它后面的定义没有生效）")
@@ -108,6 +112,11 @@ class _Collector:
                 self.errors.append(f"{item.nodeid}: {report.longreprtext[-3000:]}")
         self.checks.append({"grade_id": grade_id, "title": title, "points": points,
                             "passed": report.outcome == "passed", "message": message})
+
+
+def _redacted(text: str) -> str:
+    """Feedback quotes what the student's code said; never let that carry the grader's own code."""
+    return REDACTED if text and secrets().any_in(text) else text
 
 
 def auto_graded_points() -> dict:
@@ -158,7 +167,10 @@ class Judge:
             if total != grade["points"]:
                 errors.append(f"{grade_id}：隐藏测试一共 {total} 分，笔记本里是 {grade['points']} 分")
             grade["score"] = min(grade["score"], grade["points"])
-        return {"grades": grades, "notes": submission.notes + run.cell_notes(), "errors": errors,
+        notes = list(dict.fromkeys(submission.notes + run.cell_notes()))
+        for check in (c for grade in grades.values() for c in grade["checks"]):
+            check["message"] = _redacted(check["message"])
+        return {"grades": grades, "notes": [_redacted(note) for note in notes], "errors": errors,
                 "seconds": round(seconds, 2)}
 
     def close(self):

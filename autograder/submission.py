@@ -11,7 +11,9 @@ deleted cell costs only the checks that need it. Every such finding becomes a no
 Chinese for the student's feedback.
 """
 import ast
+import copy
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,9 +62,13 @@ def parse_notebook_text(text: str):
     except ValueError as exc:
         try:
             data = json5.loads(text)
+            notes.append(f"提交的笔记本 JSON 有语法错误（{_json_error(exc)}），已自动修复后评分。")
         except ValueError:
-            return None, [f"提交的笔记本不是合法的 JSON（{_json_error(exc)}），也没法自动修复，读不出任何代码。"]
-        notes.append(f"提交的笔记本 JSON 有语法错误（{_json_error(exc)}），已自动修复后评分。")
+            data = {"cells": _complete_cells(text), "metadata": {}}
+            if not data["cells"]:
+                return None, [f"提交的笔记本不是合法的 JSON（{_json_error(exc)}），也没法自动修复，读不出任何代码。"]
+            notes.append(f"提交的笔记本不是合法的 JSON（{_json_error(exc)}），只找回了出错之前完整的 "
+                         f"{len(data['cells'])} 个单元格，按这些评分。")
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         return None, notes + ["提交的文件不是 Jupyter 笔记本（没有 cells 列表），读不出任何代码。"]
     cells = []
@@ -80,6 +86,23 @@ def parse_notebook_text(text: str):
     notebook = nbformat.from_dict({"cells": cells, "metadata": data.get("metadata") or {},
                                    "nbformat": 4, "nbformat_minor": 5})
     return notebook, notes
+
+
+def _complete_cells(text: str) -> list:
+    """The cells that are complete before the point where a damaged notebook stops being JSON."""
+    start = re.search(r'"cells"\s*:\s*\[', text)
+    if start is None:
+        return []
+    decoder, position, cells = json.JSONDecoder(), start.end(), []
+    while True:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        try:
+            cell, position = decoder.raw_decode(text, position)
+        except ValueError:
+            return cells
+        if isinstance(cell, dict):
+            cells.append(cell)
 
 
 def _json_error(exc: ValueError) -> str:
@@ -179,3 +202,27 @@ def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
             if after == grade_id:
                 cells.append({"name": f"{grade_id}+{number + 1}", "source": source})
     return cells
+
+
+def restore_missing_cells(notebook, blank) -> None:
+    """Put back, from the blank student notebook, every nbgrader cell the submission lacks.
+
+    A deleted answer cell comes back as its unanswered stub, a deleted check or locked
+    cell as the original; each goes right after the cell that precedes it in the blank
+    notebook. (nbgrader can put back deleted test cells itself, but fails when a deleted
+    test cell follows a deleted answer cell.)
+    """
+    def grade_id(cell):
+        return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+    present = {grade_id(cell) for cell in notebook.cells} - {None}
+    anchor = -1  # index in notebook.cells after which the next missing cell goes
+    for cell in blank.cells:
+        name = grade_id(cell)
+        if name is None:
+            continue
+        if name in present:
+            anchor = max(i for i, c in enumerate(notebook.cells) if grade_id(c) == name)
+        else:
+            anchor += 1
+            notebook.cells.insert(anchor, copy.deepcopy(cell))

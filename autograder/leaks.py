@@ -1,0 +1,56 @@
+"""Find hidden-test code and reference solutions in text meant for students.
+
+Feedback quotes bits of what the student's code returned or raised; a student whose
+code reads the grader's files could try to smuggle them out that way. `Secrets`
+knows every substantial line of the hidden tests and of the reference solution, and
+says which of them a text contains.
+"""
+import html
+from functools import lru_cache
+from pathlib import Path
+
+import nbformat
+
+from .notebook_code import SOURCE_NOTEBOOK
+
+HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
+MIN_LENGTH = 24  # shorter lines (`return cp`, `import json`) are common in anybody's code
+
+
+def _solution_lines(source: str) -> list:
+    lines, inside = [], False
+    for line in source.splitlines():
+        marker = line.strip()
+        if marker == "### BEGIN SOLUTION":
+            inside = True
+        elif marker == "### END SOLUTION":
+            inside = False
+        elif inside:
+            lines.append(marker)
+    return lines
+
+
+class Secrets:
+    def __init__(self):
+        hidden = [line.strip() for path in sorted(HIDDEN_TESTS.glob("*.py"))
+                  for line in path.read_text(encoding="utf-8").splitlines()]
+        notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
+        solutions = [line for cell in notebook.cells for line in _solution_lines(cell.source)]
+        self.hidden_lines = {line for line in hidden if len(line) >= MIN_LENGTH and not line.startswith("#")}
+        self.solution_lines = {line for line in solutions if len(line) >= MIN_LENGTH and not line.startswith("#")}
+
+    def hidden_test_code_in(self, text: str) -> list:
+        text = html.unescape(text)
+        return sorted(line for line in self.hidden_lines if line in text)
+
+    def solution_code_in(self, text: str) -> list:
+        text = html.unescape(text)
+        return sorted(line for line in self.solution_lines if line in text)
+
+    def any_in(self, text: str) -> list:
+        return self.hidden_test_code_in(text) + self.solution_code_in(text)
+
+
+@lru_cache(maxsize=1)
+def secrets() -> Secrets:
+    return Secrets()
