@@ -1,36 +1,39 @@
-"""Autograde a whole class on every core, into one gradebook, resumably.
+"""`make grade` at class scale: every core, one gradebook, a progress bar, resumable.
 
-    python -m autograder.classgrade [lesson03] [--workers N] [--force] [nbgrader options...]
+    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [course_root]
 
-Run it in the course folder, like nbgrader; options it does not know (such as
-`--CourseDirectory.db_url=postgresql://...`) go to nbgrader unchanged.
+It grades each student exactly as `python -m autograder.grade` does — the same
+`Grader.grade_submission()` (staging and repair of the submission, nbgrader autograde
+with the sandboxed judge, generate_feedback), the same fallback when grading a
+student kills the worker, then grades.csv, the leak check and the same summary — but
+several students at a time, and it can stop and resume.
 
-Each worker is a long-lived process that loads nbgrader and the course's
-nbgrader_config.py once, then autogrades one student at a time with nbgrader's own
-Autograde converter, exactly as `nbgrader autograde lesson03 --student ID` would.
-Its output goes to a scratch folder, so a half-graded student never shows up in
-autograded/.
+Workers. Each worker is a process forked from this one after nbgrader, the course's
+nbgrader_config.py and the configured preprocessors (the judge) are loaded, so a
+worker starts at once. It grades one student at a time and keeps its judge and
+sandbox between students, like the serial grader's worker. Its output goes to a
+scratch folder, so a half-graded student never shows up in autograded/ or feedback/.
 
-The gradebook: with SQLite (one writer at a time) every student is graded into a
-private gradebook and this process, the only writer, merges the result into the
-main one (see gradebook_merge). A database server such as PostgreSQL takes many
-writers: the workers then write into it directly, as several nbgrader instances
-would.
+One gradebook. SQLite takes one writer at a time, so each student is graded into a
+private SQLite gradebook seeded with what the main gradebook holds for this student,
+and this process — the only writer — copies what autograde changed into the main one
+(autograder.gradebook_merge). A database server such as PostgreSQL takes many
+writers: the workers write into it directly, as several graders would.
 
-Resuming: after a student's results are in the gradebook and autograded/, a record
-keyed by a hash of the submitted files is written atomically to
-.classgrade/<assignment>/<student>.json. A run grades the students with no record
-or a stale one (a new submission), so an interrupted run picks up where it stopped,
-and a student who submits again is regraded alone.
+Resuming. Once a student's results are in the gradebook, autograded/ and feedback/, a
+record keyed by a hash of the submitted files is written atomically to
+.classgrade/lesson03/<student>.json. A run grades only students without a record or
+with a stale one (a new submission), so an interrupted run (Ctrl-C, kill, even
+SIGKILL) picks up where it stopped, and a student who submits again is regraded alone.
 
-stderr carries a progress bar (done/total, rate, time left) and a summary in
-Chinese; stdout carries one JSON line for scripts.
+stderr: a progress bar (done/total, rate, time left) and notices; stdout: the summary
+in Chinese; reports/lesson03.html: the class report (autograder.report).
 """
 import argparse
+import atexit
 import ctypes
 import hashlib
 import json
-import logging
 import multiprocessing
 import os
 import shutil
@@ -39,26 +42,30 @@ import sys
 import tempfile
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.utils import temp_attrs
 from tqdm import tqdm
+from traitlets.utils.importstring import import_item
 
-ASSIGNMENT = "lesson03"
+from autograder import grade
+from autograder.gradebook_merge import merge_private, seed_private, sqlite_url, write_template
+
 STATE_DIR = ".classgrade"
 PR_SET_PDEATHSIG = 1
 
 
-# --- which students need grading ----------------------------------------------------------
+# --- resume records ---------------------------------------------------------------------
 
 def fingerprint(folder: Path) -> str:
     """sha256 over every file's relative path and bytes: changes when the student submits again."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+    if folder.is_dir():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -67,7 +74,7 @@ def write_json_atomically(path: Path, data) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, ensure_ascii=False, indent=1)
+        json.dump(data, handle, ensure_ascii=False, indent=1, default=str)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
@@ -78,38 +85,29 @@ def write_json_atomically(path: Path, data) -> None:
         os.close(folder)
 
 
-@dataclass
-class Outcome:
-    """What happened to one student in one run (also the resume record, with the fingerprint)."""
-    student: str
-    status: str  # "graded" | "failed" (nbgrader could not grade it) | "crashed" (the worker died or hung)
-    seconds: float = 0.0
-    error: str = ""
-    fingerprint: str = ""
-    score: float | None = None
-    max_score: float | None = None
-
-
 class Records:
-    """The per-student resume records under .classgrade/<assignment>/."""
+    """One record per graded student: {"fingerprint": ..., "report": grade_submission()'s report}."""
 
-    def __init__(self, root: Path, assignment: str):
+    def __init__(self, root: Path, assignment: str = grade.ASSIGNMENT):
         self.folder = root / STATE_DIR / assignment
-
-    def path(self, student: str) -> Path:
-        return self.folder / f"{student}.json"
 
     def load(self, student: str) -> dict | None:
         try:
-            return json.loads(self.path(student).read_text(encoding="utf-8"))
+            return json.loads((self.folder / f"{student}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
 
-    def save(self, outcome: Outcome) -> None:
-        write_json_atomically(self.path(outcome.student), asdict(outcome))
+    def save(self, student: str, submitted: str, report: dict) -> None:
+        write_json_atomically(self.folder / f"{student}.json", {"fingerprint": submitted, "report": report})
 
-    def all(self) -> dict:
-        return {path.stem: self.load(path.stem) for path in sorted(self.folder.glob("*.json"))}
+    def reports(self) -> dict:
+        """{student: report} of every recorded student."""
+        found = {}
+        for path in sorted(self.folder.glob("*.json")):
+            record = self.load(path.stem)
+            if record:
+                found[path.stem] = record["report"]
+        return found
 
 
 # --- the worker process -------------------------------------------------------------------
@@ -123,77 +121,66 @@ def _die_with_parent() -> None:
 
 
 def _stop_on_sigterm(signum, frame):
-    raise KeyboardInterrupt  # nbgrader then shuts the student's kernel down on its way out
+    raise KeyboardInterrupt
 
 
-def worker_main(connection, nbgrader_argv: list, log_path: str) -> None:
+def worker_main(connection, grader: grade.Grader, log_path: str) -> None:
+    """A forked worker: grades the students it is sent, one at a time."""
     _die_with_parent()
     os.setpgrp()  # Ctrl-C in the terminal reaches only the orchestrator, which stops the workers itself
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    log_file = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    log_file = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log_file, 1)
     os.dup2(log_file, 2)
-
-    from nbgrader.apps.autogradeapp import AutogradeApp
-    from nbgrader.converters import Autograde
-    from nbgrader.utils import temp_attrs
-
-    app = AutogradeApp()
-    app.initialize(nbgrader_argv)  # the same config files and options as `nbgrader autograde`
-    app.coursedir.assignment_id = app.extra_args[0]
-    connection.send({"ready": True})
-    while True:
-        task = connection.recv()
-        if task is None:
-            return
-        started = time.monotonic()
-        buffer = _LogBuffer()
-        app.log.addHandler(buffer)
-        outcome = {"student": task["student"], "status": "graded", "error": ""}
-        try:
-            with temp_attrs(app.coursedir, student_id=task["student"], db_url=task["db_url"],
-                            autograded_directory=task["autograded_directory"]):
-                converter = Autograde(coursedir=app.coursedir, parent=app)
-                converter.force = True  # the scratch folder is new; regrading is the orchestrator's call
-                converter.start()
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
-            outcome.update(status="failed", error=buffer.errors() or traceback.format_exc(limit=3))
-        finally:
-            app.log.removeHandler(buffer)
-        outcome["seconds"] = time.monotonic() - started
-        connection.send(outcome)
+    try:
+        connection.send({"ready": True})
+        while (task := connection.recv()) is not None:
+            connection.send(grade_in_scratch(grader, task))
+    finally:
+        # A forked process ends with os._exit, which skips atexit: the judge closes its sandbox there.
+        atexit._run_exitfuncs()
 
 
-class _LogBuffer(logging.Handler):
-    """Keeps nbgrader's error lines for one student: they say why a submission could not be graded."""
-
-    def __init__(self):
-        super().__init__(level=logging.ERROR)
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append(record.getMessage())
-
-    def errors(self) -> str:
-        return "\n".join(self.lines)[-4000:]
+def grade_in_scratch(grader: grade.Grader, task: dict) -> dict:
+    """grade_submission() for one student, into the task's gradebook and scratch folders."""
+    try:
+        with temp_attrs(grader.api.coursedir, db_url=task["db_url"],
+                        autograded_directory=task["autograded_directory"],
+                        feedback_directory=task["feedback_directory"]):
+            return {"report": grader.grade_submission(task["student"], task["blank_because"])}
+    except KeyboardInterrupt:
+        raise
+    except Exception:
+        return {"error": traceback.format_exc()}
 
 
 class Worker:
-    def __init__(self, context, nbgrader_argv: list, log_path: Path):
+    """A forked worker process and the pipe to it."""
+
+    def __init__(self, grader: grade.Grader, log_path: Path):
+        context = multiprocessing.get_context("fork")  # inherits loaded nbgrader, config and judge modules
         self.connection, child_end = context.Pipe()
-        self.process = context.Process(target=worker_main, args=(child_end, nbgrader_argv, str(log_path)),
-                                       daemon=True)
+        self.process = context.Process(target=worker_main, args=(child_end, grader, str(log_path)), daemon=True)
         self.process.start()
         child_end.close()
-        self.task = None  # the student being graded, with its bookkeeping
+        self.log_path = log_path
+        self.task = None
         self.started = 0.0
         self.ready = False
 
     def send(self, task: dict) -> None:
         self.task, self.started = task, time.monotonic()
-        self.connection.send({k: v for k, v in task.items() if k in ("student", "db_url", "autograded_directory")})
+        self.connection.send({key: task[key] for key in ("student", "blank_because", "db_url",
+                                                         "autograded_directory", "feedback_directory")})
+
+    def messages(self) -> list:
+        received = []
+        try:
+            while self.connection.poll():
+                received.append(self.connection.recv())
+        except (EOFError, OSError):
+            pass  # the worker died; the caller sees it in process.is_alive()
+        return received
 
     def stop(self, grace: float = 5.0) -> None:
         if self.process.is_alive():
@@ -209,157 +196,113 @@ class Worker:
 
 @dataclass
 class ClassRun:
-    assignment: str
-    total: int = 0
-    skipped: int = 0
-    outcomes: list = field(default_factory=list)
+    students: list = field(default_factory=list)
+    graded_now: list = field(default_factory=list)
     seconds: float = 0.0
     workers: int = 0
     interrupted: bool = False
 
-    def summary(self) -> dict:
-        counts = {}
-        for outcome in self.outcomes:
-            counts[outcome.status] = counts.get(outcome.status, 0) + 1
-        return {"assignment": self.assignment, "students": self.total, "already_graded": self.skipped,
-                "graded_now": len(self.outcomes), "by_status": counts, "workers": self.workers,
-                "seconds": round(self.seconds, 2), "interrupted": self.interrupted,
-                "problems": {o.student: o.status for o in self.outcomes if o.status != "graded"}}
-
 
 class ClassGrader:
-    def __init__(self, root: Path, assignment: str, nbgrader_options: list, workers: int,
-                 student_timeout: float, force: bool = False, progress: bool = True):
-        from nbgrader.apps.autogradeapp import AutogradeApp
-
-        self.root = root.resolve()
-        self.assignment = assignment
-        self.nbgrader_argv = [assignment, *nbgrader_options]
-        self.workers = workers
-        self.student_timeout = student_timeout
+    def __init__(self, root: Path, workers: int, db_url: str | None = None, force: bool = False,
+                 progress: bool = True, student_timeout: float = grade.WORKER_DEADLINE):
+        self.grader = grade.Grader(root)
+        self.root = self.grader.root
+        if db_url:
+            self.grader.config.CourseDirectory.db_url = db_url
+            self.grader.api.coursedir.db_url = db_url
+        self.coursedir = self.grader.api.coursedir
+        self.db_url = self.coursedir.db_url
+        self.private_gradebooks = self.db_url.startswith("sqlite")
+        self.workers = max(1, workers)
         self.force = force
         self.progress = progress
-        app = AutogradeApp()
-        app.log.setLevel(logging.ERROR)
-        app.initialize(self.nbgrader_argv)
-        self.coursedir = app.coursedir
-        self.db_url = app.coursedir.db_url
-        self.private_gradebooks = self.db_url.startswith("sqlite")
-        self.records = Records(self.root, assignment)
+        self.student_timeout = student_timeout
+        self.records = Records(self.root)
+        _import_configured_preprocessors(self.grader.config)
 
-    def folder(self, step: str, student: str) -> Path:
-        return Path(self.coursedir.format_path(step, student, self.assignment))
+    def final_folder(self, step: str, student: str) -> Path:
+        return self.root / step / student / grade.ASSIGNMENT
 
-    def submissions(self) -> dict:
-        """{student: submission folder} for every submitted/<student>/<assignment>/."""
-        pattern = Path(self.coursedir.format_path(self.coursedir.submitted_directory, "*", self.assignment))
-        found = {}
-        for folder in sorted(pattern.parent.parent.glob(f"*/{pattern.name}")):
-            if folder.is_dir():
-                found[folder.parent.name] = folder
-        return found
+    def in_gradebook(self) -> set:
+        with Gradebook(self.db_url) as gradebook:
+            try:
+                return {s.student_id for s in gradebook.find_assignment(grade.ASSIGNMENT).submissions}
+            except MissingEntry:
+                return set()
 
-    def graded_in_gradebook(self) -> set:
-        from autograder.gradebook_merge import TABLES, open_engine
-        from sqlalchemy import select
-
-        t = TABLES
-        query = (select(t["submitted_assignment"].c.student_id)
-                 .join(t["assignment"], t["assignment"].c.id == t["submitted_assignment"].c.assignment_id)
-                 .where(t["assignment"].c.name == self.assignment))
-        engine = open_engine(self.db_url)
-        try:
-            with engine.connect() as connection:
-                return {row[0] for row in connection.execute(query)}
-        finally:
-            engine.dispose()
-
-    def pending(self, submissions: dict) -> dict:
+    def pending(self, students: list) -> dict:
         """{student: fingerprint} of the students this run must grade."""
-        in_gradebook = self.graded_in_gradebook()
+        graded = self.in_gradebook()
         todo = {}
-        for student, folder in submissions.items():
-            submitted = fingerprint(folder)
+        for student in students:
+            submitted = fingerprint(self.root / "submitted" / student / grade.ASSIGNMENT)
             record = self.records.load(student) or {}
-            # A crash is the grading machinery's problem, not the submission's: try again next run.
-            done = record.get("fingerprint") == submitted and (
-                record.get("status") == "failed"
-                or (record.get("status") == "graded" and student in in_gradebook
-                    and self.folder(self.coursedir.autograded_directory, student).is_dir()))
+            done = (record.get("fingerprint") == submitted and student in graded
+                    and self.final_folder("autograded", student).is_dir())
             if self.force or not done:
                 todo[student] = submitted
         return todo
 
-    def check_assignment(self) -> None:
-        from nbgrader.api import Gradebook, MissingEntry
-
-        with Gradebook(self.db_url, self.coursedir.course_id) as gradebook:
-            try:
-                gradebook.find_assignment(self.assignment)
-            except MissingEntry:
-                raise SystemExit(f"成绩库里没有作业 {self.assignment}：先运行 `make release`"
-                                 f"（nbgrader generate_assignment {self.assignment}）。")
-
     def run(self) -> ClassRun:
         started = time.monotonic()
-        submissions = self.submissions()
-        result = ClassRun(self.assignment, total=len(submissions), workers=self.workers)
-        if not submissions:
-            result.seconds = time.monotonic() - started
-            return result
-        self.check_assignment()
-        todo = self.pending(submissions)
-        result.skipped = len(submissions) - len(todo)
-        scratch_root = self.root / STATE_DIR / "scratch"
-        scratch_root.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=scratch_root))
-        bar = tqdm(total=len(submissions), initial=result.skipped, unit="人", desc=f"评分 {self.assignment}",
-                   file=sys.stderr, disable=not self.progress, dynamic_ncols=True, smoothing=0.1)
-        try:
-            if todo:
-                self._grade(todo, scratch, result, bar)
-        except KeyboardInterrupt:
-            result.interrupted = True
-        finally:
-            bar.close()
-            shutil.rmtree(scratch, ignore_errors=True)
-            _remove_abandoned_scratch(scratch_root)
+        result = ClassRun(students=grade.students(self.root), workers=self.workers)
+        if result.students:
+            self.grader.prepare()  # the gradebook learns the assignment once, before any worker writes
+            todo = self.pending(result.students)
+            state = self.root / STATE_DIR
+            state.mkdir(mode=0o700, exist_ok=True)
+            os.chmod(state, 0o700)  # other students' work and gradebook copies: out of the sandbox's reach
+            scratch = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=state))
+            tqdm.monitor_interval = 0  # no monitor thread: workers are forked from this process
+            bar = tqdm(total=len(result.students), initial=len(result.students) - len(todo), unit="人",
+                       desc=f"评分 {grade.ASSIGNMENT}", file=sys.stderr, disable=not self.progress,
+                       dynamic_ncols=True, smoothing=0.1)
+            try:
+                if todo:
+                    self._grade(todo, scratch, result, bar)
+            except KeyboardInterrupt:
+                result.interrupted = True
+            finally:
+                bar.close()
+                shutil.rmtree(scratch, ignore_errors=True)
+                _remove_abandoned_scratch(state)
         result.seconds = time.monotonic() - started
         return result
 
     def _grade(self, todo: dict, scratch: Path, result: ClassRun, bar) -> None:
-        from autograder.gradebook_merge import write_template
-
         template = scratch / "template.db"
         if self.private_gradebooks:
             write_template(self.db_url, template)
-        queue = list(todo)
-        context = multiprocessing.get_context("spawn")
+        queue = [(student, None) for student in todo]
         workers = []
         try:
             for number in range(min(self.workers, len(queue))):
-                workers.append(Worker(context, self.nbgrader_argv, scratch / f"worker-{number}.log"))
-            while queue or any(w.task for w in workers):
+                workers.append(Worker(self.grader, scratch / f"worker-{number}.log"))
+            while queue or any(worker.task for worker in workers):
                 for worker in workers:
                     if worker.ready and worker.task is None and queue:
-                        worker.send(self._prepare(queue.pop(0), todo, scratch, template))
-                ready = wait([w.connection for w in workers] + [w.process.sentinel for w in workers],
-                             timeout=1.0)
+                        student, blank_because = queue.pop(0)
+                        worker.send(self._prepare(student, blank_because, todo[student], scratch, template))
+                wait([w.connection for w in workers] + [w.process.sentinel for w in workers], timeout=1.0)
                 for index, worker in enumerate(workers):
-                    if worker.connection in ready or worker.process.sentinel in ready:
-                        self._receive(worker, result, bar)
-                    if not worker.ready and not worker.process.is_alive():
-                        log = (scratch / f"worker-{index}.log").read_text(errors="replace")[-3000:]
-                        raise RuntimeError(f"评分进程没能启动（nbgrader 配置有误？）：\n{log}")
-                    if not worker.process.is_alive() or self._overdue(worker):
+                    for message in worker.messages():
+                        if message.get("ready"):
+                            worker.ready = True
+                        elif worker.task is not None:
+                            task, worker.task = worker.task, None
+                            self._finish(task, message, queue, result, bar)
+                    if not worker.process.is_alive() and not worker.ready:
+                        raise RuntimeError("评分进程没能启动：\n" + worker.log_path.read_text(errors="replace")[-3000:])
+                    overdue = worker.task is not None and time.monotonic() - worker.started > self.student_timeout
+                    if not worker.process.is_alive() or overdue:
                         if worker.task is not None:
-                            self._finish(worker.task, {"status": "crashed", "seconds": time.monotonic() - worker.started,
-                                                       "error": self._crash_reason(worker)}, result, bar)
+                            self._finish(worker.task, {"error": "评分进程退出或超时"}, queue, result, bar)
                         worker.stop()
-                        workers[index] = Worker(context, self.nbgrader_argv, scratch / f"worker-{index}.log")
+                        workers[index] = Worker(self.grader, scratch / f"worker-{index}.log")
         finally:
             for worker in workers:
-                if worker.process.is_alive() and worker.task is None:
+                if worker.task is None and worker.process.is_alive():
                     try:
                         worker.connection.send(None)
                     except OSError:
@@ -367,127 +310,96 @@ class ClassGrader:
             for worker in workers:
                 worker.stop()
 
-    def _overdue(self, worker) -> bool:
-        return worker.task is not None and time.monotonic() - worker.started > self.student_timeout
-
-    def _crash_reason(self, worker) -> str:
-        if worker.process.is_alive():
-            return f"评分超过 {self.student_timeout:.0f} 秒仍未结束，已终止"
-        return f"评分进程意外退出（退出码 {worker.process.exitcode}）"
-
-    def _receive(self, worker, result: ClassRun, bar) -> None:
-        try:
-            while worker.connection.poll():
-                message = worker.connection.recv()
-                if message.get("ready"):
-                    worker.ready = True
-                elif worker.task is not None:
-                    task, worker.task = worker.task, None
-                    self._finish(task, message, result, bar)
-        except (EOFError, OSError):
-            pass  # the worker died: handled by the caller
-
-    def _prepare(self, student: str, todo: dict, scratch: Path, template: Path) -> dict:
-        from autograder.gradebook_merge import seed_private, sqlite_url
-
+    def _prepare(self, student: str, blank_because, submitted: str, scratch: Path, template: Path) -> dict:
         folder = scratch / student
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        task = {"student": student, "fingerprint": todo[student], "autograded_directory": str(folder / "autograded")}
+        task = {"student": student, "blank_because": blank_because, "fingerprint": submitted,
+                "autograded_directory": str(folder / "autograded"), "feedback_directory": str(folder / "feedback")}
         if self.private_gradebooks:
             private = folder / "gradebook.db"
-            task["seeded"] = seed_private(self.db_url, template, private, self.assignment, student)
-            task["private"] = private
-            task["db_url"] = sqlite_url(private)
+            task["seeded"] = seed_private(self.db_url, template, private, grade.ASSIGNMENT, student)
+            task.update(private=private, db_url=sqlite_url(private))
         else:
             task["db_url"] = self.db_url
         return task
 
-    def _finish(self, task: dict, message: dict, result: ClassRun, bar) -> None:
-        """Results into the gradebook and autograded/, then the record that says so."""
-        from autograder.gradebook_merge import merge_private
-
+    def _finish(self, task: dict, message: dict, queue: list, result: ClassRun, bar) -> None:
+        """Gradebook, autograded/ and feedback/ first, then the record that says the student is done."""
         student = task["student"]
-        outcome = Outcome(student, message["status"], round(message.get("seconds", 0.0), 2),
-                          message.get("error", ""), task["fingerprint"])
-        if outcome.status != "crashed":
+        report = message.get("report")
+        if report is None:  # the worker died, hung or failed: as the serial grader does, grade a blank
+            if task["blank_because"] is None:
+                queue.insert(0, (student, [grade.WORKER_DIED]))
+                bar.write(f"  {student}：评分进程出错，改按空白答卷评分", file=sys.stderr)
+                return
+            report = {"student": student, "ok": False, "notes": [grade.WORKER_DIED], "auto_score": 0,
+                      "auto_max": 0, "errors": ["评分进程连空白答卷都没能处理：" + message.get("error", "")[-500:]]}
+        else:
             if self.private_gradebooks:
-                merge_private(task["private"], self.db_url, task["seeded"], self.assignment, student)
-            graded = Path(task["autograded_directory"]) / student / self.assignment
-            destination = self.folder(self.coursedir.autograded_directory, student)
-            if destination.exists():
-                shutil.rmtree(destination)
-            if graded.is_dir():  # nbgrader removes it when the student failed, as serial autograde does
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(graded, destination)
-            outcome.score, outcome.max_score = self._score(student)
-        self.records.save(outcome)
-        result.outcomes.append(outcome)
+                merge_private(task["private"], self.db_url, task["seeded"], grade.ASSIGNMENT, student)
+            for step in ("autograded", "feedback"):
+                made = Path(task[f"{step}_directory"]) / student / grade.ASSIGNMENT
+                final = self.final_folder(step, student)
+                if final.exists():
+                    shutil.rmtree(final)
+                if made.is_dir():
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(made, final)
+        self.records.save(student, task["fingerprint"], report)
+        result.graded_now.append(student)
         bar.update(1)
-        if outcome.status != "graded":
-            bar.write(f"  {student}: {STATUS_TEXT[outcome.status]}", file=sys.stderr)
 
-    def _score(self, student: str):
-        from autograder.gradebook_merge import submission_score
+    def finish_class(self, result: ClassRun) -> int:
+        """What `autograder.grade` does after the last student: grades.csv, leak check, summary."""
+        reports = self.records.reports()
+        ordered = [reports[s] for s in result.students if s in reports]
+        self.grader.export(self.root / "grades.csv")
+        leaks = {student: self.grader.feedback_leaks(student) for student in result.students}
+        status = grade._summary(ordered, leaks, self.root, result.seconds)
+        from autograder.report import write_report
 
-        return submission_score(self.db_url, self.assignment, student, self.coursedir.course_id)
+        page = write_report(self.root, self.db_url, reports)
+        print(f"本次评分 {len(result.graded_now)} 人，之前已评好、跳过 {len(ordered) - len(result.graded_now)} 人；"
+              f"{result.workers} 个并行进程。全班报告：{page.relative_to(self.root)}")
+        return status
 
 
-STATUS_TEXT = {"graded": "已评分", "failed": "nbgrader 无法评分（提交有问题）", "crashed": "评分进程崩溃或超时"}
+def _import_configured_preprocessors(config) -> None:
+    """Load the judge and any other configured preprocessor now, so forked workers have it loaded."""
+    for name in ("sanitize_preprocessors", "autograde_preprocessors"):
+        for preprocessor in config.Autograde.get(name, []):
+            if isinstance(preprocessor, str):
+                import_item(preprocessor)
 
 
-def _remove_abandoned_scratch(scratch_root: Path) -> None:
+def _remove_abandoned_scratch(state: Path) -> None:
     """Scratch folders of runs that were killed: their process is gone."""
-    for folder in scratch_root.glob("run-*"):
-        pid = int(folder.name.split("-")[1])
+    for folder in state.glob("run-*"):
         try:
-            os.kill(pid, 0)
+            os.kill(int(folder.name.split("-")[1]), 0)
         except ProcessLookupError:
             shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:
+        except (PermissionError, ValueError):
             pass
 
 
-def chinese_summary(run: ClassRun, records: Records) -> str:
-    everyone = {student: record for student, record in records.all().items() if record}
-    graded = [r for r in everyone.values() if r["status"] == "graded" and r.get("score") is not None]
-    lines = [f"作业 {run.assignment}：共 {run.total} 份提交，本次评分 {len(run.outcomes)} 份，"
-             f"之前已评好 {run.skipped} 份；{run.workers} 个并行进程，用时 {run.seconds:.1f} 秒。"]
-    if run.interrupted:
-        lines.append("评分被中断：已完成的都已存好，再次运行会从剩下的接着评。")
-    if graded:
-        scores = [r["score"] for r in graded]
-        top = graded[0]["max_score"]
-        lines.append(f"已评分 {len(graded)} 人：平均 {sum(scores) / len(scores):.1f} / {top:g}，"
-                     f"满分 {sum(1 for s in scores if s == top)} 人。")
-    problems = {s: r for s, r in everyone.items() if r["status"] != "graded"}
-    if problems:
-        lines.append(f"有问题的提交 {len(problems)} 份：" +
-                     "，".join(f"{s}（{STATUS_TEXT[r['status']]}）" for s, r in sorted(problems.items())))
-    return "\n".join(lines)
-
-
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0))
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
-    parser.add_argument("--workers", type=int, default=default_workers(), help="并行进程数（默认：CPU 核数）")
+    parser = argparse.ArgumentParser(description="并行自动评分全班的作业，可中断、可续评。")
+    parser.add_argument("course_root", nargs="?", default=".")
+    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)), help="并行进程数（默认：CPU 核数）")
+    parser.add_argument("--db-url", help="成绩库地址（默认取 nbgrader_config.py 里的 db_url），例如 postgresql://…")
     parser.add_argument("--force", action="store_true", help="全部重新评分，不管之前评过没有")
-    parser.add_argument("--student-timeout", type=float, default=1200.0, help="一个学生最多评多少秒")
-    parser.add_argument("--no-progress", action="store_true")
-    args, nbgrader_options = parser.parse_known_args(argv)
+    parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
+    args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
-    grader = ClassGrader(Path.cwd(), args.assignment, nbgrader_options, max(1, args.workers),
-                         args.student_timeout, force=args.force, progress=not args.no_progress)
-    run = grader.run()
-    print(chinese_summary(run, grader.records), file=sys.stderr)
-    print(json.dumps(run.summary(), ensure_ascii=False))
-    if run.interrupted:
+    grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
+    result = grader.run()
+    if result.interrupted:
+        print(f"评分被中断：已评好的 {len(grader.records.reports())} 人都已保存，再次运行 make grade 会接着评剩下的。",
+              file=sys.stderr)
         return 130
-    return 0
+    return grader.finish_class(result)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,18 @@
 """The class report for the instructor: one self-contained HTML page.
 
-    python -m autograder.report [lesson03]      # writes reports/lesson03.html
+    python -m autograder.report [course_root]      # writes reports/lesson03.html
 
-What it shows, read from the gradebook, the autograded notebooks and the grading
-records of autograder.classgrade:
+`make grade` writes it at the end. What it shows, read from the gradebook, the
+autograded notebooks and the grading records of autograder.classgrade:
 - a histogram of the students' scores (a PNG made with matplotlib, embedded);
 - per graded cell, how many students earned full, partial and no points;
-- the most common mistakes, by the messages the feedback shows students (the text
-  of the failures in the autograded test cells, which is all a student sees);
-- the students whose grading failed, crashed or timed out, and why.
+- the most common mistakes by name: the titles of the failed checks, as the judge
+  writes them into the feedback (`✘ title（0 / n 分）` followed by the message);
+- the students whose code timed out or crashed the sandbox, whose grading failed,
+  or whose file had to be repaired, with the note their feedback carries.
 
-It never quotes code: not the hidden tests, not the students' answers.
+It quotes only what the feedback already shows students: no hidden test code, no
+reference solution, no student code.
 """
 import argparse
 import base64
@@ -23,8 +25,13 @@ from pathlib import Path
 import nbformat
 from jinja2 import Environment
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-TIMEOUT_ERRORS = ("CellTimeoutError", "TimeoutError", "KeyboardInterrupt")
+from autograder import grade
+from autograder.nbgrader_judge import notes_markdown
+
+FAILED_CHECK = re.compile(r"^✘ (?P<title>.+)（0 / [\d.]+ 分）$")
+NOTES_HEADING = notes_markdown([]).strip()  # the heading of the judge's notes cell
+TIMED_OUT_OR_CRASHED = "卡住或让进程退出"  # how the judge's notes say a cell hung or killed its process
+UNANSWERED = "NotImplementedError"  # what the stub left in an answer cell raises (ClearSolutions.code_stub)
 TOP_MISTAKES = 15
 
 
@@ -48,52 +55,64 @@ class CellStats:
 
 
 @dataclass
+class Mistake:
+    """One check that students failed, named by its title in the feedback."""
+    grade_id: str
+    title: str
+    answered: list = field(default_factory=list)  # students who wrote an answer and still failed
+    unanswered: list = field(default_factory=list)  # students who failed because the answer is still the stub
+    messages: Counter = field(default_factory=Counter)  # feedback messages of the answered ones
+
+    @property
+    def example(self) -> str:
+        return self.messages.most_common(1)[0][0] if self.messages else ""
+
+    def add(self, student: str, message: str) -> None:
+        if UNANSWERED in message:
+            self.unanswered.append(student)
+        else:
+            self.answered.append(student)
+            self.messages[message] += 1
+
+
+@dataclass
 class ClassReport:
     assignment: str
     scores: dict = field(default_factory=dict)  # student -> score
     max_score: float = 0.0
     cells: list = field(default_factory=list)  # CellStats in notebook order
-    mistakes: list = field(default_factory=list)  # (count, grade_id, message, students)
+    mistakes: list = field(default_factory=list)  # Mistake, most common first
     problems: list = field(default_factory=list)  # (student, kind, detail)
-    submissions: int = 0
 
 
-def failure_messages(cell) -> list:
-    """What the student is told about a failed check: the error's message, first lines only."""
-    messages = []
-    for output in cell.get("outputs", []):
-        if output.get("output_type") != "error":
-            continue
-        text = ANSI.sub("", output.get("evalue", "")).strip()
-        text = "\n".join(line for line in text.splitlines()[:3]) or output.get("ename", "错误")
-        messages.append((output.get("ename", ""), text))
-    return messages
-
-
-def read_autograded(notebook_path: Path):
-    """{grade_id: [(error name, message)]} for the failed test cells of one autograded notebook."""
+def feedback_of(notebook_path: Path) -> tuple[dict, list]:
+    """({grade_id: [(failed check title, message)]}, [notes]) from one autograded notebook."""
     notebook = nbformat.read(str(notebook_path), as_version=4)
-    found = {}
+    failed, notes = {}, []
     for cell in notebook.cells:
         grading = cell.metadata.get("nbgrader", {})
-        if grading.get("grade") and cell.cell_type == "code":
-            found[grading["grade_id"]] = failure_messages(cell)
-    return found
+        if cell.cell_type == "markdown" and cell.source.startswith(NOTES_HEADING):
+            notes += [line[2:] for line in cell.source.splitlines() if line.startswith("- ")]
+        if cell.cell_type != "code" or not grading.get("grade"):
+            continue
+        lines = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        lines = lines.splitlines()
+        checks = failed.setdefault(grading["grade_id"], [])
+        for number, line in enumerate(lines):
+            match = FAILED_CHECK.match(line)
+            if match:
+                following = lines[number + 1].strip() if number + 1 < len(lines) else ""
+                checks.append((match["title"], following))
+    return failed, notes
 
 
-def collect(root: Path, assignment: str, db_url: str, course_id: str, autograded_dir: str = "autograded",
-            records: dict | None = None) -> ClassReport:
+def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> ClassReport:
     from autograder.gradebook_merge import class_scores
 
-    gradebook = class_scores(db_url, assignment, course_id)
-    report = ClassReport(assignment, submissions=len(records or gradebook))
-    records = records or {}
-    failed = {student for student, record in records.items() if record and record.get("status") != "graded"}
-    stats = {}
-    mistakes = {}
+    gradebook = class_scores(db_url, assignment)
+    report = ClassReport(assignment)
+    stats, mistakes = {}, {}
     for student in sorted(gradebook):
-        if student in failed:
-            continue
         entry = gradebook[student]
         report.scores[student] = entry["score"]
         report.max_score = max(report.max_score, entry["max_score"])
@@ -107,33 +126,26 @@ def collect(root: Path, assignment: str, db_url: str, course_id: str, autograded
                 row.partial += 1
             else:
                 row.zero += 1
-        notebook = root / autograded_dir / student / assignment
-        for path in sorted(notebook.glob("*.ipynb")):
-            for grade_id, messages in read_autograded(path).items():
-                for name, message in messages:
-                    if name in TIMEOUT_ERRORS:
-                        report.problems.append((student, "超时", f"{grade_id}：{message}"))
-                    mistakes.setdefault((grade_id, message), []).append(student)
+        notes = []
+        for path in sorted((root / "autograded" / student / assignment).glob("*.ipynb")):
+            failed, found_notes = feedback_of(path)
+            notes += found_notes
+            for grade_id, checks in failed.items():
+                for title, message in checks:
+                    mistakes.setdefault((grade_id, title), Mistake(grade_id, title)).add(student, message)
+        graded = reports.get(student) or {}
+        for note in dict.fromkeys(note for note in notes if TIMED_OUT_OR_CRASHED in note):
+            report.problems.append((student, "代码超时或崩溃", note))
+        for note in graded.get("notes", []):  # what staging found wrong with the file, or a worker that died
+            report.problems.append((student, "评分进程崩溃" if note == grade.WORKER_DIED else "提交文件有问题", note))
+        for error in graded.get("errors", []):
+            report.problems.append((student, "评分器出错", str(error).strip().splitlines()[-1][:300]))
     report.cells = list(stats.values())
-    counted = Counter({key: len(students) for key, students in mistakes.items()})
-    report.mistakes = [(count, grade_id, message, sorted(set(mistakes[(grade_id, message)])))
-                       for (grade_id, message), count in counted.most_common(TOP_MISTAKES)]
-    kinds = {"failed": "无法评分", "crashed": "评分崩溃或超时"}
-    for student in sorted(failed):
-        record = records[student]
-        report.problems.append((student, kinds.get(record["status"], record["status"]),
-                                reason(record.get("error", ""))))
+    ranked = sorted(mistakes.values(), key=lambda m: (-len(m.answered), -len(m.unanswered), m.grade_id))
+    report.mistakes = [m for m in ranked if m.answered][:TOP_MISTAKES]
+    order = ["代码超时或崩溃", "评分进程崩溃", "评分器出错", "提交文件有问题"]
+    report.problems.sort(key=lambda p: (order.index(p[1]), p[0]))
     return report
-
-
-EXCEPTION_LINE = re.compile(r"^\s*([\w.]+(Error|Exception|Interrupt|Exit)):?(.*)$")
-
-
-def reason(error_text: str) -> str:
-    """The line that names what went wrong (the exception) out of nbgrader's error log."""
-    lines = [line.strip() for line in error_text.splitlines() if line.strip()]
-    exceptions = [line for line in lines if EXCEPTION_LINE.match(line)]
-    return (exceptions or lines or [""])[-1][:300]
 
 
 CJK_FONT = "Noto Sans CJK SC"  # Debian's fonts-noto-cjk, installed by `make system-deps`
@@ -183,7 +195,7 @@ th { background: #f3f3f3; } td.n { text-align: right; } .bar { background: #4878
 pre { white-space: pre-wrap; margin: 0; font-family: inherit; }
 </style></head><body>
 <h1>{{ r.assignment }} 全班评分报告</h1>
-<p>提交 {{ r.submissions }} 份，已评分 {{ r.scores|length }} 份{% if r.scores %}：
+<p>已评分 {{ r.scores|length }} 份{% if r.scores %}：
 平均 {{ "%.1f"|format(mean) }}，中位数 {{ "%g"|format(median) }}，满分 {{ "%g"|format(r.max_score) }}{% endif %}。
 人工评分的题目还没评时按 0 分计入总分。</p>
 {% if png %}<img alt="得分分布直方图" src="data:image/png;base64,{{ png }}">{% endif %}
@@ -198,13 +210,15 @@ pre { white-space: pre-wrap; margin: 0; font-family: inherit; }
 {% endfor %}</table>
 
 <h2>最常见的错误</h2>
-{% if r.mistakes %}<p>按反馈里给学生看的提示归类（同一提示算一类）。</p>
-<table><tr><th>人数</th><th>题目</th><th>反馈里的提示</th><th>学生</th></tr>
-{% for count, grade_id, message, students in r.mistakes %}<tr><td class="n">{{ count }}</td><td>{{ grade_id }}</td>
-<td><pre>{{ message }}</pre></td><td>{{ students[:8]|join("，") }}{% if students|length > 8 %} 等{% endif %}</td></tr>
-{% endfor %}</table>{% else %}<p>没有失败的检查。</p>{% endif %}
+{% if r.mistakes %}<p>按没通过的检查归类，检查的名称和提示都是反馈里给学生看的原话（提示取最常见的一条）。
+「作答了仍没通过」不算还停在 <code>raise NotImplementedError</code> 的答卷，那些另记在「未作答」。</p>
+<table><tr><th>作答了仍没通过</th><th>未作答</th><th>题目</th><th>没通过的检查</th><th>反馈里最常见的提示</th><th>学生</th></tr>
+{% for m in r.mistakes %}<tr><td class="n">{{ m.answered|length }}</td><td class="n">{{ m.unanswered|length }}</td>
+<td>{{ m.grade_id }}</td><td>{{ m.title }}</td><td><pre>{{ m.example }}</pre></td>
+<td>{{ m.answered[:8]|join("，") }}{% if m.answered|length > 8 %} 等{% endif %}</td></tr>
+{% endfor %}</table>{% else %}<p>没有作答了却没通过的检查。</p>{% endif %}
 
-<h2>评分失败、崩溃或超时的学生</h2>
+<h2>超时、崩溃或提交有问题的学生</h2>
 {% if r.problems %}<table><tr><th>学生</th><th>情况</th><th>说明</th></tr>
 {% for student, kind, detail in r.problems %}<tr><td>{{ student }}</td><td>{{ kind }}</td><td><pre>{{ detail }}</pre></td></tr>
 {% endfor %}</table>{% else %}<p>没有。</p>{% endif %}
@@ -220,29 +234,21 @@ def render_html(report: ClassReport) -> str:
     return template.render(r=report, mean=mean, median=median, png=histogram_png(report) if scores else "")
 
 
-def write_report(root: Path, assignment: str, db_url: str, course_id: str, autograded_dir: str = "autograded",
-                 records: dict | None = None) -> Path:
-    report = collect(root, assignment, db_url, course_id, autograded_dir, records)
+def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> Path:
     target = root / "reports" / f"{assignment}.html"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_html(report), encoding="utf-8")
+    target.write_text(render_html(collect(root, db_url, reports, assignment)), encoding="utf-8")
     return target
 
 
 def main(argv=None) -> None:
-    from nbgrader.apps.autogradeapp import AutogradeApp
+    from autograder.classgrade import Records
 
-    from autograder.classgrade import ASSIGNMENT, Records
-
-    parser = argparse.ArgumentParser(description="全班评分报告")
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
-    args, nbgrader_options = parser.parse_known_args(argv)
-    app = AutogradeApp()
-    app.initialize([args.assignment, *nbgrader_options])
-    root = Path(app.coursedir.root)
-    path = write_report(root, args.assignment, app.coursedir.db_url, app.coursedir.course_id,
-                        app.coursedir.autograded_directory, Records(root, args.assignment).all())
-    print(f"全班评分报告：{path}")
+    parser = argparse.ArgumentParser(description="全班评分报告（make grade 结束时也会写）")
+    parser.add_argument("course_root", nargs="?", default=".")
+    root = Path(parser.parse_args(argv).course_root).resolve()
+    grader = grade.Grader(root)
+    print(f"全班评分报告：{write_report(root, grader.db_url, Records(root).reports())}")
 
 
 if __name__ == "__main__":
