@@ -6,15 +6,19 @@ STAMP := $(VENV)/.installed
 # nbgrader runs tools such as `alembic` by name: the venv comes first on PATH.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-# Debian packages the course needs: a CJK font for the pictures (and, for the browser test, chromium).
-SYSTEM_PACKAGES := fonts-noto-cjk chromium
+# Debian packages: students need a CJK font for the pictures; the tests also need a browser.
+SYSTEM_PACKAGES := fonts-noto-cjk
+TEST_SYSTEM_PACKAGES := chromium
 
-.PHONY: setup system-deps lab test test-browser release
+.PHONY: setup system-deps test-deps lab test test-browser release
 
 setup: $(STAMP) system-deps
 
 system-deps:
 	bash .ci/apt-install $(SYSTEM_PACKAGES)
+
+test-deps:
+	bash .ci/apt-install $(TEST_SYSTEM_PACKAGES)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,12 +37,12 @@ LAB_FLAGS := --notebook-dir=$(LAB_DIR) --ServerApp.ip=127.0.0.1 \
 lab: setup
 	$(BIN)/jupyter lab $(LAB_FLAGS) $(LAB_ARGS)
 
-test: setup
+test: setup test-deps
 	$(BIN)/python -m pytest -q
 
 # The student's path in JupyterLab, driven in headless Chromium (part of `make test` too).
 # Screenshots land in test-artifacts/browser/; UPDATE_SCREENSHOTS=1 also refreshes docs/screenshots/.
-test-browser: setup
+test-browser: setup test-deps
 	$(BIN)/python -m pytest -q tests/browser
 
 # Regenerate the student notebooks from source/ (commit the result).
