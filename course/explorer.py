@@ -104,6 +104,7 @@ VERDICTS = {  # the first broken invariant names the cell; colours for the pictu
     "unpaired": ("tool_use 没有配对", "#fc8d59"),
     "over_limit": ("turns 超过 MAX_TURNS", "#8c510a"),
     "unfinished": ("任务没完成", "#636363"),
+    "timeout": ("进程超时，被 harness 杀掉", "#252525"),
     "absent": ("这个变体没有这个崩溃点", "#f0f0f0"),
 }
 _BROKEN_BY = {"checkpoint_loads": "corrupt", "no_duplicate_effect": "duplicate", "tool_results_paired": "unpaired",
@@ -113,6 +114,8 @@ _BROKEN_BY = {"checkpoint_loads": "corrupt", "no_duplicate_effect": "duplicate",
 def verdict(result: ReplayResult | None) -> str:
     if result is None:
         return "absent"
+    if result.killed.timed_out or (result.resumed and result.resumed.timed_out):
+        return "timeout"  # whatever else is broken, the process that never ended is the cause
     return next((_BROKEN_BY[name] for name in _BROKEN_BY if not result.invariants[name]), "ok")
 
 
@@ -207,8 +210,8 @@ _JOBS: list = []  # set before the worker processes fork, so they inherit it ins
 
 
 def _run_job(number: int) -> list[ReplayResult]:
-    point, agents = _JOBS[number]
-    return crash_at(point, *agents)
+    point, agents, timeout = _JOBS[number]
+    return crash_at(point, *agents, timeout=timeout)
 
 
 def _quiet_worker() -> None:
@@ -216,7 +219,7 @@ def _quiet_worker() -> None:
 
 
 def run_jobs(jobs: list, workers: int) -> list[list[ReplayResult]]:
-    """crash_at(point, *agents) for each (point, agents), on `workers` processes."""
+    """crash_at(point, *agents, timeout=timeout) for each (point, agents, timeout), on `workers` processes."""
     global _JOBS
     _JOBS = jobs
     try:
@@ -249,13 +252,15 @@ def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Cal
     agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
                       save_checkpoint=save_checkpoint, task=SCENARIOS[scenario])
     points = {name: trace(agent) for name, (_, agent) in agents.items()}
+    # Each process does at most one normal run's work: ample time, but a hanging variant must not stall the matrix.
+    timeout = max(5.0, 10 * (time.monotonic() - started) / len(agents))
     # Variants that pass the same crash points before any crash share the kills (see crash_at).
     groups = {}
     for name, (_, agent) in agents.items():
         same_run = (agent.run_agent, agent.save_checkpoint, json.dumps([p.event for p in points[name]]))
         groups.setdefault(same_run, []).append(name)
     jobs = [(point, names) for names in groups.values() for point in points[names[0]]]
-    done = run_jobs([(point, [agents[name][1] for name in names]) for point, names in jobs], workers)
+    done = run_jobs([(point, [agents[name][1] for name in names], timeout) for point, names in jobs], workers)
     return CrashMatrix(
         scenario=scenario,
         variants={name: label for name, (label, _) in agents.items()},

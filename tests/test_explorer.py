@@ -165,7 +165,7 @@ def test_explorer_and_widget_from_a_real_kernel(tmp_path):
         "from course.incident import Agent\n"
         "from course.widgets import crash_explorer\n"
         "agents = [Agent(run_agent, reconcile), Agent(run_agent, incident_reconcile)]\n"
-        "done = run_jobs([(p, agents) for p in trace(agents[0]) if p.turn == 9], workers=2)\n"
+        "done = run_jobs([(p, agents, 20) for p in trace(agents[0]) if p.turn == 9], workers=2)\n"
         "view = crash_explorer(run_agent, reconcile)\n"
         "print(json.dumps({'verdicts': [[verdict(r) for r in results] for results in done],\n"
         "                  'widget_holds': 'ce-holds' in view.children[2].value,\n"
@@ -177,3 +177,18 @@ def test_explorer_and_widget_from_a_real_kernel(tmp_path):
     fixed, incident = zip(*printed["verdicts"])
     assert set(fixed) == {"ok"} and incident.count("duplicate") == 4
     assert printed["widget_holds"] and printed["children"] == 0
+
+
+def test_a_reconcile_that_hangs_is_cut_off(reference):
+    def stuck(cp):
+        while True:
+            time.sleep(0.05)
+
+    agent = Agent(reference.run_agent, stuck)
+    point = next(p for p in trace(agent) if p.event == {"kind": "tool", "when": "after", "name": "read_file"})
+    started = time.monotonic()
+    (result,) = crash_at(point, agent, timeout=1)
+    assert result.resumed.timed_out and result.resumed.signal == 9
+    assert verdict(result) == "timeout" and "超时" in result.report()
+    assert result.invariants["task_finished"] is False
+    assert time.monotonic() - started < 10
