@@ -174,10 +174,11 @@ class CrashMatrix:
         head = "".join(f"<th>{html.escape(label)}</th>" for label in self.variants.values())
         body = []
         for row in self.rows():
+            kinds = [cell["verdict"] if cell else "absent" for cell in (row[name] for name in self.variants)]
             cells = "".join(
-                f'<td class="verdict-{cell["verdict"] if cell else "absent"}" '
-                f'style="background:{VERDICTS[cell["verdict"] if cell else "absent"][1]}">{_cell_text(cell)}</td>'
-                for cell in (row[name] for name in self.variants))
+                f'<td class="verdict-{kind}" style="background:{VERDICTS[kind][1]};'
+                f'color:{"black" if kind in ("ok", "absent") else "white"}">{_cell_text(row[name])}</td>'
+                for name, kind in zip(self.variants, kinds))
             body.append(f"<tr><td>{html.escape(row['crash_point'])}</td>{cells}</tr>")
         summary = "<br>".join(html.escape(line) for line in self.summary_lines())
         return (f'<div class="crash-matrix"><p>{summary}</p><div style="max-height:420px;overflow:auto">'
