@@ -16,7 +16,9 @@ from the child only what the student's functions control anyway (return values,
 exceptions), and observes effects (tool calls, model calls, emails, files) itself.
 """
 import ctypes
-import http.client
+import _socket
+from _json import encode_basestring_ascii as _c_encode_basestring_ascii
+from _json import make_encoder as _c_make_encoder
 import json
 import os
 import pwd
@@ -49,8 +51,8 @@ _type, _issubclass, _len, _id = type, issubclass, len, id
 _str_copy, _int_copy, _float_copy = str.__str__, int.__index__, float.__float__
 _dict_items, _list_iter, _tuple_iter = dict.items, list.__iter__, tuple.__iter__
 _ValueError, _BaseException = ValueError, BaseException
-_json_dumps, _json_loads = json.dumps, json.loads
-_HTTPConnection = http.client.HTTPConnection
+_json_loads = json.loads
+_Socket, _AF_INET, _SOCK_STREAM = _socket.socket, _socket.AF_INET, _socket.SOCK_STREAM
 _real_fsync, _real_fdatasync = os.fsync, os.fdatasync
 _os_exit, _readlink, _abspath, _fsdecode = os._exit, os.readlink, os.path.abspath, os.fsdecode
 
@@ -120,28 +122,50 @@ def describe_exception(exc) -> dict:
             "message": message[:MESSAGE_LIMIT]}
 
 
-class Channel:
-    """JSON over HTTP to the grader's endpoints for this scenario."""
+def make_poster(server: str, token: str):
+    """post(endpoint, payload) -> reply: JSON over HTTP to this scenario's grader endpoints.
 
-    def __init__(self, server: str, token: str):
-        host, port = server.rsplit(":", 1)
-        self.host, self.port, self.prefix = host, int(port), f"/s/{token}/"
+    Built from the C socket and the C JSON encoder captured at import, so patching
+    http.client, json or this module does not change what reaches the grader.
+    """
+    host, port = server.rsplit(":", 1)
+    address, prefix = (host, int(port)), f"/s/{token}/"
 
-    def post(self, endpoint: str, payload) -> dict:
-        body = _json_dumps(payload, ensure_ascii=False).encode()
-        connection = _HTTPConnection(self.host, self.port, timeout=120)
+    def post(endpoint: str, payload) -> dict:
+        body = _encode(payload).encode("utf-8")
+        head = (f"POST {prefix}{endpoint} HTTP/1.1\r\nHost: grader\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {_len(body)}\r\nConnection: close\r\n\r\n").encode("ascii")
+        connection = _Socket(_AF_INET, _SOCK_STREAM)
+        connection.settimeout(120)
+        chunks = []
         try:
-            connection.request("POST", self.prefix + endpoint, body, {"Content-Type": "application/json"})
-            response = connection.getresponse()
-            return _json_loads(response.read() or b"{}")
+            connection.connect(address)
+            connection.sendall(head + body)
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
         finally:
             connection.close()
+        content = b"".join(chunks).partition(b"\r\n\r\n")[2]
+        return _json_loads(content) if content else {}
+
+    return post
+
+
+def _encode(value) -> str:
+    return "".join(_c_iterencode(value, 0))
+
+
+def _not_json(value):
+    raise TypeError(f"{_type(value).__name__} 不能编码成 JSON")
+
+
+_c_iterencode = _c_make_encoder(None, _not_json, _c_encode_basestring_ascii, None, ":", ",", False, False, True)
 
 
 # --- which files a save touches ------------------------------------------------------
-
-_io_log = None  # a list while a step asks for it, else None
-
 
 def _fd_path(fd) -> str:
     try:
@@ -151,36 +175,54 @@ def _fd_path(fd) -> str:
         return "?"
 
 
-def _audit(event, args):
-    log = _io_log
-    if log is None:
-        return
-    try:
-        if event == "open":
-            path, mode, flags = args
-            if path is None or _issubclass(_type(path), int):
-                return
-            if _issubclass(_type(mode), str):
-                writing = any(c in mode for c in "wax+")
-            else:
-                writing = bool(flags & (os.O_WRONLY | os.O_RDWR))
-            if writing:
-                log.append({"op": "write", "path": _abspath(_fsdecode(path))})
-        elif event == "os.rename":
-            log.append({"op": "rename", "src": _abspath(_fsdecode(args[0])), "dst": _abspath(_fsdecode(args[1]))})
-    except Exception:
-        pass
+def _io_recorder():
+    """(start, stop, audit_hook, wrap_sync): record file writes, renames and fsyncs between start and stop.
+
+    The record lives in this closure, not in a module attribute.
+    """
+    holder = [None]
+
+    def start():
+        holder[0] = []
+
+    def stop() -> list:
+        log, holder[0] = holder[0], None
+        return log or []
+
+    def audit(event, args):
+        log = holder[0]
+        if log is None:
+            return
+        try:
+            if event == "open":
+                path, mode, flags = args
+                if path is None or _issubclass(_type(path), int):
+                    return
+                if _issubclass(_type(mode), str):
+                    writing = any(c in mode for c in "wax+")
+                else:
+                    writing = bool(flags & (os.O_WRONLY | os.O_RDWR))
+                if writing:
+                    log.append({"op": "write", "path": _abspath(_fsdecode(path))})
+            elif event == "os.rename":
+                log.append({"op": "rename", "src": _abspath(_fsdecode(args[0])),
+                            "dst": _abspath(_fsdecode(args[1]))})
+        except Exception:
+            pass
+
+    def wrap_sync(real, op):
+        def sync(fd):
+            log = holder[0]
+            if log is not None:
+                log.append({"op": op, "path": _fd_path(fd)})
+            return real(fd)
+        sync.__name__ = real.__name__
+        return sync
+
+    return start, stop, audit, wrap_sync
 
 
-def _recording_fsync(real, op):
-    def sync(fd):
-        log = _io_log
-        if log is not None:
-            log.append({"op": op, "path": _fd_path(fd)})
-        return real(fd)
-    sync.__name__ = real.__name__
-    return sync
-
+_start_io, _stop_io, _audit, _wrap_sync = _io_recorder()
 
 
 # --- the child ------------------------------------------------------------------------
@@ -244,14 +286,15 @@ def _isolate(job):
     _drop_privileges(job)
 
 
-def _child(job):
-    global _io_log
+def _child(job, plain=plain, describe=describe_exception, make_poster=make_poster, perform=None):
+    # Everything the driver needs is bound here, before any student code runs.
     _isolate(job)
-    channel = Channel(job["server"], job["token"])
+    perform = perform or _perform
+    post = make_poster(job["server"], job["token"])
     workdir = Path(job["workdir"])
 
     def event(**payload):
-        return channel.post("event", payload)
+        return post("event", payload)
 
     def grader_client(offline=None):
         return anthropic.Anthropic(base_url=f"http://{job['server']}/s/{job['token']}", api_key="grader",
@@ -263,14 +306,14 @@ def _child(job):
         except NotPlain as exc:
             request = {"name": _str_copy(name) if _issubclass(_type(name), str) else "（不是字符串）",
                        "input": None, "problem": str(exc)}
-        return channel.post("tool", request)["output"]
+        return post("tool", request)["output"]
 
     # The student's code meets the grader's tools, model and mail server under the course's names.
     course.execute_tool = course.tools.execute_tool = execute_tool
     course.make_client = course.model.make_client = grader_client
     course.MailServer = course.mail.MailServer = _GraderMailServer
-    os.fsync = _recording_fsync(_real_fsync, "fsync")
-    os.fdatasync = _recording_fsync(_real_fdatasync, "fdatasync")
+    os.fsync = _wrap_sync(_real_fsync, "fsync")
+    os.fdatasync = _wrap_sync(_real_fdatasync, "fdatasync")
 
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
@@ -281,18 +324,16 @@ def _child(job):
             exec(compile(cell["source"], f"<{cell['name']}>", "exec"), namespace)
             event(kind="cell", name=cell["name"], status="ok")
         except _BaseException as exc:
-            event(kind="cell", name=cell["name"], status="raised", error=describe_exception(exc))
+            event(kind="cell", name=cell["name"], status="raised", error=describe(exc))
 
     for name in job.get("standins", ()):
-        namespace[name] = _standin(name, channel, namespace)
+        namespace[name] = _standin(name, post, namespace)
 
     for index, step in enumerate(job["steps"]):
         if index < job["first_step"]:
             continue
         event(kind="step", index=index, status="start")
-        result = _perform(step, namespace, workdir, grader_client)
-        _io_log = None
-        event(kind="step", index=index, status="done", result=result)
+        event(kind="step", index=index, status="done", result=perform(step, namespace, workdir, grader_client))
     event(kind="end")
 
 
@@ -304,8 +345,8 @@ def _argument(value, workdir, grader_client):
     return value
 
 
-def _perform(step, namespace, workdir, grader_client) -> dict:
-    global _io_log
+def _perform(step, namespace, workdir, grader_client, plain=plain, describe=describe_exception,
+             start_io=_start_io, stop_io=_stop_io) -> dict:
     name = step["name"]
     if name not in namespace:
         return {"status": "missing"}
@@ -320,22 +361,25 @@ def _perform(step, namespace, workdir, grader_client) -> dict:
     if step.get("file_size_limit"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (step["file_size_limit"], step["file_size_limit"]))
-    io_log = [] if step.get("watch_io") else None
-    _io_log = io_log
+    if step.get("watch_io"):
+        start_io()
     started = time.monotonic()
     try:
         value = function(*args, **kwargs)
     except _BaseException as exc:
-        result = {"status": "raised", "error": describe_exception(exc)}
+        result = {"status": "raised", "error": describe(exc)}
     else:
         try:
             result = {"status": "returned", "value": plain(value)}
         except NotPlain as exc:
             result = {"status": "unsupported", "detail": str(exc)}
-    _io_log = None
+    io_log = stop_io()
     result["seconds"] = time.monotonic() - started
-    if io_log is not None:
-        result["io"] = io_log[:500]
+    if step.get("watch_io"):
+        try:
+            result["io"] = plain(io_log[:500])
+        except NotPlain:
+            result["io"] = []
     if step.get("report_args"):
         try:
             result["args_after"] = [plain(a) for a in args]
@@ -344,7 +388,7 @@ def _perform(step, namespace, workdir, grader_client) -> dict:
     return result
 
 
-def _standin(name, channel, namespace):
+def _standin(name, post, namespace):
     """The grader's own save/load/reconcile, so run_agent is judged on its own merits."""
 
     def default_path(path):
@@ -355,19 +399,19 @@ def _standin(name, channel, namespace):
             state = plain(state)
         except NotPlain as exc:
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
-        reply = channel.post("standin/save_checkpoint", {"state": state, "path": default_path(path)})
+        reply = post("standin/save_checkpoint", {"state": state, "path": default_path(path)})
         if "error" in reply:
             raise OSError(reply["error"])
 
     def load_checkpoint(path=None):
-        reply = channel.post("standin/load_checkpoint", {"path": default_path(path)})
+        reply = post("standin/load_checkpoint", {"path": default_path(path)})
         if "error" in reply:
             raise ValueError(reply["error"])
         return reply["state"]
 
     def reconcile(cp):
         try:
-            reply = channel.post("standin/reconcile", {"cp": plain(cp)})
+            reply = post("standin/reconcile", {"cp": plain(cp)})
         except NotPlain as exc:
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
         if "error" in reply:
@@ -428,7 +472,7 @@ def _describe_status(status: int) -> dict:
 
 
 def zygote():
-    sys.addaudithook(_audit)  # records only while a step asks for it (_io_log is a list)
+    sys.addaudithook(_audit)  # records only between _start_io() and _stop_io()
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from .leaks import secrets
-from .sandbox import Limits, Sandbox, SandboxError
+from .sandbox import Limits, Memory, Sandbox, SandboxError
 from .submission import Submission, course_layout, read_submission, sandbox_cells
 
 HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
@@ -45,14 +45,14 @@ class GradingRun:
 
         self.sandbox = sandbox
         self.cells = sandbox_cells(submission, layout)
-        self.bad_cells = set()
+        self.memory = Memory()
         self.max_turns = sandbox.reference.MAX_TURNS
         self.scenarios = scenarios.build(self.max_turns)
         self.outcomes = {}
 
     def outcome(self, name: str):
         if name not in self.outcomes:
-            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.bad_cells)
+            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.memory)
         return self.outcomes[name]
 
     def answer(self, name: str) -> str:

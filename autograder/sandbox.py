@@ -51,6 +51,7 @@ MAX_REQUEST_BYTES = 16 * 1024 * 1024
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CHILD_ERROR_FILE = ".grader-child-error"  # where a child whose driver failed leaves its traceback
 CELL_TIMEOUT = 5.0
+QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
 # Folders a sandboxed child must not read: the reference solution, hidden tests, other students' work.
 PRIVATE_ENTRIES = (".git", "source", "autograder", "tests", "submitted", "autograded", "feedback", "build",
@@ -63,6 +64,13 @@ class Limits:
     cpu: int = 60  # seconds of CPU time for one child
     file_size: int = 64 * 1024 * 1024
     processes: int = 64
+
+
+@dataclass
+class Memory:
+    """What the sandbox learns about one submission, carried from scenario to scenario."""
+    bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the child
+    hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
 
 
 @dataclass
@@ -206,7 +214,8 @@ class _Zygote:
             return {"zygote_died": True}
         on_start(started["pid"])
         finished = self._read(float("inf"), on_wait)
-        if finished is None:
+        if finished is None:  # the zygote is gone (the child may have killed it): the child goes too
+            _kill_group(started["pid"])
             self.close()
             return {"zygote_died": True}
         return finished["status"]
@@ -226,8 +235,8 @@ class _Zygote:
 class _Run:
     """The grader's side of one scenario while its children run."""
 
-    def __init__(self, sandbox, scenario: Scenario, workdir: Path):
-        self.sandbox, self.scenario, self.workdir, self.mail = sandbox, scenario, workdir, None
+    def __init__(self, sandbox, scenario: Scenario, workdir: Path, memory: Memory):
+        self.sandbox, self.scenario, self.workdir, self.memory, self.mail = sandbox, scenario, workdir, memory, None
         self.lock = threading.RLock()
         self.phase = "before"  # "before", ("cell", name), ("step", index), "end"
         self.phase_started = time.monotonic()
@@ -399,6 +408,13 @@ class _Run:
 
     # -- deadlines --
 
+    def step_limit(self, index: int) -> float:
+        step = self.scenario.steps[index]
+        limit = step.get("timeout", self.scenario.step_timeout)
+        if step["name"] in self.memory.hung:  # it hung before: do not wait as long again
+            limit = min(limit, step.get("quick_timeout", QUICK_TIMEOUT))
+        return limit
+
     def overdue(self) -> bool:
         with self.lock:
             phase, since = self.phase, self.phase_started
@@ -407,7 +423,7 @@ class _Run:
         elif phase[0] == "cell":
             limit = CELL_TIMEOUT
         elif phase[0] == "step":
-            limit = self.scenario.steps[phase[1]].get("timeout", self.scenario.step_timeout)
+            limit = self.step_limit(phase[1])
         else:
             limit = CELL_TIMEOUT
         return time.monotonic() - since > limit
@@ -499,8 +515,8 @@ class Sandbox:
     def address(self) -> str:
         return f"127.0.0.1:{self._server.server_port}"
 
-    def run(self, scenario: Scenario, cells: list, bad_cells: set) -> Outcome:
-        """Run every step of `scenario` after defining `cells` ({"name", "source"}), minus `bad_cells`."""
+    def run(self, scenario: Scenario, cells: list, memory: Memory) -> Outcome:
+        """Run every step of `scenario` after defining `cells` ({"name", "source"}) minus the bad ones."""
         workdir = Path(tempfile.mkdtemp(dir=self._base))
         for name, text in scenario.files.items():
             (workdir / name).write_text(text, encoding="utf-8")
@@ -508,19 +524,19 @@ class Sandbox:
             for path in [workdir, *workdir.iterdir()]:
                 os.chown(path, self.uid, self.gid)
         token = secrets.token_urlsafe(16)
-        run = _Run(self, scenario, workdir)
+        run = _Run(self, scenario, workdir, memory)
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
                 for email in scenario.emails_before:
                     run.run_tool("send_email", dict(email))
                 self._server.runs[token] = run
-                self._children(run, scenario, cells, bad_cells, token)
+                self._children(run, scenario, cells, memory, token)
                 files_after = {}
                 for name in {*scenario.files, *([scenario.watch] if scenario.watch else [])}:
-                    try:
-                        files_after[name] = (workdir / name).read_text(encoding="utf-8")
-                    except (OSError, UnicodeDecodeError):
+                    try:  # a file cut off mid-character is still there, and still broken
+                        files_after[name] = (workdir / name).read_bytes().decode("utf-8", errors="replace")
+                    except OSError:
                         files_after[name] = None
         finally:
             self._server.runs.pop(token, None)
@@ -529,14 +545,14 @@ class Sandbox:
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        files_after, run.cells, str(workdir))
 
-    def _children(self, run: _Run, scenario: Scenario, cells: list, bad_cells: set, token: str):
+    def _children(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
         first_step = 0
         for _ in range(len(cells) + len(scenario.steps) + 2):
             if first_step >= len(scenario.steps):
                 return
             job = {"workdir": str(run.workdir), "uid": self.uid, "gid": self.gid, "server": self.address,
                    "token": token, "env": self._child_env(run), "limits": vars(self.limits),
-                   "cells": [c for c in cells if c["name"] not in bad_cells], "standins": list(scenario.standins),
+                   "cells": [c for c in cells if c["name"] not in memory.bad_cells], "standins": list(scenario.standins),
                    "steps": scenario.steps, "first_step": first_step, "error_file": CHILD_ERROR_FILE}
             with run.lock:
                 run.phase, run.phase_started, run.crashed = "before", time.monotonic(), False
@@ -561,7 +577,7 @@ class Sandbox:
                 details = (run.workdir / CHILD_ERROR_FILE).read_text() if (run.workdir / CHILD_ERROR_FILE).exists() else ""
                 raise SandboxError(f"评分沙箱的子进程没能启动（{'超时' if timed_out else _how_it_died(status)}）\n{details}")
             if phase[0] == "cell":
-                bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
+                memory.bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
                 run.cells[phase[1]] = {"status": "timeout" if timed_out else "died",
                                        "error": {"type": "", "message": _how_it_died(status)}}
                 continue
@@ -570,8 +586,8 @@ class Sandbox:
                 if crashed:
                     run.steps[index] = {"status": "crashed_by_grader"}
                 elif timed_out:
-                    limit = scenario.steps[index].get("timeout", scenario.step_timeout)
-                    run.steps[index] = {"status": "timeout", "detail": f"{limit:g} 秒"}
+                    run.steps[index] = {"status": "timeout", "detail": f"{run.step_limit(index):g} 秒"}
+                    memory.hung.add(scenario.steps[index]["name"])
                 else:
                     run.steps[index] = {"status": "died", "detail": _how_it_died(status)}
             first_step = index + 1

@@ -165,10 +165,17 @@ def _added_by_student(cell, layout: Layout) -> bool:
     return cell.source.strip() not in layout.known_sources
 
 
-def definitions_only(source: str) -> str:
-    """The imports, functions, classes and call-free assignments of a cell the student added.
+# Calling these at the top level of a cell runs the lesson's code (an agent, a save, a tool), not a definition.
+COURSE_ACTIONS = frozenset({"run_agent", "reconcile", "incident_reconcile", "save_checkpoint", "load_checkpoint",
+                            "recovery_action", "execute_tool", "make_client", "MailServer", "replay_incident",
+                            "crash_explorer", "checkpoint_viewer", "print", "input", "exec", "eval"})
 
-    Extra cells are often experiments that run an agent; only what they define is kept.
+
+def definitions_only(source: str) -> str:
+    """The imports, functions, classes and assignments of a cell the student added.
+
+    Extra cells are often experiments; what they do at the top level (print, run an
+    agent, call the lesson's functions) is left out, what they define is kept.
     """
     try:
         tree = ast.parse(source)
@@ -177,16 +184,23 @@ def definitions_only(source: str) -> str:
     lines = source.splitlines()
     kept = []
     for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            pass
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            if any(isinstance(part, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)) for part in ast.walk(node.value)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            if node.value is None or any(_runs_something(part) for part in ast.walk(node.value)):
                 continue
-        else:
+        elif not isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         kept.append("\n".join(lines[first - 1:node.end_lineno]))
     return "\n\n".join(kept)
+
+
+def _runs_something(node) -> bool:
+    if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom)):
+        return True
+    if isinstance(node, ast.Call):
+        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        return called in COURSE_ACTIONS
+    return False
 
 
 def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:

@@ -35,6 +35,11 @@ def short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def as_json(value) -> str:
+    """A value as the student would write it in Python, so "true" and True look different."""
+    return short(json.dumps(value, ensure_ascii=False)) + ("（字符串）" if isinstance(value, str) else "")
+
+
 def same(a, b) -> bool:
     """Equal as JSON data: 1, 1.0 and True are three different things here."""
     if type(a) is not type(b):
@@ -54,6 +59,8 @@ def problem(outcome, index: int, what: str) -> str | None:
         return None
     if status == "raised":
         error = step["error"]
+        if error["type"] == "BadRequestError":
+            return f"{what} 调用模型时，API 返回了 400：{api_advice(error['message'])}"
         return f"{what} 抛出了 {error['type']}：{short(error['message'], 120)}"
     if status == "missing":
         name = outcome.scenario.steps[index]["name"]
@@ -67,6 +74,15 @@ def problem(outcome, index: int, what: str) -> str | None:
     if status == "crashed_by_grader":
         return f"{what} 被评分器按计划中途终止了"
     return f"前面的步骤失败了，{what} 没有运行"
+
+
+def api_advice(message: str) -> str:
+    if "without `tool_result`" in message:
+        return ("对话里有一个 tool_use 没有配对的 tool_result。恢复时检查点里有悬空调用（pendingToolUse 不是 None），"
+                "要先对账（调用 reconcile）再调用模型")
+    if "unexpected `tool_use_id`" in message:
+        return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到"
+    return short(message, 160)
 
 
 def missing_message(outcome, name: str) -> str:

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 from autograder.sandbox import READ_ONLY_TOOL_NAMES
 
-from .helpers import expect, fail, pairing_problem, problem, same, short
+from .helpers import as_json, expect, fail, pairing_problem, problem, same, short, text_of
 
 
 @dataclass
@@ -14,6 +14,28 @@ class Reconciled:
     state: dict  # the checkpoint afterwards (the returned one, or the argument if it returned None)
     calls: list  # the tool calls that reached the grader's execute_tool during the call
     emails: int  # emails delivered while the scenario ran (not counting one sent before the crash)
+
+    @property
+    def tool(self) -> str:
+        return self.pending["name"]
+
+    def added(self) -> list:
+        """The messages after the original ones (all of them if the original ones were changed)."""
+        messages = self.state.get("messages")
+        if not isinstance(messages, list):
+            return []
+        count = len(self.original)
+        return messages[count:] if same(messages[:count], self.original) else messages[-1:]
+
+    def result_block(self) -> dict:
+        """The tool_result reconcile added; fail if there is none."""
+        for message in reversed(self.added()):
+            content = message.get("content") if isinstance(message, dict) else None
+            blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
+                if isinstance(content, list) else []
+            if blocks:
+                return blocks[0]
+        fail(f"悬空的是 {self.tool}：reconcile 没有追加 tool_result，这次调用在对话里仍然没有结果")
 
 
 def reconciled(outcome, index: int) -> Reconciled:
@@ -38,20 +60,41 @@ def is_read_only(name) -> bool:
     return name in READ_ONLY_TOOL_NAMES
 
 
-def appended(result: Reconciled) -> list:
+def check_rerun(result: Reconciled) -> None:
+    """The read-only call went through execute_tool exactly once and its real output is the result."""
+    names = [c["name"] for c in result.calls]
+    expect(names == [result.tool], f"悬空的是只读的 {result.tool}：reconcile 应该通过 execute_tool 把它恰好再执行一次"
+                                   f"（实际通过 execute_tool 执行的是：{short(names) if names else '什么也没有'}）")
+    expect(same(result.calls[0]["input"], result.pending["input"]), f"重新执行 {result.tool} 时要用悬空调用原来的 input")
+    block = result.result_block()
+    expect(result.calls[0]["output"] in text_of(block.get("content")),
+           f"{result.tool} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
+
+
+def check_not_run(result: Reconciled) -> None:
+    """The call was not run (by any route) and was answered with is_error."""
+    names = [c["name"] for c in result.calls]
+    if result.tool in names or (result.tool == "send_email" and result.emails):
+        fail(f"{result.tool} 在恢复时被重新执行了一次" + ("：崩溃前已经发出的邮件又发了一封" if result.tool == "send_email" else "")
+             + "。不在只读工具之列的调用不能重新执行")
+    expect(not names, f"悬空的是 {result.tool}，reconcile 却通过 execute_tool 执行了 {short(names)}")
+    expect(not result.emails, f"对账时邮件服务器又收到了 {result.emails} 封邮件")
+    block = result.result_block()
+    expect(block.get("is_error") is True,
+           f"{result.tool} 没有重新执行，它的 tool_result 要带 is_error: True（布尔值）告诉模型结果未知"
+           + (f"，你写的是 {short(block.get('is_error'))}" if "is_error" in block else "，你的没有 is_error"))
+
+
+def the_result(result: Reconciled) -> dict:
+    """The one tool_result block reconcile appended, checked strictly for pairing."""
+    pending = result.pending
     messages = result.state.get("messages")
     expect(isinstance(messages, list), "对账之后的检查点里 messages 应该还是一个 list")
     count = len(result.original)
     expect(same(messages[:count], result.original),
            "原来的消息要原样保留，尤其是最后那条带 tool_use 的 assistant 消息：删掉它，模型就忘了自己做过的决定，"
            "已经发生的副作用也撤销不了")
-    return messages[count:]
-
-
-def the_result(result: Reconciled) -> dict:
-    """The one tool_result block reconcile appended, checked for pairing."""
-    pending = result.pending
-    added = appended(result)
+    added = messages[count:]
     expect(added, f"悬空的是 {pending['name']}：reconcile 没有追加 tool_result，tool_use 仍然没有配对，API 会返回 400")
     expect(len(added) == 1, f"reconcile 应该在 messages 末尾追加恰好一条消息，你的追加了 {len(added)} 条")
     message = added[0]
@@ -65,6 +108,8 @@ def the_result(result: Reconciled) -> dict:
     expect(block is content[0], "tool_result 块要放在 content 的最前面")
     expect(same(block.get("tool_use_id"), pending["id"]),
            f"tool_result 的 tool_use_id 要等于悬空调用的 id（这里是 {pending['id']}），你的是 {short(block.get('tool_use_id'))}")
-    trouble = pairing_problem(result.state["messages"])
+    trouble = pairing_problem(messages)
+    if trouble and "is_error" in trouble:
+        trouble = None  # a non-boolean is_error is the is_error check's business, not the pairing's
     expect(trouble is None, f"对账之后的对话过不了 API 的配对检查：{short(trouble, 160)}")
     return block

@@ -31,7 +31,8 @@ UNHEARD_OF_TOOLS = {
     "rotate_api_keys": {"scope": "production"},
     "charge_card": {"customer": "c_8812", "cents": 4999},
 }
-AGENT_TIMEOUT = 40.0  # seconds for one run_agent call (40 turns, two saves each, on a busy machine)
+AGENT_TIMEOUT = 20.0  # seconds for one run_agent call (at most ten turns here, on a busy machine)
+AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
 FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the big save
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
 
@@ -148,7 +149,8 @@ def build(max_turns: int) -> dict:
     # -- run_agent, with the grader's own save / load / reconcile --
     def agent(name, task, checkpoint=None, runs=1, **options):
         files = {"checkpoint.json": json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        step = {**call("run_agent", task, client=CLIENT, path=path("checkpoint.json")), "timeout": AGENT_TIMEOUT}
+        step = {**call("run_agent", task, client=CLIENT, path=path("checkpoint.json")), "timeout": AGENT_TIMEOUT,
+                "quick_timeout": AGENT_QUICK_TIMEOUT}
         add(Scenario(name, steps=[step] * runs, files=files, watch="checkpoint.json", standins=STANDINS,
                      meta={"task": task, "checkpoint": checkpoint}, **options))
 

@@ -1,8 +1,8 @@
 """reconcile (test_reconcile, 5 points): the contract, on every path."""
 import pytest
 
-from .helpers import expect, same, short, text_of
-from .reconciled import reconciled, the_result
+from .helpers import as_json, expect, short, text_of
+from .reconciled import check_rerun, reconciled, the_result
 
 GRADE = "test_reconcile"
 SCENARIOS = ("reconcile_read_only", "reconcile_send_email", "reconcile_unheard_of")
@@ -13,18 +13,6 @@ def every_call(grading):
         outcome = grading.outcome(name)
         for index in range(len(outcome.steps)):
             yield reconciled(outcome, index)
-
-
-def check_rerun(result):
-    name = result.pending["name"]
-    names = [c["name"] for c in result.calls]
-    expect(len(result.calls) == 1 and names == [name],
-           f"悬空的是只读的 {name}：reconcile 应该通过 execute_tool 把它恰好再执行一次"
-           f"（实际通过 execute_tool 执行的是：{short(names) if names else '什么也没有'}）")
-    expect(same(result.calls[0]["input"], result.pending["input"]), f"重新执行 {name} 时要用悬空调用原来的 input")
-    block = the_result(result)
-    expect(result.calls[0]["output"] in text_of(block.get("content")),
-           f"{name} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -48,15 +36,14 @@ def test_is_error_exactly_when_not_run(grading):
         outcome = grading.outcome(name)
         for index in range(len(outcome.steps)):
             result = reconciled(outcome, index)
-            block = the_result(result)
+            block = result.result_block()
             flag = block.get("is_error")
-            tool = result.pending["name"]
-            expect(flag is True, f"{tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
-                                 + (f"，你写的是 {short(flag)}" if "is_error" in block else "，你的没有 is_error"))
+            expect(flag is True, f"{result.tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
+                                 + (f"，你写的是 {as_json(flag)}" if "is_error" in block else "，你的没有 is_error"))
             expect(text_of(block.get("content")).strip(),
-                   f"{tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
+                   f"{result.tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
     read = reconciled(grading.outcome("reconcile_read_only"), 0)
-    flag = the_result(read).get("is_error")
+    flag = read.result_block().get("is_error")
     expect(flag is None or flag is False, "read_file 重新执行成功了，它的结果不应该标 is_error")
 
 
@@ -73,5 +60,5 @@ def test_pending_cleared_and_checkpoint_returned(grading):
     for result in every_call(grading):
         expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
         expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
-               f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.pending['name']}），"
+               f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.tool}），"
                f"你的是 {short(result.state.get('pendingToolUse'))}")

@@ -1,0 +1,177 @@
+"""The grading corpus: every variant in tests/grading/variants/ is graded by the real
+judge (sandbox, hidden tests) and must get exactly the points listed here.
+
+- full_*: correct, written differently from the reference: full marks.
+- wrong_* and malformed_*: a plausible mistake, or a damaged file: exactly the points lost.
+- tamper_*: tries to game the grader; never a point more than its untampered twin.
+"""
+import time
+
+import pytest
+
+from autograder.judge import auto_graded_points
+from autograder.leaks import secrets
+
+from grading_corpus import build, describe, grade_all, variant_names
+
+FULL = auto_graded_points()
+ZERO = {grade_id: 0 for grade_id in FULL}
+
+EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "full_reference": {},
+    "full_alternative": {},
+    "full_helpers": {},
+    "full_resume_loop": {},
+    "full_json_repaired": {},
+    "full_duplicated_cell": {},
+    "full_locked_edited": {},
+    "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
+    "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
+    "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
+    "wrong_denylist_send_email": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
+    "wrong_forgot_pair": {"test_reconcile": 3, "test_incident_fix": 1},
+    "wrong_forgot_clear": {"test_reconcile": 4},
+    "wrong_previous_id": {"test_reconcile": 4},
+    "wrong_is_error_string": {"test_reconcile": 4, "test_incident_fix": 1},
+    "wrong_rerun_all_is_error": {"test_incident_fix": 1},
+    "wrong_reinit": {"test_run_agent": 2},
+    "wrong_reset_turns": {"test_run_agent": 3},
+    "wrong_no_save_a": {"test_run_agent": 2},
+    "wrong_tokens_sum": {"test_run_agent": 3},
+    "wrong_off_by_one": {"test_run_agent": 4},
+    "wrong_no_reconcile": {"test_run_agent": 3},
+    "wrong_run_agent_stub": {"test_run_agent": 0},
+    "wrong_save_direct_write": {"test_save_load": 2},
+    "wrong_save_no_fsync": {"test_save_load": 3},
+    "wrong_load_none_on_error": {"test_save_load": 3},
+    "wrong_load_no_path": {"test_save_load": 3},
+    "wrong_recovery_mutates": {"test_recovery_action": 1},  # with nothing pending, clearing changes nothing
+    "wrong_answers": {"test_quiz_delete": 0, "test_root_cause": 0},
+    "wrong_plain_values": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
+                           "test_reconcile": 4, "test_incident_fix": 1},
+    "blank": ZERO,
+    "malformed_deleted_reconcile": {"test_reconcile": 0, "test_incident_fix": 0, "test_recovery_action": 1},
+    "malformed_truncated": {"test_reconcile": 0, "test_recovery_action": 0, "test_root_cause": 0,
+                            "test_incident_fix": 0},
+    "tamper_patch_checker": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_swap_execute_tool": {"test_run_agent": 2, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_hide_tracebacks": {"test_save_load": 2},
+    "tamper_always_equal": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
+                            "test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_exit": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_kill_kernel": {"test_recovery_action": 2},
+    "tamper_infinite_loop": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_hang_at_definition": {"test_recovery_action": 0},
+    "tamper_memory_bomb": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_direct_smtp": {"test_incident_fix": 1},
+    "tamper_fake_agent": {"test_run_agent": 0},
+}
+
+UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_patch_checker": "wrong_incident_rerun",
+    "tamper_swap_execute_tool": "wrong_incident_rerun",
+    "tamper_silence_send": "wrong_incident_rerun",
+    "tamper_redefine_assertion": "wrong_incident_rerun",
+    "tamper_hide_tracebacks": "wrong_save_direct_write",
+    "tamper_always_equal": "wrong_plain_values",
+    "tamper_exit": "wrong_incident_rerun",
+    "tamper_kill_kernel": "full_reference",
+    "tamper_infinite_loop": "wrong_incident_rerun",
+    "tamper_hang_at_definition": "full_reference",
+    "tamper_memory_bomb": "wrong_incident_rerun",
+    "tamper_direct_smtp": "wrong_rerun_all_is_error",
+    "tamper_fake_agent": "wrong_run_agent_stub",
+}
+
+MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
+    "wrong_delete_assistant": "assistant 消息",
+    "wrong_denylist_send_email": "在恢复时被重新执行了一次。不在只读工具之列的调用不能重新执行",
+    "wrong_forgot_clear": "pendingToolUse 应该设为 None",
+    "wrong_previous_id": "tool_use_id 要等于悬空调用的 id",
+    "wrong_is_error_string": "布尔值",
+    "wrong_reinit": "恢复时重新初始化了 messages",
+    "wrong_reset_turns": "turns 要从检查点里的",
+    "wrong_no_save_a": "存档点 A",
+    "wrong_tokens_sum": "tokensUsed 应该是最近一次响应",
+    "wrong_off_by_one": "MAX_TURNS 要跨重启累计",
+    "wrong_no_reconcile": "先对账",
+    "wrong_save_direct_write": "写坏了",
+    "wrong_save_no_fsync": "fsync",
+    "wrong_load_none_on_error": "应该抛 ValueError",
+    "wrong_load_no_path": "路径",
+    "wrong_recovery_mutates": "不应该修改",
+    "tamper_exit": "进程自己退出了",
+    "tamper_infinite_loop": "还没有结束",
+    "tamper_hang_at_definition": "卡住",
+    "tamper_memory_bomb": "MemoryError",
+    "tamper_direct_smtp": "send_email 在恢复时被重新执行了一次",
+}
+
+
+@pytest.fixture(scope="session")
+def verdicts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("corpus")
+    notebooks = {}
+    for name in variant_names():
+        notebooks[name] = folder / f"{name}.ipynb"
+        notebooks[name].write_text(build(name), encoding="utf-8")
+    started = time.monotonic()
+    graded = grade_all(notebooks)
+    print(f"\n评分语料：{len(graded)} 份提交，用时 {time.monotonic() - started:.0f} 秒")
+    return graded
+
+
+def scores(verdict) -> dict:
+    return {grade_id: grade["score"] for grade_id, grade in verdict["grades"].items()}
+
+
+def failures(verdict) -> str:
+    return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
+                     for grade_id, grade in verdict["grades"].items() for check in grade["checks"] if not check["passed"])
+
+
+def test_every_variant_has_an_expectation():
+    assert sorted(EXPECTED) == variant_names()
+    assert set(UNTAMPERED) == {name for name in EXPECTED if name.startswith("tamper_")}
+
+
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
+def test_expected_points(verdicts, variant):
+    verdict = verdicts[variant]
+    assert verdict["errors"] == [], verdict["errors"]
+    expected = {**FULL, **EXPECTED[variant]}
+    assert scores(verdict) == expected, f"{variant}（{describe(variant)}）\n{failures(verdict)}"
+
+
+@pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
+def test_tampering_gains_nothing(verdicts, tampered):
+    untampered = scores(verdicts[UNTAMPERED[tampered]])
+    gained = {g: (s, untampered[g]) for g, s in scores(verdicts[tampered]).items() if s > untampered[g]}
+    assert not gained, f"{tampered} 比 {UNTAMPERED[tampered]} 多得了分：{gained}"
+
+
+@pytest.mark.parametrize("variant", sorted(MISTAKE_NAMED))
+def test_feedback_names_the_mistake(verdicts, variant):
+    text = failures(verdicts[variant]) + "\n".join(verdicts[variant]["notes"])
+    assert MISTAKE_NAMED[variant] in text, text
+
+
+def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
+    for name, verdict in verdicts.items():
+        words = [c["title"] + c["message"] for g in verdict["grades"].values() for c in g["checks"]]
+        leaked = secrets().any_in("\n".join(words + verdict["notes"]))
+        assert not leaked, f"{name}: {leaked}"
+        assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
+
+
+def test_damaged_files_are_explained(verdicts):
+    notes = {name: "\n".join(verdicts[name]["notes"]) for name in verdicts}
+    assert "json5" not in notes["full_json_repaired"] and "已自动修复" in notes["full_json_repaired"]
+    assert "出现了 2 次，按最后一个评分" in notes["full_duplicated_cell"]
+    assert "锁定的单元格 imports 被改动过" in notes["full_locked_edited"]
+    assert "没有找到答题单元格 reconcile" in notes["malformed_deleted_reconcile"]
+    assert "只找回了出错之前完整的" in notes["malformed_truncated"]
+    assert "卡住或让进程退出" in notes["tamper_hang_at_definition"]

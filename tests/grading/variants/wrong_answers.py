@@ -1,0 +1,5 @@
+"""错：两道选择题都选错了。"""
+# %% quiz_delete
+QUIZ_DELETE_ANSWER = "${wrong:QUIZ_DELETE_ANSWER}"
+# %% root_cause
+ROOT_CAUSE_ANSWER = "${wrong:ROOT_CAUSE_ANSWER}"

@@ -1,0 +1,20 @@
+"""错：临时文件 + os.replace 是原子的，但既没有 fsync 临时文件，也没有 fsync 文件夹（断电后可能丢）。"""
+# %% save_load
+def save_checkpoint(state, path=CHECKPOINT_PATH):
+    path = Path(path)
+    temporary = path.parent / (path.name + ".tmp")
+    temporary.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def load_checkpoint(path=CHECKPOINT_PATH):
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"检查点 {path} 已损坏：{error}") from error
+    if state.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 是版本 {state.get('version')}，需要版本 {CHECKPOINT_VERSION}")
+    return state
