@@ -297,6 +297,8 @@ class CheckpointFile:
             return cls(None, f"不是合法的 JSON（{exc}）")
         if not isinstance(state, dict) or state.get("version") != 1:
             return cls(None, "不是版本 1 的检查点")
+        if not isinstance(state.get("messages"), list) or not all(isinstance(m, dict) for m in state["messages"]):
+            return cls(None, "messages 不是一列消息")
         return cls(state)
 
 
@@ -319,7 +321,8 @@ class ReplayResult:
     @property
     def dangling(self) -> dict | None:
         """The call pending in the checkpoint the crash left behind."""
-        return (self.at_crash.state or {}).get("pendingToolUse")
+        pending = (self.at_crash.state or {}).get("pendingToolUse")
+        return pending if isinstance(pending, dict) else None
 
     @property
     def resume_messages(self) -> list:
@@ -337,7 +340,7 @@ class ReplayResult:
         """The tool_result the reconcile gave the dangling call on resume: {content, is_error}."""
         added = self.resume_messages
         for block in _blocks(added[0]) if added and self.dangling else []:
-            if block.get("type") == "tool_result" and block.get("tool_use_id") == self.dangling["id"]:
+            if block.get("type") == "tool_result" and block.get("tool_use_id") == self.dangling.get("id"):
                 return {"content": _text(block.get("content")), "is_error": block.get("is_error", False)}
         return None
 
@@ -376,7 +379,7 @@ class ReplayResult:
                          f"进程被信号 {self.killed.signal} 杀死（就像 OOM Killer）。")
         lines.append(f"   此刻邮件服务器已收到 {self.emails_at_crash} 封；checkpoint.json："
                      + (self.at_crash.problem and f"读不回来，{self.at_crash.problem}"
-                        or state and f"turns={state['turns']}，pendingToolUse={_call_text(self.dangling)}"
+                        or state and f"turns={state.get('turns')}，pendingToolUse={_call_text(self.dangling)}"
                         or "还不存在"))
         if self.resumed:
             ending = (f"抛出了异常：{self.resumed.error}" if self.resumed.error
@@ -428,7 +431,7 @@ def _task(result: ReplayResult) -> str:
 def _call_text(call: dict | None) -> str:
     if not call:
         return "null"
-    return f"{call['name']}({json.dumps(call.get('input', {}), ensure_ascii=False)})，id {call['id']}"
+    return f"{call.get('name')}({json.dumps(call.get('input', {}), ensure_ascii=False)})，id {call.get('id')}"
 
 
 def describe_block(block: dict) -> str:
@@ -458,7 +461,7 @@ def describe_event(event: dict | None, save_point: str = "") -> str:
     return f"存档{'点 ' + save_point if save_point else ''}：{file}{SAVE_STEPS[when]}"
 
 
-def check_invariants(agent: Agent, killed: AgentRun, at_crash: CheckpointFile, resumed: AgentRun | None,
+def check_invariants(agent: Agent, at_crash: CheckpointFile, resumed: AgentRun | None,
                      final: CheckpointFile, emails: list, expect_email: bool) -> dict:
     """The properties that must hold after any crash and resume (None: could not be checked)."""
     state = final.state
@@ -467,10 +470,10 @@ def check_invariants(agent: Agent, killed: AgentRun, at_crash: CheckpointFile, r
         try:
             check_tool_pairing(state["messages"])
             paired = state.get("pendingToolUse") is None
-        except InvalidRequest:
+        except (InvalidRequest, AttributeError, KeyError, TypeError):  # the API would refuse it too
             paired = False
     sent = [(to, subject) for _, to, subject in emails]
-    last = (state or {}).get("messages", [{}])[-1]
+    last = ((state or {}).get("messages") or [{}])[-1]
     finished = bool(resumed and resumed.exit_code == 0 and not resumed.error and state
                     and last.get("role") == "assistant" and paired
                     and not any(b.get("type") == "tool_use" for b in _blocks(last))
@@ -499,7 +502,7 @@ def resume(agent: Agent, crashed: tuple, label: str, *, folder: Path, mail: Mail
     resumed = run_agent_process(agent, path, None, timeout) if killed.stopped_at is not None else None
     final = CheckpointFile.read(path)
     emails = [(m["X-Received-At"], m["To"], m["Subject"]) for m in mail.received()]
-    invariants = check_invariants(agent, killed, at_crash, resumed, final, emails,
+    invariants = check_invariants(agent, at_crash, resumed, final, emails,
                                   expect_email=agent.task == SCENARIOS["email"])
     return ReplayResult(label, killed, at_crash, emails_at_crash, resumed, final, emails, invariants)
 

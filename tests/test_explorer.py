@@ -113,7 +113,7 @@ def test_turns_past_max_turns_break_the_invariant():
                                                                                             "text": "好"}]}]}
     run = AgentRun(pid=1, exit_code=0)
     agent = Agent(lambda task, client=None, path=None: None, lambda cp: cp, task="帮我整理这周的会议纪要")
-    checks = check_invariants(agent, run, CheckpointFile(None), run, CheckpointFile(state), [], expect_email=False)
+    checks = check_invariants(agent, CheckpointFile(None), run, CheckpointFile(state), [], expect_email=False)
     assert checks["turns_within_limit"] is False and checks["task_finished"] is True
 
 

@@ -138,3 +138,13 @@ def test_replay_from_a_real_kernel(tmp_path):
     assert printed == {"emails": [2, 1], "is_error": True, "children": 0}
     assert "incident-ok" in notebook.cells[-1].outputs[0]["data"]["text/html"]
     assert not list(tmp_path.iterdir())  # the harness works in its own temporary folder
+
+
+def test_a_garbled_checkpoint_is_reported_not_a_crash_of_the_harness(reference, tmp_path):
+    def save_garbage(state, path):
+        Path(path).write_text('{"version": 1, "messages": "oops", "pendingToolUse": "x"}', encoding="utf-8")
+
+    result = replay_incident(reference.run_agent, reference.reconcile, save_checkpoint=save_garbage, timeout=5)
+    assert result.killed.stopped_at is not None and result.at_crash.problem == "messages 不是一列消息"
+    assert result.invariants["checkpoint_loads"] is False and result.invariants["task_finished"] is False
+    assert "读不回来" in result.report() and result.to_dict()["dangling_result"] is None
