@@ -29,5 +29,3 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# A deleted test cell comes back, so its score and feedback still have a place to go.
-c.OverwriteCells.add_missing_cells = True

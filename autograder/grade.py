@@ -36,8 +36,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from .leaks import secrets
 from .notebook_code import SOURCE_NOTEBOOK
-from .submission import (NOTES_KEY, course_layout, parse_notebook_text, restore_missing_cells,
-                         submission_from_notebook)
+from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_notebook_text,
+                         restore_missing_cells, submission_from_notebook)
 
 ASSIGNMENT = "lesson03"
 NOTEBOOK = SOURCE_NOTEBOOK.stem
@@ -100,6 +100,7 @@ class Grader:
         blank = nbformat.read(str(self.blank_notebook), as_version=4)
         if notebook is None:
             notebook = blank
+        drop_duplicate_ids(notebook)
         restore_missing_cells(notebook, blank)
         notebook.metadata[NOTES_KEY] = notes
         nbformat.write(notebook, str(target / f"{NOTEBOOK}.ipynb"))

@@ -240,3 +240,18 @@ def restore_missing_cells(notebook, blank) -> None:
         else:
             anchor += 1
             notebook.cells.insert(anchor, copy.deepcopy(cell))
+
+
+def drop_duplicate_ids(notebook) -> None:
+    """Keep nbgrader's mark only on the last cell of each grade_id (the copy nbgrader grades).
+
+    nbgrader's own de-duplication leaves an empty nbgrader dict behind, which later
+    steps of `nbgrader autograde` trip over.
+    """
+    seen = set()
+    for cell in reversed(notebook.cells):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in seen:
+            del cell.metadata["nbgrader"]
+        elif grade_id is not None:
+            seen.add(grade_id)
