@@ -168,19 +168,22 @@ def protect_private_files(roots) -> list:
 class _Zygote:
     """The forking process; one job at a time."""
 
-    def __init__(self):
+    def __init__(self, log: Path):
         self._process = None
         self._buffer = b""
+        self._log = log  # the zygote's own stderr (never a child's: children write to /dev/null)
 
     def _start(self):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": tempfile.gettempdir(),
                "COURSE_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(ROOT)}
-        self._process = subprocess.Popen([sys.executable, "-m", "autograder.child"], cwd=ROOT, env=env,
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                         start_new_session=True)
+        with self._log.open("ab") as log:
+            self._process = subprocess.Popen([sys.executable, "-m", "autograder.child"], cwd=ROOT, env=env,
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                             start_new_session=True)
         self._buffer = b""
         if self._read(time.monotonic() + 120) != {"ready": True}:
-            raise RuntimeError("评分沙箱（autograder.child）没能启动")
+            self.close()
+            raise SandboxError(f"评分沙箱（autograder.child）没能启动：\n{self._log.read_text(errors='replace')[-3000:]}")
 
     def _alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
@@ -509,7 +512,7 @@ class Sandbox:
         self._server.daemon_threads = True
         self._server.runs = {}
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self._zygote = _Zygote()
+        self._zygote = _Zygote(self._base / "zygote.log")
 
     @property
     def address(self) -> str:

@@ -1,0 +1,91 @@
+"""The grader's parts on their own: what the child sends back, how a damaged notebook is
+read, which lines count as a leak."""
+import json
+import math
+
+import nbformat
+import pytest
+
+from autograder.child import NotPlain, plain
+from autograder.leaks import HIDDEN_TESTS, secrets
+from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
+                                   restore_missing_cells, submission_from_notebook)
+
+from grading_corpus import RELEASE_NOTEBOOK
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+
+class Sneaky(str):
+    def __eq__(self, other):
+        return True
+
+    def __str__(self):
+        return "C"
+
+
+class Lying(dict):
+    def items(self):
+        return [("is_error", True)]
+
+
+def test_plain_copies_only_json_data_and_sees_through_subclasses():
+    assert plain({"a": (1, 2.5, None, True), "b": ["x"]}) == {"a": [1, 2.5, None, True], "b": ["x"]}
+    copied = plain(Sneaky("Z"))
+    assert type(copied) is str and copied == "Z"
+    lying = Lying(is_error=False, content="x")
+    assert plain(lying) == {"is_error": False, "content": "x"}
+    assert type(plain(True)) is bool and type(plain(1)) is int
+    cycle = []
+    cycle.append(cycle)
+    for bad in (AlwaysEqual(), {1: "x"}, {"a": {1, 2}}, math.nan, cycle):
+        with pytest.raises(NotPlain):
+            plain(bad)
+
+
+def test_broken_json_is_repaired_or_salvaged_or_refused():
+    text = RELEASE_NOTEBOOK.read_text(encoding="utf-8")
+    repaired, notes = parse_notebook_text(text.rstrip()[:-1].rstrip() + ",\n}")
+    assert len(repaired.cells) == len(json.loads(text)["cells"]) and "已自动修复" in notes[0]
+    salvaged, notes = parse_notebook_text(text[: len(text) // 2])
+    assert 0 < len(salvaged.cells) < len(json.loads(text)["cells"]) and "只找回了" in notes[0]
+    nothing, notes = parse_notebook_text("这不是 JSON")
+    assert nothing is None and "不是合法的 JSON" in notes[0]
+
+
+def test_cells_the_student_added_keep_only_definitions():
+    kept = definitions_only('import os\ndef helper():\n    return 1\nSAFE = frozenset(["read_file"])\n'
+                            'print("hi")\nstate = run_agent("task")\nfor i in range(3):\n    pass\n')
+    assert "def helper" in kept and "SAFE = frozenset" in kept and "import os" in kept
+    assert "print" not in kept and "run_agent" not in kept and "for i" not in kept
+    assert definitions_only("def broken(:\n") == ""
+
+
+def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
+    blank = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    ids = lambda nb: [c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells]  # noqa: E731
+    reconcile = ids(notebook).index("reconcile")
+    first = nbformat.from_dict(json.loads(json.dumps(notebook.cells[reconcile])))
+    first.source = "# an older attempt"
+    notebook.cells.insert(reconcile, first)
+    del notebook.cells[ids(notebook).index("test_reconcile")]
+    del notebook.cells[ids(notebook).index("recovery_action")]
+    notes = submission_from_notebook(notebook).notes
+    assert any("出现了 2 次" in n for n in notes) and any("recovery_action" in n for n in notes)
+    drop_duplicate_ids(notebook)
+    restore_missing_cells(notebook, blank)
+    graded = [i for i in ids(notebook) if i]
+    assert graded == [i for i in ids(blank) if i]
+    assert notebook.cells[reconcile].source == "# an older attempt" and "nbgrader" not in notebook.cells[reconcile].metadata
+
+
+def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
+    hidden_line = next(line.strip() for path in HIDDEN_TESTS.glob("test_*.py")
+                       for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) > 40)
+    assert secrets().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
+    assert secrets().solution_lines and secrets().any_in(next(iter(secrets().solution_lines)))
+    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，并返回检查点（0 / 1 分）") == []
