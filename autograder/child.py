@@ -30,9 +30,14 @@ import traceback
 import types
 from pathlib import Path
 
-# What student code commonly imports: loaded once here, so children start fast.
-import collections, contextlib, copy, dataclasses, datetime, functools, hashlib  # noqa: E401,F401
-import itertools, re, secrets, shutil, tempfile, typing, uuid  # noqa: E401,F401
+# The standard library a student may import, and what gets loaded lazily later (the idna codec on the
+# SDK's first request, _strptime on the first strptime): loaded once here, so children start fast and
+# still have them after dropping to `nobody`, who may not be able to read the interpreter's files.
+import argparse, collections, contextlib, copy, csv, dataclasses, datetime, decimal, difflib  # noqa: E401,F401
+import encodings.idna, encodings.utf_8_sig, fnmatch, fractions, functools, glob, gzip, hashlib  # noqa: E401,F401
+import heapq, html, itertools, math, mmap, pickle, pprint, queue, random, re, secrets, shlex  # noqa: E401,F401
+import shutil, smtplib, sqlite3, statistics, string, _strptime, tempfile, textwrap, timeit  # noqa: E401,F401
+import typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
 
 import anthropic
 import httpx2  # noqa: F401

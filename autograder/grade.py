@@ -203,7 +203,9 @@ def _rebuilt(parsed) -> nbformat.NotebookNode:
 
 def students(course_root: Path) -> list:
     folder = Path(course_root) / "submitted"
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 class _Worker:

@@ -101,11 +101,8 @@ class Outcome:
     cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
     workdir: str  # where the child ran (gone now); paths in messages and io records start with it
 
-    def step(self, index: int) -> dict:
-        return self.steps[index]
-
-    def answered_model_calls(self, step: int | None = None) -> list:
-        return [c for c in self.model_calls if c["status"] == 200 and (step is None or c["step"] == step)]
+    def answered_model_calls(self) -> list:
+        return [c for c in self.model_calls if c["status"] == 200]
 
     def student_tool_calls(self, step: int | None = None) -> list:
         return [c for c in self.tool_calls if step is None or c["step"] == step]
@@ -119,11 +116,12 @@ class SandboxError(RuntimeError):
 
 
 def sandbox_identity():
-    """(uid, gid) to run children as: `nobody` when we are root and `nobody` can run Python here.
+    """(uid, gid) to run children as: `nobody` when we are root and `nobody` can read the course's packages.
 
-    Python imports modules lazily, so a child must be able to read the standard library
-    and site-packages; an interpreter under /root (pyenv) is out of reach for `nobody`,
-    and then children run as the grader's own user.
+    The zygote has already imported the standard library a student may use (see
+    autograder.child), so an interpreter `nobody` cannot read (pyenv under /root) is
+    no obstacle; the installed packages and the course runtime must be readable.
+    Otherwise children run as the grader's own user.
     """
     if os.geteuid() != 0:
         return None, None
@@ -131,9 +129,8 @@ def sandbox_identity():
         user = pwd.getpwnam(SANDBOX_USER)
     except KeyError:
         return None, None
-    paths = sysconfig.get_paths()
-    needed = [paths["stdlib"], paths["platstdlib"], paths["purelib"], Path(course.tools.__file__).parent]
-    if not all(_others_can_read(Path(p)) for p in needed):
+    packages = (sysconfig.get_paths()["purelib"], Path(course.tools.__file__).parent)
+    if not all(_others_can_read(Path(p)) for p in packages):
         return None, None
     return user.pw_uid, user.pw_gid
 
@@ -183,7 +180,8 @@ class _Zygote:
         self._buffer = b""
         if self._read(time.monotonic() + 120) != {"ready": True}:
             self.close()
-            raise SandboxError(f"评分沙箱（autograder.child）没能启动：\n{self._log.read_text(errors='replace')[-3000:]}")
+            log = self._log.read_text(errors="replace")[-3000:]
+            raise SandboxError(f"评分沙箱（autograder.child）没能启动：\n{log}")
 
     def _alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
@@ -504,6 +502,9 @@ class Sandbox:
         self.limits = limits or Limits()
         self.uid, self.gid = sandbox_identity()
         self.protected = protect_private_files({ROOT, Path.cwd()}) if protect and self.uid is not None else []
+        if self.protected:
+            print(f"评分沙箱：子进程以 {SANDBOX_USER} 运行，已收回其他用户对这些路径的读权限：{', '.join(self.protected)}",
+                  file=sys.stderr)
         self.reference = load_reference()
         self.tool_lock = threading.RLock()
         self._base = Path(tempfile.mkdtemp(prefix="grader-", dir=_scratch_folder()))
@@ -555,7 +556,8 @@ class Sandbox:
                 return
             job = {"workdir": str(run.workdir), "uid": self.uid, "gid": self.gid, "server": self.address,
                    "token": token, "env": self._child_env(run), "limits": vars(self.limits),
-                   "cells": [c for c in cells if c["name"] not in memory.bad_cells], "standins": list(scenario.standins),
+                   "cells": [c for c in cells if c["name"] not in memory.bad_cells],
+                   "standins": list(scenario.standins),
                    "steps": scenario.steps, "first_step": first_step, "error_file": CHILD_ERROR_FILE}
             with run.lock:
                 run.phase, run.phase_started, run.crashed = "before", time.monotonic(), False
@@ -577,8 +579,10 @@ class Sandbox:
             if phase == "end":
                 return
             if phase == "before":  # no student code has run yet: the grader itself is broken
-                details = (run.workdir / CHILD_ERROR_FILE).read_text() if (run.workdir / CHILD_ERROR_FILE).exists() else ""
-                raise SandboxError(f"评分沙箱的子进程没能启动（{'超时' if timed_out else _how_it_died(status)}）\n{details}")
+                error_file = run.workdir / CHILD_ERROR_FILE
+                details = error_file.read_text() if error_file.exists() else ""
+                how = "超时" if timed_out else _how_it_died(status)
+                raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{details}")
             if phase[0] == "cell":
                 memory.bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
                 run.cells[phase[1]] = {"status": "timeout" if timed_out else "died",

@@ -1,8 +1,6 @@
 """Reading what one reconcile call did, for test_reconcile and test_incident_fix."""
 from dataclasses import dataclass
 
-from autograder.sandbox import READ_ONLY_TOOL_NAMES
-
 from .helpers import as_json, expect, fail, pairing_problem, problem, same, short, text_of
 
 
@@ -56,10 +54,6 @@ def reconciled(outcome, index: int) -> Reconciled:
                       outcome.emails_during_steps())
 
 
-def is_read_only(name) -> bool:
-    return name in READ_ONLY_TOOL_NAMES
-
-
 def check_rerun(result: Reconciled) -> None:
     """The read-only call went through execute_tool exactly once and its real output is the result."""
     names = [c["name"] for c in result.calls]
@@ -75,8 +69,8 @@ def check_not_run(result: Reconciled) -> None:
     """The call was not run (by any route) and was answered with is_error."""
     names = [c["name"] for c in result.calls]
     if result.tool in names or (result.tool == "send_email" and result.emails):
-        fail(f"{result.tool} 在恢复时被重新执行了一次" + ("：崩溃前已经发出的邮件又发了一封" if result.tool == "send_email" else "")
-             + "。不在只读工具之列的调用不能重新执行")
+        resent = "：崩溃前已经发出的邮件又发了一封" if result.tool == "send_email" else ""
+        fail(f"{result.tool} 在恢复时被重新执行了一次{resent}。不在只读工具之列的调用不能重新执行")
     expect(not names, f"悬空的是 {result.tool}，reconcile 却通过 execute_tool 执行了 {short(names)}")
     expect(not result.emails, f"对账时邮件服务器又收到了 {result.emails} 封邮件")
     block = result.result_block()

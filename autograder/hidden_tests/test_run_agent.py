@@ -22,7 +22,9 @@ def is_task_only(messages, task) -> bool:
 
 def tool_uses(message) -> list:
     content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(content, list) else []
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
 
 
 def final_state(outcome, index=0):

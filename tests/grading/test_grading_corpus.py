@@ -130,7 +130,8 @@ def scores(verdict) -> dict:
 
 def failures(verdict) -> str:
     return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
-                     for grade_id, grade in verdict["grades"].items() for check in grade["checks"] if not check["passed"])
+                     for grade_id, grade in verdict["grades"].items()
+                     for check in grade["checks"] if not check["passed"])
 
 
 def test_every_variant_has_an_expectation():

@@ -80,7 +80,8 @@ def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
     restore_missing_cells(notebook, blank)
     graded = [i for i in ids(notebook) if i]
     assert graded == [i for i in ids(blank) if i]
-    assert notebook.cells[reconcile].source == "# an older attempt" and "nbgrader" not in notebook.cells[reconcile].metadata
+    older = notebook.cells[reconcile]
+    assert older.source == "# an older attempt" and "nbgrader" not in older.metadata
 
 
 def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
