@@ -95,3 +95,24 @@ def test_the_students_files_are_left_as_they_were(graded):
     assert (course / "submitted" / "dana" / "lesson03" / "lesson03 (1).ipynb").exists()
     assert not (course / "submitted" / "dana" / "lesson03" / NOTEBOOK).exists()
     assert json.loads((course / "build" / "grading" / "submitted" / "dana" / "lesson03" / NOTEBOOK).read_text())
+
+
+def test_plain_nbgrader_commands_use_the_judge(tmp_path):
+    """An instructor's own `nbgrader autograde / generate_feedback / export` grade with the judge too."""
+    shutil.copytree(ROOT / "source", tmp_path / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
+    (tmp_path / "autograder").symlink_to(ROOT / "autograder")  # the config finds the judge next to itself
+    folder = tmp_path / "submitted" / "zoe" / "lesson03"
+    folder.mkdir(parents=True)
+    (folder / NOTEBOOK).write_text(build("tamper_exit"), encoding="utf-8")
+    env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    nbgrader = str(ROOT / ".venv" / "bin" / "nbgrader")
+    for command in (["generate_assignment", "lesson03", "--CourseDirectory.release_directory=build/release"],
+                    ["autograde", "lesson03"], ["generate_feedback", "lesson03"], ["export"]):
+        run = subprocess.run([nbgrader, *command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-3000:]
+    with open(tmp_path / "grades.csv", encoding="utf-8") as file:
+        (row,) = csv.DictReader(file)
+    assert float(row["raw_score"]) == 17
+    page = (tmp_path / "feedback" / "zoe" / "lesson03" / "resume-from-checkpoint.html").read_text(encoding="utf-8")
+    assert "进程自己退出了" in page and secrets().hidden_test_code_in(page) == []
