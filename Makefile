@@ -6,9 +6,9 @@ STAMP := $(VENV)/.installed
 # nbgrader runs tools such as `alembic` by name: the venv comes first on PATH.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-# Debian packages: students need a CJK font for the pictures; the tests also need a browser.
+# Debian packages: students need a CJK font for the pictures; the tests also need a browser and PostgreSQL.
 SYSTEM_PACKAGES := fonts-noto-cjk
-TEST_SYSTEM_PACKAGES := chromium
+TEST_SYSTEM_PACKAGES := chromium postgresql
 
 .PHONY: setup system-deps test-deps lab test test-browser release
 
@@ -60,7 +60,12 @@ explore: setup
 	$(BIN)/python -m autograder.replay --matrix
 
 # Autograde every submission under submitted/<student>/lesson03/ in the sandboxed judge:
-# gradebook, feedback/<student>/lesson03/, grades.csv and a short summary.
-.PHONY: grade
+# gradebook, feedback/<student>/lesson03/, grades.csv, a short summary and reports/lesson03.html.
+# Students are graded in parallel on every core; an interrupted run resumes where it stopped.
+.PHONY: grade bench-grade
 grade: setup
-	$(BIN)/python -m autograder.grade
+	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
+
+# Wall time of `make grade` against serial `nbgrader autograde` on N full-marks submissions.
+bench-grade: setup
+	$(BIN)/python -m autograder.bench $(or $(N),20)

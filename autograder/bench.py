@@ -1,0 +1,132 @@
+"""`make bench-grade N=20`: the parallel `make grade` against serial `nbgrader autograde`, side by side.
+
+Builds N copies of a full-marks submission (the reference solution filled into the
+student notebook, by the grading corpus's builder), in three identical course folders,
+then in the same run times
+  - `nbgrader autograde lesson03`: nbgrader's own serial loop, with the course's
+    nbgrader_config.py, so the same sandboxed judge; autograde only;
+  - `python -m autograder.grade`: the same work as `make grade` (staging, autograde,
+    feedback, grades.csv), one student at a time;
+  - `make grade`: autograder.classgrade, several students at a time, which also writes
+    the class report;
+and prints the wall times, the ratios and whether every student's every score agrees.
+The first ratio is the one the issue asks for (make grade does more work than the
+serial autograde); the second compares the same work. The machine may be shared:
+ratios of runs made a minute apart say more than any time alone. A measurement, not
+a test.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from autograder.gradebook_merge import class_scores
+from autograder.notebook_code import ROOT
+
+ASSIGNMENT = "lesson03"
+NOTEBOOK = "resume-from-checkpoint.ipynb"
+FULL_MARKS_VARIANT = "full_reference"
+
+
+def full_marks_notebook() -> str:
+    sys.path.insert(0, str(ROOT / "tests" / "grading"))
+    from grading_corpus import build  # the grading corpus's builder: reference answers in the release notebook
+
+    return build(FULL_MARKS_VARIANT)
+
+
+def make_course(folder: Path, students: int, notebook: str) -> Path:
+    folder.mkdir(parents=True)
+    shutil.copytree(ROOT / "source", folder / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", folder)
+    for number in range(1, students + 1):
+        submitted = folder / "submitted" / f"student{number:03d}" / ASSIGNMENT
+        submitted.mkdir(parents=True)
+        (submitted / NOTEBOOK).write_text(notebook, encoding="utf-8")
+    return folder
+
+
+def environment() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    return env
+
+
+def timed(command: list, cwd: Path, log: Path) -> float:
+    started = time.monotonic()
+    with open(log, "w") as output:
+        subprocess.run(command, cwd=cwd, env=environment(), stdout=output, stderr=subprocess.STDOUT, check=True)
+    return time.monotonic() - started
+
+
+def scores(course: Path) -> dict:
+    """{student: {grade cell: (auto score, max score)}}."""
+    found = class_scores(f"sqlite:///{course / 'gradebook.db'}", ASSIGNMENT)
+    return {student: {cell: (value["auto_score"], value["max_score"]) for cell, value in entry["cells"].items()}
+            for student, entry in found.items()}
+
+
+def all_full_marks(found: dict) -> bool:
+    """Every auto-graded cell of every student at its maximum (written answers wait for a human)."""
+    return all(auto == top for cells in found.values() for auto, top in cells.values() if auto is not None)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("students", nargs="?", type=int, default=20)
+    parser.add_argument("--workers", type=int, help="make grade 的并行进程数（默认：make grade 自己的默认值）")
+    parser.add_argument("--keep", action="store_true", help="留下临时课程文件夹，方便查看")
+    args = parser.parse_args(argv)
+    base = Path(tempfile.mkdtemp(prefix="bench-grade-"))
+    notebook = full_marks_notebook()
+    serial = make_course(base / "serial", args.students, notebook)
+    pipeline = make_course(base / "pipeline", args.students, notebook)
+    parallel = make_course(base / "parallel", args.students, notebook)
+    cores = len(os.sched_getaffinity(0))
+    print(f"基准：{args.students} 份满分提交，{cores} 个 CPU 核；临时文件夹 {base}", flush=True)
+    try:
+        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--log-level=ERROR"],
+                       cwd=serial, env=environment(), check=True, capture_output=True)
+        load_before = os.getloadavg()[0]
+        print("串行 nbgrader autograde …", flush=True)
+        serial_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], serial,
+                               base / "serial.log")
+        print(f"  {serial_seconds:.1f} 秒", flush=True)
+        print("串行 python -m autograder.grade …", flush=True)
+        pipeline_seconds = timed([sys.executable, "-m", "autograder.grade"], pipeline, base / "pipeline.log")
+        print(f"  {pipeline_seconds:.1f} 秒", flush=True)
+        print("并行 make grade …", flush=True)
+        options = f"{parallel} --no-progress" + (f" --workers {args.workers}" if args.workers else "")
+        parallel_seconds = timed(["make", "--no-print-directory", "-C", str(ROOT), "grade", f"GRADE_ARGS={options}"],
+                                 parallel, base / "parallel.log")
+        print(f"  {parallel_seconds:.1f} 秒", flush=True)
+        load_after = os.getloadavg()[0]
+        serial_scores = scores(serial)
+        agree = (len(serial_scores) == args.students
+                 and serial_scores == scores(parallel) and serial_scores == scores(pipeline))
+        full = all_full_marks(serial_scores)
+        ratio, same_work_ratio = serial_seconds / parallel_seconds, pipeline_seconds / parallel_seconds
+        print(f"\n串行 nbgrader autograde：{serial_seconds:.1f} 秒（只自动评分）；"
+              f"串行 autograder.grade：{pipeline_seconds:.1f} 秒（评分、反馈、grades.csv）；"
+              f"并行 make grade：{parallel_seconds:.1f} 秒（评分、反馈、grades.csv、全班报告）。")
+        print(f"加速比：对串行 nbgrader autograde {ratio:.2f}×，对同样工作量的串行流程 {same_work_ratio:.2f}×"
+              f"（{cores} 核）。三边每个学生每一格的分数{'完全一致' if agree else '不一致！'}"
+              f"{'，自动评分的题全部满分' if full and agree else ''}。平均负载 {load_before:.1f} → {load_after:.1f}。")
+        print(json.dumps({"students": args.students, "cores": cores, "serial_nbgrader_autograde_seconds":
+                          round(serial_seconds, 1), "serial_grade_pipeline_seconds": round(pipeline_seconds, 1),
+                          "parallel_make_grade_seconds": round(parallel_seconds, 1), "ratio": round(ratio, 2),
+                          "same_work_ratio": round(same_work_ratio, 2), "scores_agree": agree}))
+        if not agree:
+            sys.exit(1)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""Class-scale `make grade` (autograder.classgrade) against the serial grader, on a small class.
+
+The class comes from the grading corpus (tests/grading): full marks, a repaired file, two
+students with the same plausible mistake, wrong quiz answers, a blank notebook, code that
+hangs at definition, and a file nobody can read. The serial reference is
+`python -m autograder.grade` (the same per-student work, one student at a time).
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder.classgrade import STATE_DIR
+from autograder.gradebook_merge import class_scores
+from autograder.leaks import secrets
+from autograder.postgres import LocalPostgres
+from grading.grading_corpus import build
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = "resume-from-checkpoint.ipynb"
+CLASS = {
+    "s01_full": "full_reference",
+    "s02_repaired": "full_json_repaired",
+    "s03_rerun": "wrong_incident_rerun",
+    "s04_rerun_too": "wrong_incident_rerun",
+    "s05_answers": "wrong_answers",
+    "s06_blank": "blank",
+    "s07_hangs": "tamper_hang_at_definition",
+}
+UNREADABLE = "s08_unreadable"
+STUDENTS = sorted([*CLASS, UNREADABLE])
+WORKERS = "2"
+
+
+def environment() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"  # nbgrader runs `alembic` by name
+    return env
+
+
+def run(course: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, *args], cwd=course, env=environment(), capture_output=True, text=True,
+                            timeout=900)
+    if check:
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+def classgrade(course: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return run(course, "-m", "autograder.classgrade", "--workers", WORKERS, *args, **kwargs)
+
+
+def submit(course: Path, student: str, text: str) -> None:
+    folder = course / "submitted" / student / "lesson03"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NOTEBOOK).write_text(text, encoding="utf-8")
+
+
+def copy_course(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target, symlinks=True)
+    return target
+
+
+def scores(course: Path, db_url: str | None = None) -> dict:
+    return class_scores(db_url or f"sqlite:///{course / 'gradebook.db'}", "lesson03")
+
+
+def files_under(folder: Path) -> list:
+    # Names only: the judge words a few messages differently on every run (it picks an unknown
+    # high-impact tool at random) and its notes cell gets a fresh cell id, serial or not.
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def recorded(course: Path) -> set:
+    return {p.stem for p in (course / STATE_DIR / "lesson03").glob("*.json")}
+
+
+@pytest.fixture(scope="module")
+def new_class(tmp_path_factory) -> Path:
+    course = tmp_path_factory.mktemp("class") / "course"
+    course.mkdir()
+    shutil.copytree(ROOT / "source", course / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    for student, variant in CLASS.items():
+        submit(course, student, build(variant))
+    submit(course, UNREADABLE, '{"cells": [{"cell_type": "code", "source": ')
+    return course
+
+
+@pytest.fixture(scope="module")
+def serial_run(new_class, tmp_path_factory):
+    course = copy_course(new_class, tmp_path_factory.mktemp("serial") / "course")
+    return course, run(course, "-m", "autograder.grade", check=False)  # exit status compared below
+
+
+@pytest.fixture(scope="module")
+def serial(serial_run) -> Path:
+    return serial_run[0]
+
+
+@pytest.fixture(scope="module")
+def parallel(new_class, tmp_path_factory):
+    course = copy_course(new_class, tmp_path_factory.mktemp("parallel") / "course")
+    return course, classgrade(course, check=False)
+
+
+def test_parallel_grading_matches_the_serial_grader(serial_run, serial, parallel):
+    course, result = parallel
+    assert result.returncode == serial_run[1].returncode
+    expected = scores(serial)
+    assert sorted(expected) == STUDENTS
+    assert scores(course) == expected  # every student's every cell: auto, manual, needs_manual, score; comments
+    # The unreadable file and the repaired one are graded, not dropped; the plausible mistake loses points.
+    assert expected["s08_unreadable"]["score"] == 0
+    assert expected["s02_repaired"]["score"] == expected["s01_full"]["score"] > expected["s03_rerun"]["score"]
+    for step in ("autograded", "feedback"):
+        assert files_under(course / step) == files_under(serial / step), step
+    serial_csv, parallel_csv = ((c / "grades.csv").read_text().splitlines() for c in (serial, course))
+    assert serial_csv[0] == parallel_csv[0] and sorted(serial_csv) == sorted(parallel_csv)
+    assert not list((course / STATE_DIR).glob("run-*")), "scratch folders are removed"
+
+
+def test_progress_bar_and_summary(parallel):
+    course, result = parallel
+    assert f"{len(STUDENTS)}/{len(STUDENTS)}" in result.stderr  # the progress bar: done/total, rate, time left
+    assert "人/s" in result.stderr or "s/人" in result.stderr
+    assert "<00:" in result.stderr or "<0" in result.stderr
+    assert "自动评分完成" in result.stdout
+    assert f"本次评分 {len(STUDENTS)} 人" in result.stdout
+    for student in STUDENTS:
+        assert student in result.stdout
+    assert recorded(course) == set(STUDENTS)
+
+
+def test_a_rerun_grades_only_new_submissions_and_keeps_manual_grades(parallel, tmp_path):
+    course = copy_course(parallel[0], tmp_path / "course")
+    graded_before = scores(course)
+
+    again = classgrade(course, check=False)
+    assert "本次评分 0 人" in again.stdout
+    assert scores(course) == graded_before
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:  # a grader marks a written answer
+        grade = gradebook.find_grade("why_cpA", "resume-from-checkpoint", "lesson03", "s03_rerun")
+        grade.manual_score = 1.0
+        gradebook.db.commit()
+    submit(course, "s06_blank", build("full_reference"))  # the blank student submits again
+    submit(course, "s03_rerun", build("wrong_incident_rerun") + "\n")  # same code, new file: regraded
+    third = classgrade(course, check=False)
+    assert "本次评分 2 人" in third.stdout
+    after = scores(course)
+    assert after["s06_blank"]["cells"] == graded_before["s01_full"]["cells"]
+    assert after["s03_rerun"]["cells"]["why_cpA"]["manual_score"] == 1.0  # autograde never overwrites it
+    assert after["s03_rerun"]["cells"]["test_reconcile"] == graded_before["s03_rerun"]["cells"]["test_reconcile"]
+    for student in set(STUDENTS) - {"s06_blank", "s03_rerun"}:
+        assert after[student] == graded_before[student]
+
+
+def descendants(pid: int) -> list:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+@pytest.mark.parametrize("how", ["ctrl_c", "sigkill"])
+def test_an_interrupted_run_resumes_to_the_same_gradebook(new_class, parallel, tmp_path, how):
+    course = copy_course(new_class, tmp_path / "course")
+    process = subprocess.Popen([sys.executable, "-m", "autograder.classgrade", "--workers", WORKERS],
+                               cwd=course, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deadline = time.monotonic() + 300
+    while len(recorded(course)) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.1)
+    helpers = descendants(process.pid)
+    if how == "ctrl_c":
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal sends to the foreground job
+    else:
+        process.kill()
+    process.communicate(timeout=60)
+    gone, alive = psutil.wait_procs(helpers, timeout=30)
+    assert not alive, f"left running: {[p.info if hasattr(p, 'info') else p.pid for p in alive]}"
+    done = recorded(course)
+    assert 2 <= len(done) < len(STUDENTS), "the run was stopped part-way"
+
+    resumed = classgrade(course, check=False)
+    assert f"本次评分 {len(STUDENTS) - len(done)} 人" in resumed.stdout
+    assert scores(course) == scores(parallel[0])
+    for step in ("autograded", "feedback"):
+        assert files_under(course / step) == files_under(parallel[0] / step), step
+    assert not list((course / STATE_DIR).glob("run-*")), "the killed run's scratch folder is cleaned up"
+
+
+def test_postgres_gradebook_written_by_parallel_workers_matches_sqlite(new_class, serial, tmp_path):
+    course = copy_course(new_class, tmp_path / "course")
+    with LocalPostgres() as server:
+        url = server.create_database("gradebook")
+        classgrade(course, "--db-url", url, check=False)  # the workers write into PostgreSQL at the same time
+        assert not (course / "gradebook.db").exists()
+        assert scores(course, url) == scores(serial)
+        assert (course / "grades.csv").read_text().splitlines()[1:] != []
+
+
+def test_class_report(parallel):
+    course, _ = parallel
+    page = (course / "reports" / "lesson03.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in page  # the histogram
+    for grade_id in ("test_save_load", "test_run_agent", "test_reconcile", "test_incident_fix", "why_cpA"):
+        assert f"<td>{grade_id}</td>" in page
+    mistakes = page.split("<h2>最常见的错误</h2>")[1].split("<h2>")[0]
+    first_row = mistakes.split("<tr>")[2]
+    assert "s03_rerun" in first_row and "s04_rerun_too" in first_row  # the mistake two students made comes first
+    problems = page.split("<h2>超时、崩溃或提交有问题的学生</h2>")[1]
+    assert "<td>s07_hangs</td><td>代码超时或崩溃</td>" in problems
+    assert "<td>s02_repaired</td><td>提交文件有问题</td>" in problems
+    assert "<td>s08_unreadable</td><td>提交文件有问题</td>" in problems
+    assert "s01_full" not in problems
+    assert secrets().any_in(page) == []  # no hidden test code, no reference solution
