@@ -507,4 +507,8 @@ def zygote():
 
 if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
-    zygote()
+    try:
+        zygote()
+    finally:  # stdin closed: the grader is gone (even if it was killed); its scratch folder goes too
+        if len(sys.argv) > 1:
+            shutil.rmtree(sys.argv[1], ignore_errors=True)

@@ -230,9 +230,12 @@ class _Worker:
 
     def close(self):
         if self.process is not None:
-            if self.process.poll() is None:
+            self.process.stdin.close()  # a worker ends when its input does, and cleans up after itself
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
                 self.process.kill()
-            self.process.wait()
+                self.process.wait()
             self.process = None
 
 

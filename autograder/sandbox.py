@@ -165,16 +165,18 @@ def protect_private_files(roots) -> list:
 class _Zygote:
     """The forking process; one job at a time."""
 
-    def __init__(self, log: Path):
+    def __init__(self, scratch: Path):
         self._process = None
         self._buffer = b""
-        self._log = log  # the zygote's own stderr (never a child's: children write to /dev/null)
+        self._scratch = scratch  # removed by the zygote when it ends, even if the grader was killed
+        self._log = scratch / "zygote.log"  # the zygote's own stderr (children write to /dev/null)
 
     def _start(self):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": tempfile.gettempdir(),
                "COURSE_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(ROOT)}
         with self._log.open("ab") as log:
-            self._process = subprocess.Popen([sys.executable, "-m", "autograder.child"], cwd=ROOT, env=env,
+            self._process = subprocess.Popen([sys.executable, "-m", "autograder.child", str(self._scratch)],
+                                             cwd=ROOT, env=env,
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                              start_new_session=True)
         self._buffer = b""
@@ -513,7 +515,7 @@ class Sandbox:
         self._server.daemon_threads = True
         self._server.runs = {}
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self._zygote = _Zygote(self._base / "zygote.log")
+        self._zygote = _Zygote(self._base)
 
     @property
     def address(self) -> str:
