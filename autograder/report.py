@@ -17,6 +17,7 @@ reference solution, no student code.
 import argparse
 import base64
 import io
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -237,6 +238,7 @@ def render_html(report: ClassReport) -> str:
 def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> Path:
     target = root / "reports" / f"{assignment}.html"
     target.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(target.parent, 0o700)  # every student's score: for the instructor, not for sandboxed student code
     target.write_text(render_html(collect(root, db_url, reports, assignment)), encoding="utf-8")
     return target
 

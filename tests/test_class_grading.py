@@ -5,6 +5,7 @@ students with the same plausible mistake, wrong quiz answers, a blank notebook, 
 hangs at definition, and a file nobody can read. The serial reference is
 `python -m autograder.grade` (the same per-student work, one student at a time).
 """
+import json
 import os
 import shutil
 import signal
@@ -17,6 +18,7 @@ import psutil
 import pytest
 from nbgrader.api import Gradebook
 
+from autograder import grade
 from autograder.classgrade import STATE_DIR
 from autograder.gradebook_merge import class_scores
 from autograder.leaks import secrets
@@ -197,6 +199,29 @@ def test_an_interrupted_run_resumes_to_the_same_gradebook(new_class, parallel, t
     for step in ("autograded", "feedback"):
         assert files_under(course / step) == files_under(parallel[0] / step), step
     assert not list((course / STATE_DIR).glob("run-*")), "the killed run's scratch folder is cleaned up"
+
+
+def test_a_worker_that_dies_costs_one_student_a_blank_grade_and_nothing_else(new_class, parallel, tmp_path):
+    """As in the serial grader: the student being graded when the worker died is graded as blank, with a note."""
+    course = copy_course(new_class, tmp_path / "course")
+    process = subprocess.Popen([sys.executable, "-m", "autograder.classgrade", "--workers", WORKERS],
+                               cwd=course, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not recorded(course):  # the workers are busy: each one is grading a student
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.1)
+    worker = psutil.Process(process.pid).children()[0]
+    worker.kill()
+    stdout, _ = process.communicate(timeout=600)
+    clean, graded = scores(parallel[0]), scores(course)
+    records = {s: json.loads((course / STATE_DIR / "lesson03" / f"{s}.json").read_text()) for s in STUDENTS}
+    victims = [s for s, r in records.items() if grade.WORKER_DIED in r["report"]["notes"]]
+    assert len(victims) == 1, stdout
+    assert grade.WORKER_DIED in (course / "feedback" / victims[0] / "lesson03" / "resume-from-checkpoint.html"
+                                 ).read_text(encoding="utf-8")
+    assert graded[victims[0]]["cells"] == clean["s06_blank"]["cells"]
+    assert {s: graded[s] for s in STUDENTS if s != victims[0]} == {s: clean[s] for s in STUDENTS if s != victims[0]}
 
 
 def test_postgres_gradebook_written_by_parallel_workers_matches_sqlite(new_class, serial, tmp_path):
