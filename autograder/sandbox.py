@@ -11,7 +11,7 @@ A `Sandbox` owns two things that live for a whole grading session:
   one), every tool call (run here, against a mail server that lives here and counts
   deliveries), the grader's stand-in save/load/reconcile, and its progress reports.
 
-`Sandbox.run(scenario, cells)` returns an `Outcome`: what each step returned or raised
+`Sandbox.run(scenario, cells, memory)` returns an `Outcome`: what each step returned or raised
 (as the child reported it), and what the grader saw for itself — model calls, tool
 calls, emails delivered, the checkpoint file at each model and tool call, the files
 left behind. A child that hangs is killed when its step's time is up; one that dies
@@ -207,10 +207,16 @@ class _Zygote:
 
     def run(self, job: dict, on_start, on_wait) -> dict:
         """Fork a child for `job`; return its exit status ({"exit_code"} or {"signal"})."""
-        if not self._alive():
-            self._start()
-        self._process.stdin.write(json.dumps(job, ensure_ascii=False).encode() + b"\n")
-        self._process.stdin.flush()
+        line = json.dumps(job, ensure_ascii=False).encode() + b"\n"
+        for attempt in range(2):  # a zygote killed by the previous child is replaced
+            if not self._alive():
+                self._start()
+            try:
+                self._process.stdin.write(line)
+                self._process.stdin.flush()
+                break
+            except BrokenPipeError:
+                self.close()
         started = self._read(time.monotonic() + 60)
         if started is None:
             self.close()
@@ -250,10 +256,11 @@ class _Run:
         self.pid = None
         self.crashed = False  # the grader has killed the current child on purpose
         self.crash_done = False
+        self.sending_before = False  # the grader itself is delivering scenario.emails_before
 
     def on_delivery(self, message):
         with self.lock:
-            self.deliveries.append("before" if self.phase == "before" else str(self.phase))
+            self.deliveries.append("before" if self.sending_before else str(self.phase))
 
     # -- progress reported by the child --
 
@@ -534,8 +541,10 @@ class Sandbox:
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
+                run.sending_before = True
                 for email in scenario.emails_before:
                     run.run_tool("send_email", dict(email))
+                run.sending_before = False
                 self._server.runs[token] = run
                 self._children(run, scenario, cells, memory, token)
                 files_after = {}
