@@ -53,6 +53,7 @@ from traitlets.utils.importstring import import_item
 
 from autograder import grade
 from autograder.gradebook_merge import merge_private, seed_private, sqlite_url, write_template
+from autograder.report import load_plotting, write_report
 
 STATE_DIR = ".classgrade"
 PR_SET_PDEATHSIG = 1
@@ -198,6 +199,7 @@ class Worker:
 class ClassRun:
     students: list = field(default_factory=list)
     graded_now: list = field(default_factory=list)
+    leaks: dict = field(default_factory=dict)  # student -> secrets found in their feedback, checked as they finish
     seconds: float = 0.0
     workers: int = 0
     interrupted: bool = False
@@ -279,6 +281,7 @@ class ClassGrader:
         try:
             for number in range(min(self.workers, len(queue))):
                 workers.append(Worker(self.grader, scratch / f"worker-{number}.log"))
+            load_plotting()  # while the workers grade their first students, not after the last
             while queue or any(worker.task for worker in workers):
                 for worker in workers:
                     if worker.ready and worker.task is None and queue:
@@ -348,6 +351,7 @@ class ClassGrader:
                     os.replace(made, final)
         self.records.save(student, task["fingerprint"], report)
         result.graded_now.append(student)
+        result.leaks[student] = self.grader.feedback_leaks(student)  # now, while the workers are busy
         bar.update(1)
 
     def finish_class(self, result: ClassRun) -> int:
@@ -355,10 +359,8 @@ class ClassGrader:
         reports = self.records.reports()
         ordered = [reports[s] for s in result.students if s in reports]
         self.grader.export(self.root / "grades.csv")
-        leaks = {student: self.grader.feedback_leaks(student) for student in result.students}
+        leaks = {s: result.leaks[s] if s in result.leaks else self.grader.feedback_leaks(s) for s in result.students}
         status = grade._summary(ordered, leaks, self.root, result.seconds)
-        from autograder.report import write_report
-
         page = write_report(self.root, self.db_url, reports)
         print(f"本次评分 {len(result.graded_now)} 人，之前已评好、跳过 {len(ordered) - len(result.graded_now)} 人；"
               f"{result.workers} 个并行进程。全班报告：{page.relative_to(self.root)}")

@@ -162,13 +162,19 @@ def cjk_font() -> str:
     return CJK_FONT
 
 
-def histogram_png(report: ClassReport) -> str:
-    """The score histogram as base64 PNG, with Chinese labels."""
+def load_plotting():
+    """matplotlib's pyplot without a display (importing it takes a second: make grade does it early)."""
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot
 
+    return matplotlib.pyplot
+
+
+def histogram_png(report: ClassReport) -> str:
+    """The score histogram as base64 PNG, with Chinese labels."""
+    plt = load_plotting()
     font = cjk_font()
     scores = list(report.scores.values())
     top = report.max_score or 1
