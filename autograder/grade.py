@@ -1,6 +1,9 @@
-"""`make grade`: autograde every submission under submitted/<student>/lesson03/.
+"""Autograde every submission under submitted/<student>/lesson03/, one student at a time.
 
     python -m autograder.grade [course_root]
+
+(`make grade` runs autograder.classgrade, which does the same per student, in
+parallel and resumably, by calling `Grader.grade_submission` in its workers.)
 
 For each student folder the submission is first checked and copied to
 build/grading/submitted/ (nbgrader reads it from there; the student's files stay as
@@ -20,7 +23,11 @@ At the end: grades.csv (nbgrader's CSV export), a check that no feedback contain
 hidden-test code or the reference solution, and a short summary.
 
 `Grader(course_root).grade_submission(student_id)` grades one student in-process and
-returns a plain dict; this is the unit a class-scale runner can call in parallel.
+returns a plain dict; this is the unit a class-scale runner can call in parallel:
+
+    {"student", "ok", "notes" (what was wrong with the file), "auto_score", "auto_max",
+     "grades" ({test cell: points}), "errors" (the grader's own, normally []),
+     "feedback_ok", "seconds", "score" and "max_score" (from the gradebook, written answers included)}
 """
 import json
 import os
