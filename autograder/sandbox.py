@@ -48,6 +48,7 @@ from .notebook_code import ROOT, load_reference
 SANDBOX_USER = "nobody"
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
+MAX_SCENARIO_BYTES = 128 * 1024 * 1024  # all requests of one scenario: a child cannot fill the grader's memory
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CHILD_ERROR_FILE = ".grader-child-error"  # where a child whose driver failed leaves its traceback
 CELL_TIMEOUT = 5.0
@@ -257,6 +258,7 @@ class _Run:
         self.crashed = False  # the grader has killed the current child on purpose
         self.crash_done = False
         self.sending_before = False  # the grader itself is delivering scenario.emails_before
+        self.received = 0  # bytes the children have sent
 
     def on_delivery(self, message):
         with self.lock:
@@ -468,6 +470,10 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         if run is None or length > MAX_REQUEST_BYTES:
             return self._reply(404, {"error": "unknown"})
+        with run.lock:
+            run.received += length
+            if run.received > MAX_SCENARIO_BYTES:
+                return self._reply(413, {"error": "too much data"})
         raw = self.rfile.read(length)
         rest = parts[3].split("?", 1)[0]
         if rest == "v1/messages":
