@@ -183,14 +183,28 @@ class Worker:
             pass  # the worker died; the caller sees it in process.is_alive()
         return received
 
-    def stop(self, grace: float = 5.0) -> None:
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(grace)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.connection.close()
+
+def stop_workers(workers: list, grace: float = 3.0) -> None:
+    """Idle workers are asked to finish (they close their sandbox), busy ones are interrupted;
+    whatever still runs after `grace` seconds is killed."""
+    for worker in workers:
+        if not worker.process.is_alive():
+            continue
+        try:
+            if worker.task is None:
+                worker.connection.send(None)
+            else:
+                worker.process.terminate()
+        except OSError:
+            worker.process.terminate()
+    deadline = time.monotonic() + grace
+    for worker in workers:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.connection.close()
 
 
 # --- the orchestrator ---------------------------------------------------------------------
@@ -299,19 +313,14 @@ class ClassGrader:
                         raise RuntimeError("评分进程没能启动：\n" + worker.log_path.read_text(errors="replace")[-3000:])
                     overdue = worker.task is not None and time.monotonic() - worker.started > self.student_timeout
                     if not worker.process.is_alive() or overdue:
-                        if worker.task is not None:
-                            self._finish(worker.task, {"error": "评分进程退出或超时"}, queue, result, bar)
-                        worker.stop()
+                        task, worker.task = worker.task, None
+                        if task is not None:
+                            self._finish(task, {"error": "评分进程退出或超时"}, queue, result, bar)
+                        worker.process.kill()
+                        stop_workers([worker])
                         workers[index] = Worker(self.grader, scratch / f"worker-{index}.log")
         finally:
-            for worker in workers:
-                if worker.task is None and worker.process.is_alive():
-                    try:
-                        worker.connection.send(None)
-                    except OSError:
-                        pass
-            for worker in workers:
-                worker.stop()
+            stop_workers(workers)
 
     def _prepare(self, student: str, blank_because, submitted: str, scratch: Path, template: Path) -> dict:
         folder = scratch / student

@@ -38,6 +38,9 @@ CLASS = {
 }
 UNREADABLE = "s08_unreadable"
 STUDENTS = sorted([*CLASS, UNREADABLE])
+# The quicker students, for the runs that are stopped or broken on purpose: a student's grade does not
+# depend on who else is in the class, so their results must equal the same students' in the full run.
+SMALL = ["s01_full", "s02_repaired", "s03_rerun", "s04_rerun_too", "s06_blank"]
 WORKERS = "2"
 
 
@@ -94,6 +97,18 @@ def new_class(tmp_path_factory) -> Path:
         submit(course, student, build(variant))
     submit(course, UNREADABLE, '{"cells": [{"cell_type": "code", "source": ')
     return course
+
+
+@pytest.fixture
+def small_class(new_class, tmp_path) -> Path:
+    course = copy_course(new_class, tmp_path / "course")
+    for student in set(STUDENTS) - set(SMALL):
+        shutil.rmtree(course / "submitted" / student)
+    return course
+
+
+def only(found: dict, students: list) -> dict:
+    return {student: found[student] for student in students}
 
 
 @pytest.fixture(scope="module")
@@ -173,8 +188,8 @@ def descendants(pid: int) -> list:
 
 
 @pytest.mark.parametrize("how", ["ctrl_c", "sigkill"])
-def test_an_interrupted_run_resumes_to_the_same_gradebook(new_class, parallel, tmp_path, how):
-    course = copy_course(new_class, tmp_path / "course")
+def test_an_interrupted_run_resumes_to_the_same_gradebook(small_class, parallel, how):
+    course = small_class
     process = subprocess.Popen([sys.executable, "-m", "autograder.classgrade", "--workers", WORKERS],
                                cwd=course, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
@@ -191,46 +206,47 @@ def test_an_interrupted_run_resumes_to_the_same_gradebook(new_class, parallel, t
     gone, alive = psutil.wait_procs(helpers, timeout=30)
     assert not alive, f"left running: {[p.info if hasattr(p, 'info') else p.pid for p in alive]}"
     done = recorded(course)
-    assert 2 <= len(done) < len(STUDENTS), "the run was stopped part-way"
+    assert 2 <= len(done) < len(SMALL), "the run was stopped part-way"
 
     resumed = classgrade(course, check=False)
-    assert f"本次评分 {len(STUDENTS) - len(done)} 人" in resumed.stdout
-    assert scores(course) == scores(parallel[0])
+    assert f"本次评分 {len(SMALL) - len(done)} 人" in resumed.stdout
+    assert scores(course) == only(scores(parallel[0]), SMALL)
     for step in ("autograded", "feedback"):
-        assert files_under(course / step) == files_under(parallel[0] / step), step
+        assert files_under(course / step) == [f for f in files_under(parallel[0] / step) if f.split("/")[0] in SMALL]
     assert not list((course / STATE_DIR).glob("run-*")), "the killed run's scratch folder is cleaned up"
 
 
-def test_a_worker_that_dies_costs_one_student_a_blank_grade_and_nothing_else(new_class, parallel, tmp_path):
-    """As in the serial grader: the student being graded when the worker died is graded as blank, with a note."""
-    course = copy_course(new_class, tmp_path / "course")
+def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(small_class, parallel):
+    """As in the serial grader: a student being graded when the worker died is graded as blank, with a note."""
+    course = small_class
     process = subprocess.Popen([sys.executable, "-m", "autograder.classgrade", "--workers", WORKERS],
                                cwd=course, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     deadline = time.monotonic() + 300
-    while not recorded(course):  # the workers are busy: each one is grading a student
+    while not recorded(course):  # one worker has finished a student; the other is still on its first
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()
         time.sleep(0.1)
-    worker = psutil.Process(process.pid).children()[0]
-    worker.kill()
+    for worker in psutil.Process(process.pid).children():
+        worker.kill()
     stdout, _ = process.communicate(timeout=600)
     clean, graded = scores(parallel[0]), scores(course)
-    records = {s: json.loads((course / STATE_DIR / "lesson03" / f"{s}.json").read_text()) for s in STUDENTS}
+    records = {s: json.loads((course / STATE_DIR / "lesson03" / f"{s}.json").read_text()) for s in SMALL}
     victims = [s for s, r in records.items() if grade.WORKER_DIED in r["report"]["notes"]]
-    assert len(victims) == 1, stdout
-    assert grade.WORKER_DIED in (course / "feedback" / victims[0] / "lesson03" / "resume-from-checkpoint.html"
-                                 ).read_text(encoding="utf-8")
-    assert graded[victims[0]]["cells"] == clean["s06_blank"]["cells"]
-    assert {s: graded[s] for s in STUDENTS if s != victims[0]} == {s: clean[s] for s in STUDENTS if s != victims[0]}
+    assert 1 <= len(victims) <= int(WORKERS), stdout
+    for victim in victims:
+        feedback = course / "feedback" / victim / "lesson03" / "resume-from-checkpoint.html"
+        assert grade.WORKER_DIED in feedback.read_text(encoding="utf-8")
+        assert graded[victim]["cells"] == clean["s06_blank"]["cells"]
+    assert {s: graded[s] for s in SMALL if s not in victims} == {s: clean[s] for s in SMALL if s not in victims}
 
 
-def test_postgres_gradebook_written_by_parallel_workers_matches_sqlite(new_class, serial, tmp_path):
-    course = copy_course(new_class, tmp_path / "course")
+def test_postgres_gradebook_written_by_parallel_workers_matches_sqlite(small_class, serial):
+    course = small_class
     with LocalPostgres() as server:
         url = server.create_database("gradebook")
         classgrade(course, "--db-url", url, check=False)  # the workers write into PostgreSQL at the same time
         assert not (course / "gradebook.db").exists()
-        assert scores(course, url) == scores(serial)
+        assert scores(course, url) == only(scores(serial), SMALL)
         assert (course / "grades.csv").read_text().splitlines()[1:] != []
 
 
