@@ -78,7 +78,7 @@ def problem(outcome, index: int, what: str) -> str | None:
 
 def api_advice(message: str) -> str:
     if "without `tool_result`" in message:
-        return ("对话里有一个 tool_use 没有配对的 tool_result。恢复时检查点里有悬空调用（pendingToolUse 不是 None），"
+        return ("对话里有一个 tool_use 等不到与它 id 相同的 tool_result。恢复时检查点里有悬空调用（pendingToolUse 不是 None），"
                 "要先对账（调用 reconcile）再调用模型")
     if "unexpected `tool_use_id`" in message:
         return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到"

@@ -86,7 +86,7 @@ def the_result(result: Reconciled) -> dict:
     expect(isinstance(messages, list), "对账之后的检查点里 messages 应该还是一个 list")
     count = len(result.original)
     expect(same(messages[:count], result.original),
-           "原来的消息要原样保留，尤其是最后那条带 tool_use 的 assistant 消息：删掉它，模型就忘了自己做过的决定，"
+           "原来的消息要原样保留，尤其是末尾那条发起工具调用的 assistant 消息：删掉它，模型就忘了自己做过的决定，"
            "已经发生的副作用也撤销不了")
     added = messages[count:]
     expect(added, f"悬空的是 {pending['name']}：reconcile 没有追加 tool_result，tool_use 仍然没有配对，API 会返回 400")

@@ -63,7 +63,7 @@ def test_fresh_start(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑：不重新初始化，turns 和 tokensUsed 接着检查点往下算"""
+    """有检查点就续跑：不重新初始化，两个计数器（turns、tokensUsed）接着检查点往下算"""
     outcome = grading.outcome("agent_resume")
     checkpoint = outcome.scenario.meta["checkpoint"]
     state = final_state(outcome)
@@ -131,7 +131,7 @@ def test_resume_pending(grading):
         for b in (added[0].get("content") if isinstance(added[0].get("content"), list) else []))
     expect(first["status"] == 200 and paired,
            "检查点里有悬空调用（pendingToolUse 不是 None）时，要先对账（调用 reconcile）再调用模型："
-           "否则 API 会因为 tool_use 没有配对的 tool_result 而返回 400")
+           "否则 API 会因为 tool_use 缺了对应的 tool_result 而返回 400")
 
     crash = grading.outcome("agent_crash_send")
     if crash.steps[0]["status"] != "crashed_by_grader":
@@ -169,4 +169,4 @@ def test_max_turns(grading):
     expect(not spent.model_calls, f"检查点里的 turns 已经是 {max_turns}，恢复后不应该再调用模型，"
                                   f"你的 run_agent 又调用了 {len(spent.model_calls)} 次")
     expect(same(state.get("turns"), max_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
-           "没有再调用模型时，turns 和 tokensUsed 应该原样保留检查点里的值")
+           "没有再调用模型时，turns、tokensUsed 都应该原样保留检查点里的值")
