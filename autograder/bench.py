@@ -90,8 +90,9 @@ def main(argv=None) -> None:
     cores = len(os.sched_getaffinity(0))
     print(f"基准：{args.students} 份满分提交，{cores} 个 CPU 核；临时文件夹 {base}", flush=True)
     try:
-        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--log-level=ERROR"],
-                       cwd=serial, env=environment(), check=True, capture_output=True)
+        for course in (serial, pipeline, parallel):  # as after `make release`: the gradebook knows the assignment
+            subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--log-level=ERROR"],
+                           cwd=course, env=environment(), check=True, capture_output=True)
         load_before = os.getloadavg()[0]
         print("串行 nbgrader autograde …", flush=True)
         serial_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], serial,
