@@ -13,12 +13,13 @@ Leaving the `with` block stops the server and deletes the folder.
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
 
 import psycopg
+
+from course.mail import free_port
 
 SERVER_USER = "postgres"  # system user made by Debian's postgresql-common; used only when we are root
 ROLE = "grader"  # the database superuser of the throwaway cluster
@@ -30,14 +31,8 @@ def server_bin_dir() -> Path:
                         key=lambda path: int(path.parent.parent.name))
     if not candidates:
         raise RuntimeError("找不到 PostgreSQL 服务器（/usr/lib/postgresql/*/bin/pg_ctl）："
-                           "先运行 `make system-deps` 安装 Debian 的 postgresql 软件包。")
+                           "先运行 `make test-deps` 安装 Debian 的 postgresql 软件包。")
     return candidates[-1].parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class LocalPostgres:

@@ -28,6 +28,7 @@ from jinja2 import Environment
 
 from autograder import grade
 from autograder.nbgrader_judge import notes_markdown
+from course.explorer import cjk_font
 
 FAILED_CHECK = re.compile(r"^✘ (?P<title>.+)（0 / [\d.]+ 分）$")
 NOTES_HEADING = notes_markdown([]).strip()  # the heading of the judge's notes cell
@@ -147,19 +148,6 @@ def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSI
     order = ["代码超时或崩溃", "评分进程崩溃", "评分器出错", "提交文件有问题"]
     report.problems.sort(key=lambda p: (order.index(p[1]), p[0]))
     return report
-
-
-CJK_FONT = "Noto Sans CJK SC"  # Debian's fonts-noto-cjk, installed by `make system-deps`
-
-
-def cjk_font() -> str:
-    from matplotlib import font_manager
-
-    try:
-        font_manager.findfont(CJK_FONT, fallback_to_default=False)
-    except ValueError:
-        raise RuntimeError(f"没有找到中文字体 {CJK_FONT}：先运行 `make system-deps`（安装 fonts-noto-cjk）。")
-    return CJK_FONT
 
 
 def load_plotting():

@@ -35,7 +35,7 @@ class _MaildirHandler:
         return "250 Message accepted for delivery"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     # aiosmtpd cannot start on port 0 (it connects to the port to check readiness).
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -63,7 +63,7 @@ class MailServer:
         return self._controller.port
 
     def start(self) -> "MailServer":
-        self._controller = Controller(self._handler, hostname="127.0.0.1", port=_free_port())
+        self._controller = Controller(self._handler, hostname="127.0.0.1", port=free_port())
         self._controller.start()
         for key, value in ((SMTP_PORT_ENV, str(self.port)), (MAILDIR_ENV, str(self.maildir_path))):
             self._saved_env[key] = os.environ.get(key)

@@ -10,7 +10,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -20,6 +19,8 @@ import psutil
 import pytest
 from playwright.sync_api import sync_playwright
 
+from course.mail import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 RELEASE_DIR = ROOT / "release" / "lesson03"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
@@ -28,12 +29,6 @@ CHROMIUM = "/usr/bin/chromium"
 # Chromium keeps trying to reach Google's hosts and logs refused connections.
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def quiet_lab_settings(settings_dir: Path) -> None:
