@@ -57,6 +57,7 @@ from autograder.report import load_plotting, write_report
 
 STATE_DIR = ".classgrade"
 PR_SET_PDEATHSIG = 1
+MAX_FAILED_STARTS = 3
 
 
 # --- resume records ---------------------------------------------------------------------
@@ -169,10 +170,15 @@ class Worker:
         self.started = 0.0
         self.ready = False
 
-    def send(self, task: dict) -> None:
+    def send(self, task: dict) -> bool:
+        """Hand the worker a student; False if the worker is already gone (it never saw the student)."""
+        try:
+            self.connection.send({key: task[key] for key in ("student", "blank_because", "db_url",
+                                                             "autograded_directory", "feedback_directory")})
+        except OSError:  # BrokenPipeError: the worker died while idle, e.g. killed from outside
+            return False
         self.task, self.started = task, time.monotonic()
-        self.connection.send({key: task[key] for key in ("student", "blank_because", "db_url",
-                                                         "autograded_directory", "feedback_directory")})
+        return True
 
     def messages(self) -> list:
         received = []
@@ -292,6 +298,7 @@ class ClassGrader:
             write_template(self.db_url, template)
         queue = [(student, None) for student in todo]
         workers = []
+        failed_starts = 0  # in a row: a worker that cannot start at all stops the run, one killed early does not
         try:
             for number in range(min(self.workers, len(queue))):
                 workers.append(Worker(self.grader, scratch / f"worker-{number}.log"))
@@ -300,17 +307,21 @@ class ClassGrader:
                 for worker in workers:
                     if worker.ready and worker.task is None and queue:
                         student, blank_because = queue.pop(0)
-                        worker.send(self._prepare(student, blank_because, todo[student], scratch, template))
+                        if not worker.send(self._prepare(student, blank_because, todo[student], scratch, template)):
+                            queue.insert(0, (student, blank_because))  # to the next worker, as it was
                 wait([w.connection for w in workers] + [w.process.sentinel for w in workers], timeout=1.0)
                 for index, worker in enumerate(workers):
                     for message in worker.messages():
                         if message.get("ready"):
-                            worker.ready = True
+                            worker.ready, failed_starts = True, 0
                         elif worker.task is not None:
                             task, worker.task = worker.task, None
                             self._finish(task, message, queue, result, bar)
                     if not worker.process.is_alive() and not worker.ready:
-                        raise RuntimeError("评分进程没能启动：\n" + worker.log_path.read_text(errors="replace")[-3000:])
+                        failed_starts += 1
+                        if failed_starts >= MAX_FAILED_STARTS:
+                            log = worker.log_path.read_text(errors="replace")[-3000:]
+                            raise RuntimeError(f"评分进程连续 {failed_starts} 次没能启动：\n{log}")
                     overdue = worker.task is not None and time.monotonic() - worker.started > self.student_timeout
                     if not worker.process.is_alive() or overdue:
                         task, worker.task = worker.task, None

@@ -228,7 +228,8 @@ def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(sma
         time.sleep(0.1)
     for worker in psutil.Process(process.pid).children():
         worker.kill()
-    stdout, _ = process.communicate(timeout=600)
+    stdout, stderr = process.communicate(timeout=600)
+    assert recorded(course) == set(SMALL), "no student is lost: " + stderr.decode(errors="replace")[-3000:]
     clean, graded = scores(parallel[0]), scores(course)
     records = {s: json.loads((course / STATE_DIR / "lesson03" / f"{s}.json").read_text()) for s in SMALL}
     victims = [s for s, r in records.items() if grade.WORKER_DIED in r["report"]["notes"]]
@@ -238,6 +239,54 @@ def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(sma
         assert grade.WORKER_DIED in feedback.read_text(encoding="utf-8")
         assert graded[victim]["cells"] == clean["s06_blank"]["cells"]
     assert {s: graded[s] for s in SMALL if s not in victims} == {s: clean[s] for s in SMALL if s not in victims}
+
+
+# Deaths placed exactly, inside the grading process: the only worker is killed while idle, just before
+# it is handed its second student (the case that once crashed the run with BrokenPipeError and lost the
+# student another worker was grading), and its replacement is killed as soon as it is forked.
+PLACED_DEATHS = """
+import sys
+from autograder import classgrade
+
+hand_over, start = classgrade.Worker.send, classgrade.Worker.__init__
+handed, started = [], []
+
+def send(worker, task):
+    handed.append(task["student"])
+    if len(handed) == 2:
+        worker.process.kill()
+        worker.process.join()
+    return hand_over(worker, task)
+
+def init(worker, *args):
+    start(worker, *args)
+    started.append(worker)
+    if len(started) == 2:
+        worker.process.kill()
+        worker.process.join()
+
+classgrade.Worker.send, classgrade.Worker.__init__ = send, init
+status = classgrade.main(["--workers", "1"])
+print("PLACED", len(started), *handed, file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def test_a_worker_that_dies_idle_or_at_start_costs_nobody_anything(new_class, parallel, tmp_path):
+    course = copy_course(new_class, tmp_path / "course")
+    pair = ["s01_full", "s06_blank"]
+    for student in set(STUDENTS) - set(pair):
+        shutil.rmtree(course / "submitted" / student)
+    result = run(course, "-c", PLACED_DEATHS, check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    placed = result.stderr.split("PLACED ")[1].split()
+    assert placed[0] == "3", "two workers were killed and replaced"
+    assert placed[1:3] == pair and placed[-1] == pair[1]  # handed to the dead worker, then to a live one
+    assert recorded(course) == set(pair)
+    for student in pair:  # neither student was in a worker when it died: graded as usual, no note
+        report = json.loads((course / STATE_DIR / "lesson03" / f"{student}.json").read_text())["report"]
+        assert grade.WORKER_DIED not in report["notes"], report
+    assert scores(course) == only(scores(parallel[0]), pair)
 
 
 def test_postgres_gradebook_written_by_parallel_workers_matches_sqlite(small_class, serial):
