@@ -29,3 +29,6 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+
+# Feedback pages: nbconvert's HTML exporter without per-student template compiling and re-parsing (autograder/feedback_page.py).
+c.GenerateFeedback.exporter_class = "autograder.feedback_page.FeedbackExporter"

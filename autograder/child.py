@@ -40,7 +40,7 @@ import shutil, smtplib, sqlite3, statistics, string, _strptime, tempfile, textwr
 import typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
 
 import anthropic
-import httpx2  # noqa: F401
+import httpx2
 
 import course
 import course.mail
@@ -48,6 +48,9 @@ import course.model
 import course.tools
 
 PR_SET_CHILD_SUBREAPER = 36
+# Every SDK client builds a TLS context (reading the CA bundle) even for the grader's plain-HTTP address:
+# built once here, shared by the clients of every child.
+_TLS = httpx2.create_ssl_context()
 CHILD_FAILED = 70  # exit code of a child whose driver failed; the traceback is in job["error_file"]
 
 # Captured before any student code runs: the driver keeps using these even if the
@@ -303,7 +306,7 @@ def _child(job, plain=plain, describe=describe_exception, make_poster=make_poste
 
     def grader_client(offline=None):
         return anthropic.Anthropic(base_url=f"http://{job['server']}/s/{job['token']}", api_key="grader",
-                                   max_retries=0, timeout=60)
+                                   max_retries=0, timeout=60, http_client=anthropic.DefaultHttpxClient(verify=_TLS))
 
     def execute_tool(name, input):
         try:
@@ -476,14 +479,27 @@ def _describe_status(status: int) -> dict:
     return {"exit_code": os.WEXITSTATUS(status)}
 
 
+def _warm_up_sdk():
+    """Two requests to the offline model, one answered with text and a tool_use and one refused with 400.
+    The SDK loads its lazy imports and builds the pydantic schemas of the response and of the error on
+    first use; done here, before any fork, children do not each spend most of their time on it."""
+    client = course.model.make_client(offline=True)
+    task = [{"role": "user", "content": "帮我把结论发邮件通知团队"}]
+    reply = client.messages.create(**course.model.request_params(), messages=task)
+    unanswered = task + [course.model.assistant_message(reply), {"role": "user", "content": "继续"}]
+    try:
+        client.messages.create(**course.model.request_params(), messages=unanswered)
+    except anthropic.BadRequestError:
+        pass
+
+
 def zygote():
     sys.addaudithook(_audit)  # records only between _start_io() and _stop_io()
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
         pass
-    grader_warmup = anthropic.Anthropic(base_url="http://127.0.0.1:9", api_key="warmup")  # loads lazy imports
-    del grader_warmup
+    _warm_up_sdk()
     out = sys.stdout
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()

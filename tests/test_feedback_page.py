@@ -1,0 +1,58 @@
+"""autograder.feedback_page: the same feedback pages as nbconvert's HTMLExporter, made with less work."""
+import base64
+
+import nbformat
+from bs4 import BeautifulSoup
+from nbconvert.exporters import HTMLExporter
+from nbformat.v4 import new_code_cell, new_output
+from traitlets.config import Config
+
+from autograder.feedback_page import COMPILED_TEMPLATES, FeedbackExporter
+from autograder.notebook_code import ROOT
+
+RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
+PIXEL = base64.b64encode(bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")).decode()
+
+
+def export(exporter_class, notebook) -> str:
+    config = Config()
+    config.HTMLExporter.template_name = "classic"  # what nbgrader's feedback template extends
+    html, _ = exporter_class(config=config).from_notebook_node(notebook)
+    return html
+
+
+def tree(html: str) -> str:
+    return str(BeautifulSoup(html, "html.parser"))
+
+
+def test_the_lesson_gives_the_same_page_as_nbconverts_exporter():
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    ours, theirs = export(FeedbackExporter, notebook), export(HTMLExporter, notebook)
+    assert "loop.svg" in ours  # the lesson's picture, with its alt text: no parse needed
+    assert tree(ours) == tree(theirs)
+
+
+def test_an_image_without_alt_text_gets_nbconverts_default():
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    plot = new_code_cell("plot()", outputs=[new_output("display_data", data={"image/png": PIXEL})])
+    notebook.cells.append(plot)
+    ours = export(FeedbackExporter, notebook)
+    assert ours == export(HTMLExporter, notebook)
+    assert "No description has been provided for this image" in ours
+
+
+def test_templates_are_compiled_once_per_process():
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    export(FeedbackExporter, notebook)
+    compiled = dict(COMPILED_TEMPLATES.compiled)
+    assert compiled, "the first page compiles the templates into the cache"
+    dumped = []
+    original = COMPILED_TEMPLATES.dump_bytecode
+    COMPILED_TEMPLATES.dump_bytecode = lambda bucket: dumped.append(bucket.key) or original(bucket)
+    try:
+        export(FeedbackExporter, notebook)  # a new exporter, a new Jinja environment
+    finally:
+        del COMPILED_TEMPLATES.dump_bytecode
+    assert dumped == [] and COMPILED_TEMPLATES.compiled == compiled
