@@ -11,9 +11,13 @@ then in the same run times
     the class report;
 and prints the wall times, the ratios and whether every student's every score agrees.
 The first ratio is the one the issue asks for (make grade does more work than the
-serial autograde); the second compares the same work. The machine may be shared:
-ratios of runs made a minute apart say more than any time alone. A measurement, not
-a test.
+serial autograde); the second compares the same work.
+
+The machine may be shared, and a shared host often gives two busy processes much less
+than two cores. So before and after the timed runs the bench also measures how many
+cores' worth of plain Python work the machine gives right now (`parallel_capacity`):
+no grading run can be faster than that many times the serial one. Ratios of runs made
+a minute apart say more than any time alone. A measurement, not a test.
 """
 import argparse
 import json
@@ -64,6 +68,20 @@ def timed(command: list, cwd: Path, log: Path) -> float:
     return time.monotonic() - started
 
 
+def parallel_capacity(cores: int) -> float:
+    """`cores` processes doing the same fixed work at once, against one alone: how many cores' worth
+    of CPU-bound work this machine gives right now (`cores` on an idle machine of your own)."""
+    command = [sys.executable, "-c", "total = 0\nfor number in range(10_000_000):\n    total += number"]
+
+    def wall(copies: int) -> float:
+        started = time.monotonic()
+        for process in [subprocess.Popen(command) for _ in range(copies)]:
+            process.wait()
+        return time.monotonic() - started
+
+    return cores * wall(1) / wall(cores)
+
+
 def scores(course: Path) -> dict:
     """{student: {grade cell: (auto score, max score)}}."""
     found = class_scores(f"sqlite:///{course / 'gradebook.db'}", ASSIGNMENT)
@@ -93,7 +111,8 @@ def main(argv=None) -> None:
         for course in (serial, pipeline, parallel):  # as after `make release`: the gradebook knows the assignment
             subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--log-level=ERROR"],
                            cwd=course, env=environment(), check=True, capture_output=True)
-        load_before = os.getloadavg()[0]
+        load_before, capacity_before = os.getloadavg()[0], parallel_capacity(cores)
+        print(f"这台机器此刻的并行能力：{capacity_before:.2f} 核（CPU 密集的同样工作，{cores} 个进程同时跑 vs 1 个）", flush=True)
         print("串行 nbgrader autograde …", flush=True)
         serial_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], serial,
                                base / "serial.log")
@@ -106,7 +125,7 @@ def main(argv=None) -> None:
         parallel_seconds = timed(["make", "--no-print-directory", "-C", str(ROOT), "grade", f"GRADE_ARGS={options}"],
                                  parallel, base / "parallel.log")
         print(f"  {parallel_seconds:.1f} 秒", flush=True)
-        load_after = os.getloadavg()[0]
+        load_after, capacity_after = os.getloadavg()[0], parallel_capacity(cores)
         serial_scores = scores(serial)
         agree = (len(serial_scores) == args.students
                  and serial_scores == scores(parallel) and serial_scores == scores(pipeline))
@@ -118,7 +137,10 @@ def main(argv=None) -> None:
         print(f"加速比：对串行 nbgrader autograde {ratio:.2f}×，对同样工作量的串行流程 {same_work_ratio:.2f}×"
               f"（{cores} 核）。三边每个学生每一格的分数{'完全一致' if agree else '不一致！'}"
               f"{'，自动评分的题全部满分' if full and agree else ''}。平均负载 {load_before:.1f} → {load_after:.1f}。")
-        print(json.dumps({"students": args.students, "cores": cores, "serial_nbgrader_autograde_seconds":
+        print(f"机器的并行能力：开始 {capacity_before:.2f} 核，结束 {capacity_after:.2f} 核——加速比不会超过它。")
+        print(json.dumps({"students": args.students, "cores": cores,
+                          "parallel_capacity": [round(capacity_before, 2), round(capacity_after, 2)],
+                          "serial_nbgrader_autograde_seconds":
                           round(serial_seconds, 1), "serial_grade_pipeline_seconds": round(pipeline_seconds, 1),
                           "parallel_make_grade_seconds": round(parallel_seconds, 1), "ratio": round(ratio, 2),
                           "same_work_ratio": round(same_work_ratio, 2), "scores_agree": agree}))

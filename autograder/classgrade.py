@@ -407,16 +407,18 @@ def _remove_abandoned_scratch(state: Path) -> None:
 
 
 def default_workers() -> int:
-    """Two per core: grading one student keeps a core busy only about half the time (the judge
-    waits for its sandboxed child and for replies on loopback), so two per core fill the cores."""
-    return 2 * len(os.sched_getaffinity(0))
+    """One per core and one more: grading a student keeps a core busy nearly all the time (the judge
+    and its sandboxed child rarely wait on each other), and the spare worker fills the short gaps
+    (a worker starting its sandbox, the main process merging a student). Each worker has a sandbox of
+    its own, so more workers only cost memory and start-up."""
+    return len(os.sched_getaffinity(0)) + 1
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="并行自动评分全班的作业，可中断、可续评。")
     parser.add_argument("course_root", nargs="?", default=".")
     parser.add_argument("--workers", type=int, default=default_workers(),
-                        help="并行进程数（默认：CPU 核数的两倍，因为评一个学生时 CPU 约有一半时间在等）")
+                        help="并行进程数（默认：CPU 核数加一）")
     parser.add_argument("--db-url", help="成绩库地址（默认取 nbgrader_config.py 里的 db_url），例如 postgresql://…")
     parser.add_argument("--force", action="store_true", help="全部重新评分，不管之前评过没有")
     parser.add_argument("--no-progress", action="store_true", help="不显示进度条")

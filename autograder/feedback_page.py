@@ -5,6 +5,10 @@ change the page here:
   - it compiles nbgrader's feedback templates again for every student (every
     generate_feedback call makes a new exporter with a new Jinja environment): the
     compiled templates are kept in memory instead (Jinja's own bytecode cache);
+  - it highlights and renders every cell again for every student, though most cells
+    are the lesson's own and the same for the whole class: the HTML of a code or
+    markdown cell is remembered by everything it is made from (source, language,
+    metadata, the exporter's options), so a cell that differs is rendered anew;
   - after rendering it parses the whole page with BeautifulSoup, only to give `<img>`
     tags without alt text a default one and to make JupyterLab-template cells
     focusable. nbgrader's feedback template is the classic one, and the lesson's images
@@ -14,6 +18,7 @@ change the page here:
 nbgrader_config.py makes it `GenerateFeedback.exporter_class`, so `make grade`, the
 serial grader and plain `nbgrader generate_feedback` write the same pages.
 """
+import json
 import re
 
 import jinja2
@@ -40,6 +45,26 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
 
 COMPILED_TEMPLATES = _CompiledTemplates()
+RENDERED_CELLS = {}  # (kind, what the HTML is made from) -> HTML, for the life of the process
+MAX_RENDERED_CELLS = 5000  # a few MB; a class whose answers are all different starts over when it is full
+
+
+def remembered(key: tuple, render) -> str:
+    if key not in RENDERED_CELLS:
+        if len(RENDERED_CELLS) >= MAX_RENDERED_CELLS:
+            RENDERED_CELLS.clear()
+        RENDERED_CELLS[key] = render()
+    return RENDERED_CELLS[key]
+
+
+def _as_key(value) -> str:
+    return json.dumps(value, sort_keys=True, default=repr)
+
+
+class _RememberedHighlight(Highlight2HTML):
+    def __call__(self, source, language=None, metadata=None):
+        key = ("code", source, language or self.pygments_lexer, _as_key(metadata), _as_key(self.extra_formatter_options))
+        return remembered(key, lambda: super(_RememberedHighlight, self).__call__(source, language, metadata))
 
 
 class FeedbackExporter(HTMLExporter):
@@ -48,13 +73,21 @@ class FeedbackExporter(HTMLExporter):
         environment.bytecode_cache = COMPILED_TEMPLATES
         return environment
 
+    @jinja2.pass_context  # as in HTMLExporter: Jinja hands the filter the cell being rendered
+    def markdown2html(self, context, source):
+        cell = context.get("cell", {})
+        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        key = ("markdown", source, _as_key(cell.get("attachments", {})), path, self.embed_images,
+               self.anchor_link_text, self.exclude_anchor_links, _as_key(self.lexer_options))
+        return remembered(key, lambda: super(FeedbackExporter, self).markdown2html(context, source))
+
     def from_notebook_node(self, nb, resources=None, **kw):
         # HTMLExporter.from_notebook_node without its BeautifulSoup pass (nbconvert 7.17): the same filters.
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name", None))
         resources = self._init_resources(resources)
-        self.register_filter("highlight_code",
-                             self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+        self.register_filter("highlight_code", self.filters.get(
+            "highlight_code", _RememberedHighlight(pygments_lexer=lexer, parent=self)))
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata,
                                                                        parent=self, resources=resources))
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)

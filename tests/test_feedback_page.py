@@ -29,9 +29,22 @@ def tree(html: str) -> str:
 
 def test_the_lesson_gives_the_same_page_as_nbconverts_exporter():
     notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
-    ours, theirs = export(FeedbackExporter, notebook), export(HTMLExporter, notebook)
-    assert "loop.svg" in ours  # the lesson's picture, with its alt text: no parse needed
-    assert tree(ours) == tree(theirs)
+    theirs = tree(export(HTMLExporter, notebook))
+    first, second = export(FeedbackExporter, notebook), export(FeedbackExporter, notebook)  # then from memory
+    assert "loop.svg" in first  # the lesson's picture, with its alt text: no parse needed
+    assert tree(first) == theirs and tree(second) == theirs
+
+
+def test_a_cell_that_differs_is_rendered_anew():
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    export(FeedbackExporter, notebook)
+    markdown = next(c for c in notebook.cells if c.cell_type == "markdown")
+    code = next(c for c in notebook.cells if c.cell_type == "code" and c.source.strip())
+    markdown.source += "\n\n另一位同学的**回答**"
+    code.source += "\nanother_students_name = 1"
+    ours = export(FeedbackExporter, notebook)
+    assert "另一位同学的<strong>回答</strong>" in ours and "another_students_name" in ours
+    assert tree(ours) == tree(export(HTMLExporter, notebook))
 
 
 def test_an_image_without_alt_text_gets_nbconverts_default():
