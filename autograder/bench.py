@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,9 +69,10 @@ def timed(command: list, cwd: Path, log: Path) -> float:
     return time.monotonic() - started
 
 
-def parallel_capacity(cores: int) -> float:
+def parallel_capacity(cores: int, rounds: int = 3) -> float:
     """`cores` processes doing the same fixed work at once, against one alone: how many cores' worth
-    of CPU-bound work this machine gives right now (`cores` on an idle machine of your own)."""
+    of CPU-bound work this machine gives right now (`cores` on an idle machine of your own).
+    Medians of a few alternating rounds, since one slow round would say more than `cores`."""
     command = [sys.executable, "-c", "total = 0\nfor number in range(10_000_000):\n    total += number"]
 
     def wall(copies: int) -> float:
@@ -79,7 +81,8 @@ def parallel_capacity(cores: int) -> float:
             process.wait()
         return time.monotonic() - started
 
-    return cores * wall(1) / wall(cores)
+    alone, together = zip(*[(wall(1), wall(cores)) for _ in range(rounds)])
+    return cores * statistics.median(alone) / statistics.median(together)
 
 
 def scores(course: Path) -> dict:
