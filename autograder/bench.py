@@ -143,8 +143,8 @@ def main(argv=None) -> None:
         print(f"机器的并行能力：开始 {capacity_before:.2f} 核，结束 {capacity_after:.2f} 核——加速比不会超过它。")
         print(json.dumps({"students": args.students, "cores": cores,
                           "parallel_capacity": [round(capacity_before, 2), round(capacity_after, 2)],
-                          "serial_nbgrader_autograde_seconds":
-                          round(serial_seconds, 1), "serial_grade_pipeline_seconds": round(pipeline_seconds, 1),
+                          "serial_nbgrader_autograde_seconds": round(serial_seconds, 1),
+                          "serial_grade_pipeline_seconds": round(pipeline_seconds, 1),
                           "parallel_make_grade_seconds": round(parallel_seconds, 1), "ratio": round(ratio, 2),
                           "same_work_ratio": round(same_work_ratio, 2), "scores_agree": agree}))
         if not agree:

@@ -48,10 +48,10 @@ import course.model
 import course.tools
 
 PR_SET_CHILD_SUBREAPER = 36
+CHILD_FAILED = 70  # exit code of a child whose driver failed; the traceback is in job["error_file"]
 # Every SDK client builds a TLS context (reading the CA bundle) even for the grader's plain-HTTP address:
 # built once here, shared by the clients of every child.
 _TLS = httpx2.create_ssl_context()
-CHILD_FAILED = 70  # exit code of a child whose driver failed; the traceback is in job["error_file"]
 
 # Captured before any student code runs: the driver keeps using these even if the
 # student rebinds the builtins or monkeypatches modules.

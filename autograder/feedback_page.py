@@ -1,4 +1,4 @@
-"""The HTML exporter behind `nbgrader generate_feedback`, with two costs of a class-sized run removed.
+"""The HTML exporter behind `nbgrader generate_feedback`, without the costs that repeat for every student.
 
 nbconvert's HTMLExporter spends most of a feedback page's time on work that does not
 change the page here:

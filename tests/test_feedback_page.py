@@ -8,9 +8,8 @@ from nbformat.v4 import new_code_cell, new_output
 from traitlets.config import Config
 
 from autograder.feedback_page import COMPILED_TEMPLATES, FeedbackExporter
-from autograder.notebook_code import ROOT
+from grading.grading_corpus import RELEASE_NOTEBOOK
 
-RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
 PIXEL = base64.b64encode(bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")).decode()
