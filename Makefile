@@ -66,6 +66,6 @@ explore: setup
 grade: setup
 	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
 
-# Wall time of `make grade` against serial `nbgrader autograde` on N full-marks submissions.
+# Wall time of `make grade` against stock nbgrader (Execute in a kernel) and the serial graders on N full-marks submissions.
 bench-grade: setup
 	$(BIN)/python -m autograder.bench $(or $(N),20)

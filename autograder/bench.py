@@ -1,8 +1,11 @@
-"""`make bench-grade N=20`: the parallel `make grade` against serial `nbgrader autograde`, side by side.
+"""`make bench-grade N=20`: `make grade` against stock nbgrader and the serial graders, side by side.
 
 Builds N copies of a full-marks submission (the reference solution filled into the
-student notebook, by the grading corpus's builder), in three identical course folders,
+student notebook, by the grading corpus's builder), in four identical course folders,
 then in the same run times
+  - stock nbgrader: `nbgrader autograde lesson03` with nbgrader's own preprocessors
+    (its Execute runs each whole notebook, visible checks included, in a Jupyter
+    kernel): what a course without this grader would run;
   - `nbgrader autograde lesson03`: nbgrader's own serial loop, with the course's
     nbgrader_config.py, so the same sandboxed judge; autograde only;
   - `python -m autograder.grade`: the same work as `make grade` (staging, autograde,
@@ -10,8 +13,9 @@ then in the same run times
   - `make grade`: autograder.classgrade, several students at a time, which also writes
     the class report;
 and prints the wall times, the ratios and whether every student's every score agrees.
-The first ratio is the one the issue asks for (make grade does more work than the
-serial autograde); the second compares the same work.
+The first ratio is against stock nbgrader (the comparison instructors care about), the
+second against the serial autograde with the same judge (make grade does more work),
+the third against the same work done serially.
 
 The machine may be shared, and a shared host often gives two busy processes much less
 than two cores. So before and after the timed runs the bench also measures how many
@@ -36,6 +40,12 @@ from autograder.notebook_code import ROOT
 ASSIGNMENT = "lesson03"
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 FULL_MARKS_VARIANT = "full_reference"
+# Stock nbgrader: the course's own ids, nbgrader's default preprocessors (Execute in a kernel).
+STOCK_CONFIG = """c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = "agent-crash-recovery"
+c.CourseDirectory.db_url = "sqlite:///gradebook.db"
+c.Execute.timeout = 60
+"""
 
 
 def full_marks_notebook() -> str:
@@ -45,10 +55,14 @@ def full_marks_notebook() -> str:
     return build(FULL_MARKS_VARIANT)
 
 
-def make_course(folder: Path, students: int, notebook: str) -> Path:
+def make_course(folder: Path, students: int, notebook: str, config: str | None = None) -> Path:
+    """A course folder with N submissions; `config` replaces the course's nbgrader_config.py."""
     folder.mkdir(parents=True)
     shutil.copytree(ROOT / "source", folder / "source")
-    shutil.copy(ROOT / "nbgrader_config.py", folder)
+    if config is None:
+        shutil.copy(ROOT / "nbgrader_config.py", folder)
+    else:
+        (folder / "nbgrader_config.py").write_text(config, encoding="utf-8")
     for number in range(1, students + 1):
         submitted = folder / "submitted" / f"student{number:03d}" / ASSIGNMENT
         submitted.mkdir(parents=True)
@@ -105,18 +119,22 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     notebook = full_marks_notebook()
     base = Path(tempfile.mkdtemp(prefix="bench-grade-"))
+    stock = make_course(base / "stock", args.students, notebook, STOCK_CONFIG)
     serial = make_course(base / "serial", args.students, notebook)
     pipeline = make_course(base / "pipeline", args.students, notebook)
     parallel = make_course(base / "parallel", args.students, notebook)
     cores = len(os.sched_getaffinity(0))
     print(f"基准：{args.students} 份满分提交，{cores} 个 CPU 核；临时文件夹 {base}", flush=True)
     try:
-        for course in (serial, pipeline, parallel):  # as after `make release`: the gradebook knows the assignment
+        for course in (stock, serial, pipeline, parallel):  # as after `make release`: the gradebook knows the assignment
             subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--log-level=ERROR"],
                            cwd=course, env=environment(), check=True, capture_output=True)
         load_before, capacity_before = os.getloadavg()[0], parallel_capacity(cores)
         print(f"这台机器此刻的并行能力：{capacity_before:.2f} 核（CPU 密集的同样工作，{cores} 个进程同时跑 vs 1 个）", flush=True)
-        print("串行 nbgrader autograde …", flush=True)
+        print("原版 nbgrader autograde（它自己的 Execute，在 kernel 里跑整本 notebook）…", flush=True)
+        stock_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], stock, base / "stock.log")
+        print(f"  {stock_seconds:.1f} 秒", flush=True)
+        print("串行 nbgrader autograde（本课程的沙箱评分器）…", flush=True)
         serial_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], serial,
                                base / "serial.log")
         print(f"  {serial_seconds:.1f} 秒", flush=True)
@@ -133,21 +151,27 @@ def main(argv=None) -> None:
         agree = (len(serial_scores) == args.students
                  and serial_scores == scores(parallel) and serial_scores == scores(pipeline))
         full = all_full_marks(serial_scores)
+        stock_scores = scores(stock)
+        stock_full = len(stock_scores) == args.students and all_full_marks(stock_scores)
+        stock_ratio = stock_seconds / parallel_seconds
         ratio, same_work_ratio = serial_seconds / parallel_seconds, pipeline_seconds / parallel_seconds
-        print(f"\n串行 nbgrader autograde：{serial_seconds:.1f} 秒（只自动评分）；"
+        print(f"\n原版 nbgrader：{stock_seconds:.1f} 秒（学生的 kernel 里跑整本 notebook，"
+              f"{'每人满分' if stock_full else '并非每人满分！'}）；串行 nbgrader autograde：{serial_seconds:.1f} 秒（只自动评分）；"
               f"串行 autograder.grade：{pipeline_seconds:.1f} 秒（评分、反馈、grades.csv）；"
               f"并行 make grade：{parallel_seconds:.1f} 秒（评分、反馈、grades.csv、全班报告）。")
-        print(f"加速比：对串行 nbgrader autograde {ratio:.2f}×，对同样工作量的串行流程 {same_work_ratio:.2f}×"
+        print(f"加速比：对原版 nbgrader {stock_ratio:.2f}×，对串行 nbgrader autograde {ratio:.2f}×，对同样工作量的串行流程 {same_work_ratio:.2f}×"
               f"（{cores} 核）。三边每个学生每一格的分数{'完全一致' if agree else '不一致！'}"
               f"{'，自动评分的题全部满分' if full and agree else ''}。平均负载 {load_before:.1f} → {load_after:.1f}。")
         print(f"机器的并行能力：开始 {capacity_before:.2f} 核，结束 {capacity_after:.2f} 核——加速比不会超过它。")
         print(json.dumps({"students": args.students, "cores": cores,
                           "parallel_capacity": [round(capacity_before, 2), round(capacity_after, 2)],
+                          "stock_nbgrader_seconds": round(stock_seconds, 1), "stock_ratio": round(stock_ratio, 2),
+                          "stock_full_marks": stock_full,
                           "serial_nbgrader_autograde_seconds": round(serial_seconds, 1),
                           "serial_grade_pipeline_seconds": round(pipeline_seconds, 1),
                           "parallel_make_grade_seconds": round(parallel_seconds, 1), "ratio": round(ratio, 2),
                           "same_work_ratio": round(same_work_ratio, 2), "scores_agree": agree}))
-        if not agree:
+        if not (agree and stock_full):
             sys.exit(1)
     finally:
         if not args.keep:
