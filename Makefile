@@ -39,6 +39,16 @@ lab: setup
 bundle: setup
 	$(BIN)/python -m student_bundle.build
 
+# Parts of `make test`: the bundle (leak scan, install with Debian's python3, run to the first stub),
+# the course on every Python here (3.10, 3.12, 3.13; grading on 3.10 and 3.13), JupyterHub end to end (root).
+.PHONY: test-bundle test-pythons test-hub
+test-bundle: setup
+	$(BIN)/python -m pytest -q tests/test_student_bundle.py tests/test_platforms.py
+test-pythons: setup
+	$(BIN)/python -m pytest -q tests/test_python_versions.py
+test-hub: setup
+	$(BIN)/python -m pytest -q tests/test_jupyterhub.py
+
 # Regenerate the three locks (one universal lock each, Python 3.10 and newer, every platform) from requirements/*.in.
 LOCK := $(BIN)/uv pip compile --universal --python-version 3.10 --annotation-style line -q --custom-compile-command "make lock"
 lock: setup
