@@ -164,3 +164,17 @@ def test_the_notebook_runs_offline_up_to_the_first_stub(installed):
     report = run_notebook(installed / ".venv/bin/python", installed / NOTEBOOK)
     assert report["python"].startswith(str(installed / ".venv")), report["python"]
     assert_stops_at_first_stub(report, installed / ".venv")
+
+
+def pins(lock: Path) -> set:
+    """The lock's name==version pins (each may hold for some Pythons or platforms only)."""
+    return {line.split("#")[0].split(";")[0].strip() for line in lock.read_text().splitlines()
+            if line.split("#")[0].strip() and not line.startswith("-")}
+
+
+def test_the_students_lock_pins_what_the_instructors_does():
+    """A student and the grader run the same versions: the student's lock is a part of requirements.txt."""
+    student, instructor = pins(ROOT / "requirements" / "student.txt"), pins(ROOT / "requirements.txt")
+    assert len(student) > 50
+    assert student <= instructor, sorted(student - instructor)
+    assert not {pin.split("==")[0] for pin in student} & NOT_FOR_STUDENTS
