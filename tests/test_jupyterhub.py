@@ -15,6 +15,7 @@ the save_load answer, so their scores differ by a known amount.
 
 Needs root (useradd, the spawner's setuid); skips elsewhere and says why.
 """
+import contextlib
 import json
 import os
 import pwd
@@ -22,6 +23,7 @@ import re
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -46,6 +48,8 @@ NOTEBOOK = "resume-from-checkpoint.ipynb"
 COURSE_ID = re.search(r'course_id = "([^"]+)"', (ROOT / "nbgrader_config.py").read_text()).group(1)
 # What the instructor's course folder holds (a clone of this repository would do as well).
 COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course")
+INSTRUCTOR_PLUGINS = set(json.loads((ROOT / "student_bundle" / "jupyter_config" / "labconfig"
+                                     / "page_config.json").read_text())["disabledExtensions"])
 PROXY_VERSION = "5.3.0"
 PROXY_CACHE = Path.home() / ".cache" / "crash-course" / f"configurable-http-proxy-{PROXY_VERSION}"
 STUDENT_NBGRADER_CONFIG = """\
@@ -178,13 +182,18 @@ c.JupyterHub.load_roles = [{{"name": "course-test", "services": ["course-test"],
     raise AssertionError("JupyterHub 60 秒内没有起来")
 
 
-def stop(process: subprocess.Popen) -> None:
-    """SIGTERM the Hub (it stops the users' servers and the proxy), then kill what is left."""
-    tree = [process] + [p for p in psutil.Process(process.pid).children(recursive=True)]
+def stop(process: subprocess.Popen) -> list:
+    """SIGTERM the Hub (it stops the users' servers and the proxy), kill what is left; return what was."""
+    tree = psutil.Process(process.pid).children(recursive=True)
     os.killpg(process.pid, signal.SIGTERM)
-    _, alive = psutil.wait_procs([psutil.Process(p.pid) for p in tree if psutil.pid_exists(p.pid)], timeout=20)
+    process.wait(timeout=30)
+    _, alive = psutil.wait_procs([p for p in tree if p.is_running()], timeout=10)
+    names = []
     for leftover in alive:
-        leftover.kill()
+        with contextlib.suppress(psutil.Error):
+            names.append(" ".join(leftover.cmdline()))
+            leftover.kill()
+    return names
 
 
 # --- running things as a user -----------------------------------------------------------
@@ -270,11 +279,12 @@ def cycle(tmp_path_factory):
         timings["hub and servers"] = time.monotonic() - started
 
         started = time.monotonic()
-        listed, formgrader = {}, {}
+        listed, formgrader, lab_pages = {}, {}, {}
         args = {"course_id": COURSE_ID, "assignment_id": ASSIGNMENT}
         for name, token in tokens.items():
             listed[name] = hub.request("GET", f"/user/{name}/assignments?course_id={COURSE_ID}", token)
             formgrader[name] = hub.request("GET", f"/user/{name}/formgrader", token)[0]
+            lab_pages[name] = hub.request("GET", f"/user/{name}/lab", token)
             status, reply = hub.request("POST", f"/user/{name}/assignments/fetch", token, form=args)
             assert status == 200, (name, status, reply)
             path = f"/user/{name}/api/contents/{ASSIGNMENT}/{NOTEBOOK}"
@@ -306,11 +316,11 @@ def cycle(tmp_path_factory):
         timings["fetch_feedback"] = time.monotonic() - started
         (artifacts / "timings.json").write_text(json.dumps(timings, indent=1))
         yield {"teacher": teacher, "students": students, "course": course, "exchange": exchange,
-               "submissions": submissions, "listed": listed, "formgrader": formgrader, "feedback": feedback,
+               "submissions": submissions, "listed": listed, "formgrader": formgrader, "lab_pages": lab_pages, "feedback": feedback,
                "grades": (course / "grades.csv").read_text(), "timings": timings}
     finally:
         if process is not None:
-            stop(process)
+            (artifacts / "left-running.json").write_text(json.dumps(stop(process)))
         for name in (TEACHER, *STUDENTS):
             remove_user(name)
         shutil.rmtree(base, ignore_errors=True)
@@ -327,6 +337,10 @@ def test_students_see_the_released_assignment_and_no_formgrader(cycle):
         assert status == 200, assignments
         assert [a["assignment_id"] for a in assignments["value"] if a["status"] == "released"] == [ASSIGNMENT]
         assert cycle["formgrader"][name] == 404
+        status, html = cycle["lab_pages"][name]
+        config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                      html, re.DOTALL).group(1))
+        assert INSTRUCTOR_PLUGINS <= set(config["disabledExtensions"]), config["disabledExtensions"]
 
 
 def test_each_student_gets_the_expected_grade(cycle):
@@ -345,6 +359,7 @@ def test_each_student_receives_only_their_own_feedback(cycle):
 def test_a_student_cannot_read_another_students_submission(cycle):
     alice, bob = (cycle["students"][name] for name in STUDENTS)
     theirs = cycle["submissions"][alice.pw_name]
+    assert stat.S_IMODE(theirs.stat().st_mode) == 0o770  # stock nbgrader leaves it 0777 (#978)
     assert not can_read(bob, theirs)
     assert not can_read(bob, theirs / NOTEBOOK)
     assert not can_read(bob, theirs.parent), "学生能列出 inbound/，就能看到别人的提交文件夹名"
