@@ -27,15 +27,34 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
-# JupyterLab on the student notebooks, offline by default (set ANTHROPIC_API_KEY for real Claude).
-# Students get Validate but not the instructor's formgrader; root (as in CI) needs --allow-root.
+# JupyterLab on the student notebooks, offline by default (set ANTHROPIC_API_KEY for real Claude),
+# started as the student bundle starts it: Validate and the Assignment List, none of nbgrader's
+# instructor tools (student_bundle/lab.py; root, as in CI, gets --allow-root there).
 LAB_DIR ?= release/lesson03
-LAB_FLAGS := --notebook-dir=$(LAB_DIR) --ServerApp.ip=127.0.0.1 \
-	--ServerApp.jpserver_extensions nbgrader.server_extensions.formgrader=False \
-	--ServerApp.jpserver_extensions nbgrader.server_extensions.course_list=False \
-	$(if $(filter 0,$(shell id -u)),--allow-root)
 lab: setup
-	$(BIN)/jupyter lab $(LAB_FLAGS) $(LAB_ARGS)
+	$(BIN)/python student_bundle/lab.py open --venv $(VENV) --notebook-dir $(LAB_DIR) $(LAB_ARGS)
+
+# What a student downloads: build/student-bundle/ and build/student-bundle.zip (no solutions, no hidden tests).
+.PHONY: bundle lock
+bundle: setup
+	$(BIN)/python -m student_bundle.build
+
+# Parts of `make test`: the bundle (leak scan, install with Debian's python3, run to the first stub),
+# the course on every Python here (3.10, 3.12, 3.13; grading on 3.10 and 3.13), JupyterHub end to end (root).
+.PHONY: test-bundle test-pythons test-hub
+test-bundle: setup
+	$(BIN)/python -m pytest -q tests/test_student_bundle.py tests/test_platforms.py
+test-pythons: setup
+	$(BIN)/python -m pytest -q tests/test_python_versions.py
+test-hub: setup
+	$(BIN)/python -m pytest -q tests/test_jupyterhub.py
+
+# Regenerate the three locks (one universal lock each, Python 3.10 and newer, every platform) from requirements/*.in.
+LOCK := $(BIN)/uv pip compile --universal --python-version 3.10 --annotation-style line -q --custom-compile-command "make lock"
+lock: setup
+	$(LOCK) requirements/dev.in -o requirements.txt
+	$(LOCK) requirements/student.in -c requirements.txt -o requirements/student.txt
+	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
 test: setup test-deps
 	$(BIN)/python -m pytest -q

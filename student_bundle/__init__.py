@@ -1,0 +1,1 @@
+"""Builds the student bundle (build.py) and holds what goes into it besides the notebooks and course/."""

@@ -1,0 +1,102 @@
+"""Which cells of the student notebook need a POSIX system, and that only those do.
+
+The incident replay and the crash explorer start the agent with os.fork() and kill it with
+SIGKILL; Windows has neither. The student README says so and sends Windows students to WSL
+or the course's JupyterHub for those cells. This test runs the whole notebook, with every
+answer filled in, in a kernel that has first been stripped of what Windows lacks: os.fork
+and the other POSIX-only functions of `os`, signal.SIGKILL, multiprocessing's "fork" context,
+and the POSIX-only modules (fcntl, pwd, resource, ...). The cells that fail there must be
+exactly the cells that fork on Linux (counted in a second, normal run), and must fail
+because fork is missing.
+"""
+import json
+import shutil
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from grading.grading_corpus import build as build_variant
+from student_env import ROOT
+
+NOTEBOOK = "resume-from-checkpoint.ipynb"
+# Counts the kernel's forks, so the normal run knows which cells fork.
+COUNT_FORKS = """\
+import os
+_course_forks = []
+os.register_at_fork(before=lambda: _course_forks.append(1))
+"""
+FORKS_SO_FAR = "print(len(_course_forks))"
+# What Windows does not have. Modules already loaded by the kernel stay; new imports fail.
+LIKE_WINDOWS = """\
+import os, signal, sys, multiprocessing
+for name in ("fork", "forkpty", "wait3", "wait4", "killpg", "getpgid", "setpgid", "setsid", "getuid", "geteuid",
+             "getgid", "getegid", "getppid", "mkfifo", "pipe2", "sync", "WIFSIGNALED", "WTERMSIG", "WEXITSTATUS",
+             "WIFEXITED", "register_at_fork"):
+    if hasattr(os, name):
+        delattr(os, name)
+for name in ("SIGKILL", "SIGSTOP", "SIGALRM", "SIGCHLD", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGPIPE"):
+    if hasattr(signal, name):
+        delattr(signal, name)
+_get_context = multiprocessing.get_context
+def _windows_context(method=None):
+    if method in ("fork", "forkserver"):
+        raise ValueError(f"cannot find context for {method!r}")
+    return _get_context(method)
+multiprocessing.get_context = _windows_context
+for name in ("fcntl", "grp", "pwd", "resource", "termios", "tty", "pty", "posix", "syslog", "crypt"):
+    sys.modules.setdefault(name, None)
+"""
+FORK_MISSING = ("has no attribute 'fork'", "cannot find context for 'fork'", "has no attribute 'SIGKILL'")
+
+
+def run(folder, prologue: str, probe: str = None) -> list:
+    """[(cell index, error or None, probe output)] for every code cell, the prologue run first."""
+    notebook = nbformat.read(str(folder / NOTEBOOK), as_version=4)
+    client = NotebookClient(notebook, timeout=180, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(folder)}})
+    results = []
+    with client.setup_kernel():
+        client.execute_cell(nbformat.v4.new_code_cell(prologue), 0)
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type != "code":
+                continue
+            client.execute_cell(cell, index)
+            errors = [f"{o['ename']}: {o['evalue']}" for o in cell.outputs if o["output_type"] == "error"]
+            seen = None
+            if probe:
+                counter = nbformat.v4.new_code_cell(probe)
+                client.execute_cell(counter, index)
+                seen = int(counter.outputs[0]["text"])
+            results.append((index, errors[0] if errors else None, seen))
+    return results
+
+
+@pytest.fixture(scope="module")
+def lesson(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("platforms")
+    for path in (ROOT / "release" / "lesson03").iterdir():
+        if path.is_file() and path.name != NOTEBOOK:
+            shutil.copy2(path, folder)
+    (folder / NOTEBOOK).write_text(build_variant("full_reference"), encoding="utf-8")
+    return folder
+
+
+def test_only_the_forking_cells_need_posix(lesson, monkeypatch):
+    monkeypatch.setenv("COURSE_OFFLINE", "1")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    on_linux = run(lesson, COUNT_FORKS, FORKS_SO_FAR)
+    failed_on_linux = [(index, error) for index, error, _ in on_linux if error]
+    assert failed_on_linux == [], failed_on_linux
+    forks, before = set(), 0
+    for index, _, count in on_linux:
+        if count > before:
+            forks.add(index)
+        before = count
+    like_windows = {index: error for index, error, _ in run(lesson, LIKE_WINDOWS) if error}
+    report = {"forking cells": sorted(forks), "failing without POSIX": like_windows}
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    (ROOT / "test-artifacts" / "platforms.json").write_text(json.dumps(report, ensure_ascii=False, indent=1))
+    assert forks, "没有一个单元格 fork：回放和探索器的单元格去哪了？"
+    assert set(like_windows) == forks, report
+    assert all(any(text in error for text in FORK_MISSING) for error in like_windows.values()), report
