@@ -76,7 +76,7 @@ def api_advice(error) -> str:
     """What a 400 from the Messages API means for this lesson, in Chinese."""
     message = str(getattr(error, "body", None) and error.body.get("error", {}).get("message") or error)
     if "without `tool_result`" in message:
-        return ("对话末尾有一个 tool_use 还没有配对的 tool_result——这是一个悬空调用。"
+        return ("对话末尾有一个 tool_use 还没有得到与它配对的结果块——这是一个悬空调用。"
                 "续跑时检查点的 pendingToolUse 不是 None，就要先对账（reconcile），再调用模型。")
     if "unexpected `tool_use_id`" in message:
         return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到：它要等于悬空调用的 id。"
