@@ -48,9 +48,9 @@ def test_the_incident_sends_one_email(grading):
     outcome = grading.outcome("incident_replay")
     restarted(outcome, "重演事故")
     emails = outcome.emails_during_steps()
-    expect(emails == 1, f"重演事故后邮件服务器一共收到 {emails} 封："
-           + ("崩溃前已经发出的信，续跑时又发了一遍。看看你的 reconcile 对 send_email 走的是哪条路"
-              if emails > 1 else "应该恰好 1 封"))
+    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的信又发了一遍（服务器一共收到 {emails} 封）。"
+                        "看看你的 reconcile 对 send_email 走的是哪条路"
+           if emails > 1 else f"重演事故后邮件服务器一共收到 {emails} 封，应该恰好 1 封")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -64,7 +64,7 @@ def test_the_dangling_send_email_is_answered_with_is_error(grading):
     block = answer_to(messages, pending.get("id"))
     expect(block is not None, "续跑后的对话里，悬空的 send_email 没有得到 tool_result：恢复时要先对账再调用模型")
     expect(block.get("is_error") is True, "悬空的 send_email 没有重新执行，它的 tool_result 要带 is_error: True（布尔值）"
-                                          f"，你的是 {short(block.get('is_error'))}")
+           + (f"，你写的是 {short(block.get('is_error'))}" if "is_error" in block else "，你的没有 is_error"))
     trouble = pairing_problem(messages)
     expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
     expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
@@ -80,6 +80,10 @@ def test_a_dangling_read_only_call_is_run_again(grading):
     expect(again and again[0]["name"] == pending["name"] and again[0]["input"] == pending.get("input"),
            f"重启后第一个执行的工具应该是悬空的只读调用 {pending['name']}（原来的 input），"
            f"实际是 {short([c['name'] for c in again]) if again else '什么也没有'}")
+    first_model_call = min((c["seq"] for c in outcome.model_calls if c["step"] == 1), default=None)
+    expect(first_model_call is None or again[0]["seq"] < first_model_call,
+           f"重启后要先对账（重新执行悬空的 {pending['name']}），再调用模型；你的 run_agent 先调用了模型，"
+           "模型只好把这一步重新想一遍——悬空的 assistant 消息被删掉了吗？")
     messages = state.get("messages")
     block = answer_to(messages if isinstance(messages, list) else [], pending.get("id"))
     expect(block is not None and again[0]["output"] in text_of(block.get("content")),
