@@ -96,7 +96,9 @@ def manual_grade(course_dir: Path, grade_id: str):
 
 def test_a_written_answer_graded_in_the_formgrader_reaches_the_feedback(course, instructor_lab, page):
     url, token = instructor_lab["url"], instructor_lab["token"]
-    page.goto(f"{url}/formgrader/submissions/{submission_id(course['dir'])}/?token={token}")
+    page.goto(f"{url}/formgrader?token={token}")  # logs in: the formgrader's own API calls need the login cookie
+    page.get_by_text("Manage Assignments").first.wait_for()
+    page.goto(f"{url}/formgrader/submissions/{submission_id(course['dir'])}/")
     score = page.locator("input.score#why_cpA")
     score.wait_for()
     assert ANSWER in page.locator("body").inner_text()  # the student's answer is what the grader reads
