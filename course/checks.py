@@ -270,14 +270,10 @@ class _Recorder:
             return real_save(state, *args, **kwargs)
 
         def reconcile(cp):
-            # The course's own answer to a dangling call, so that this check needs no reconcile of yours.
+            # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on.
             self.log.append(("reconcile", copy.deepcopy(cp)))
-            pending = cp["pendingToolUse"]
-            result = {"type": "tool_result", "tool_use_id": pending["id"], "is_error": True,
-                      "content": "（检查程序替你对账：结果未知）"}
-            if pending["name"] in COURSE_READ_ONLY:
-                result = {"type": "tool_result", "tool_use_id": pending["id"],
-                          "content": course_execute_tool(pending["name"], pending["input"])}
+            result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
+                      "content": "（检查程序临时补上的结果）"}
             cp["messages"].append({"role": "user", "content": [result]})
             cp["pendingToolUse"] = None
             return cp
@@ -387,7 +383,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
            "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
-    print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的；只看了三份检查点，提交后隐藏测试会检查更多。）")
+    print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。可见检查只是提示，不是评分：它只看了几种情况，提交后隐藏测试会检查更多。）")
 
 
 # --- reconcile -------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def course(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def instructor_lab(course, tmp_path_factory):
+def instructor_lab(course, tmp_path_factory, artifacts):
     """The instructor's JupyterLab on the course folder, formgrader on; yields its URL and token."""
     home = tmp_path_factory.mktemp("instructor")
     quiet_lab_settings(home / "settings")
@@ -69,8 +69,7 @@ def instructor_lab(course, tmp_path_factory):
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={course['dir']}"]
     if os.geteuid() == 0:
         args.append("--allow-root")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = ARTIFACTS / "formgrader-lab.log"
+    log = artifacts / "formgrader-lab.log"
     with open(log, "w") as log_file:
         process = subprocess.Popen(args, cwd=course["dir"], env=env, stdout=log_file, stderr=subprocess.STDOUT,
                                    start_new_session=True)
