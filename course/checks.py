@@ -69,7 +69,7 @@ def call(what: str, function, *args, **kwargs):
         raise CheckFailed(f"{what} 调用模型时 API 返回了 400：{api_advice(exc)}") from exc
     except Exception as exc:
         raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}：{_short(str(exc), 160)}"
-                          "（看上面的 traceback，最后几行指向出错的那一行）") from exc
+                          "（上面的 traceback 最后几行指向你代码里出错的那一行）") from exc
 
 
 def api_advice(error) -> str:
@@ -567,7 +567,15 @@ def hint_for(error: BaseException) -> str | None:
 
 def _show_in_chinese(shell, etype, value, tb, tb_offset=None):
     if isinstance(value, CheckFailed):
-        shell._showtraceback(etype, value, [f"\x1b[1;31m可见检查没有通过：\x1b[0m{value}"])
+        stb = []
+        cause = value.__cause__
+        if cause is not None and not isinstance(cause, anthropic.BadRequestError):
+            # Your code raised inside the check: show where, then what the check makes of it.
+            frames = cause.__traceback__
+            while frames is not None and frames.tb_frame.f_code.co_filename == __file__:
+                frames = frames.tb_next  # start at the student's own code, not at this module
+            stb = list(shell.InteractiveTB.structured_traceback(type(cause), cause, frames))
+        shell._showtraceback(etype, value, stb + [f"\x1b[1;31m可见检查没有通过：\x1b[0m{value}"])
         return None
     stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
     hint = hint_for(value)

@@ -351,3 +351,27 @@ def test_a_failed_check_shows_only_its_message():
 
     checks._show_in_chinese(Shell(), CheckFailed, CheckFailed("没有在存档点 B 存档"), None)
     assert shown == [["\x1b[1;31m可见检查没有通过：\x1b[0m没有在存档点 B 存档"]]
+
+
+def test_an_error_in_the_students_code_shows_where_it_happened(namespace):
+    from IPython.core.ultratb import AutoFormattedTB
+
+    define(namespace, """
+        def reconcile(cp):
+            return cp["no such field"]
+    """)
+    with pytest.raises(CheckFailed) as caught:
+        checks.check_reconcile(namespace["reconcile"], namespace)
+    assert "KeyError" in str(caught.value) and isinstance(caught.value.__cause__, KeyError)
+    shown = []
+
+    class Shell:
+        InteractiveTB = AutoFormattedTB(mode="Plain", theme_name="nocolor")
+
+        def _showtraceback(self, etype, value, stb):
+            shown.append(stb)
+
+    checks._show_in_chinese(Shell(), CheckFailed, caught.value, None)
+    text = "\n".join(shown[0])
+    assert "in reconcile" in text and "checks.py" not in text  # the student's frame, not the check's
+    assert text.rstrip().endswith(str(caught.value))
