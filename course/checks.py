@@ -12,7 +12,9 @@ it puts a recording wrapper in place of `os.fsync`, of the client's
 `messages.create`, or of a name in the notebook (`execute_tool`, `save_checkpoint`,
 `reconcile`), and puts the original back afterwards.
 
-This module holds no solution: it knows what a right answer does, not how to write it.
+Imported inside a notebook, it also makes every error a cell raises end with a Chinese
+explanation (`explain_errors_in_chinese`). This module holds no solution: it knows what a
+right answer does, not how to write it.
 """
 import contextlib
 import copy
@@ -591,3 +593,7 @@ def explain_errors_in_chinese() -> None:
     shell = ipython.get_ipython() if ipython else None
     if shell is not None:
         shell.set_custom_exc((Exception,), _show_in_chinese)
+
+
+# Imported in a notebook (the lesson's first cell does), every later error ends in Chinese; elsewhere this does nothing.
+explain_errors_in_chinese()
