@@ -274,6 +274,8 @@ class _Recorder:
         def reconcile(cp):
             # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on.
             self.log.append(("reconcile", copy.deepcopy(cp)))
+            expect(isinstance(cp, dict) and cp.get("pendingToolUse") is not None,
+                   "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
             result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
                       "content": "（检查程序临时补上的结果）"}
             cp["messages"].append({"role": "user", "content": [result]})
@@ -557,7 +559,11 @@ def hint_for(error: BaseException) -> str | None:
     if isinstance(error, NotImplementedError):
         return "这里用到的函数还没写完（仍然是 raise NotImplementedError）：先完成它的答题单元格并运行。"
     if isinstance(error, NameError):
-        return (f"名字 {getattr(error, 'name', '') or '（见上）'} 还没有定义：请从上往下依次运行单元格；"
+        name = getattr(error, "name", "") or "（见上）"
+        if name == "reconcile":
+            return ("reconcile 要到练习二才由你来写。在那之前，run_agent 只有在检查点的 pendingToolUse 不是 None 时"
+                    "才调用它；这里的检查点没有悬空调用，不需要对账。")
+        return (f"名字 {name} 还没有定义：请从上往下依次运行单元格；"
                 "如果它是你要写的函数或答案，先完成并运行它的答题单元格。")
     if isinstance(error, anthropic.BadRequestError):
         return "API 拒绝了这次请求（HTTP 400）：" + api_advice(error)

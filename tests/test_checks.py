@@ -176,6 +176,11 @@ def test_reinitialising_on_resume(namespace):
     fails_with("重新初始化了 messages", checks.check_run_agent, namespace["run_agent"], namespace)
 
 
+def test_reconciling_when_nothing_is_pending(namespace):
+    run_agent_with(namespace, '    elif state["pendingToolUse"] is not None:', '    else:')
+    fails_with("没有悬空调用时也调用了 reconcile", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
 def test_max_turns_not_counted_across_restarts(namespace):
     run_agent_with(namespace, 'while state["turns"] < MAX_TURNS:', 'while state["turns"] <= MAX_TURNS:')
     fails_with("跨重启累计", checks.check_run_agent, namespace["run_agent"], namespace)
@@ -338,7 +343,8 @@ def test_the_incident_check_counts_the_emails(namespace):
 
 def test_hints_in_chinese_for_errors_a_cell_can_raise():
     assert "还没写完" in checks.hint_for(NotImplementedError())
-    assert "reconcile" in checks.hint_for(NameError("name 'reconcile' is not defined", name="reconcile"))
+    assert "练习二" in checks.hint_for(NameError("name 'reconcile' is not defined", name="reconcile"))
+    assert "从上往下" in checks.hint_for(NameError("name 'DEMO_DIR' is not defined", name="DEMO_DIR"))
     assert "traceback" in checks.hint_for(TypeError("'NoneType' object is not subscriptable"))
 
 
