@@ -85,6 +85,12 @@ explore: setup
 grade: setup
 	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
 
+# After manual grading in the formgrader: rebuild every student's feedback page with the manual
+# scores and comments (make grade skips students it has graded, so their pages would keep the autograde-only total).
+.PHONY: feedback
+feedback: setup
+	$(BIN)/nbgrader generate_feedback lesson03 --force
+
 # Wall time of `make grade` against stock nbgrader (Execute in a kernel) and the serial graders on N full-marks submissions.
 bench-grade: setup
 	$(BIN)/python -m autograder.bench $(or $(N),20)

@@ -4,6 +4,8 @@
 - tools.py   the tools and `execute_tool`
 - mail.py    the local SMTP server that `send_email` delivers to
 - samples.py the lesson's sample checkpoints cpA, cpB, cpC
+- checks.py  the notebook's visible checks (`from course import checks`; not imported here,
+             because importing it in a notebook also explains errors in Chinese)
 """
 from .mail import MailServer
 from .model import assistant_message, make_client, request_params

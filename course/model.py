@@ -21,6 +21,14 @@ import httpx2
 from .tools import TOOLS
 
 MODEL = os.environ.get("COURSE_MODEL", "claude-sonnet-5-5")
+# The 200 body names the model that answered, which for an alias is a dated snapshot
+# (a request for claude-haiku-4-5 comes back as claude-haiku-4-5-20251001). These are the
+# snapshots anthropic 2.14.0 lists; a model it lists without one answers with its own name.
+DATED_MODELS = {
+    "claude-haiku-4-5": "claude-haiku-4-5-20251001",
+    "claude-opus-4-5": "claude-opus-4-5-20251101",
+    "claude-sonnet-4-5": "claude-sonnet-4-5-20250929",
+}
 OFFLINE_ENV = "COURSE_OFFLINE"  # set to 1 to use the scripted model even with a key
 
 SYSTEM_PROMPT = (
@@ -65,7 +73,8 @@ def _handle_http(request: httpx2.Request) -> httpx2.Response:
     except InvalidRequest as exc:
         error = {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)},
                  "request_id": request_id}
-        return httpx2.Response(400, json=error, headers={"request-id": request_id})
+        # The API marks a 400 as final; the SDK reads this header before its own retry rules.
+        return httpx2.Response(400, json=error, headers={"request-id": request_id, "x-should-retry": "false"})
     return httpx2.Response(200, json=reply, headers={"request-id": request_id})
 
 
@@ -86,10 +95,27 @@ def _blocks(message: dict) -> list:
     return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
 
 
+def merge_consecutive_turns(messages: list) -> list:
+    """The conversation as the API counts it: consecutive messages of one role become one.
+
+    The API joins them before it checks anything, so an error's location
+    (messages.N.content.M) counts merged turns: [user text, user tool_result] is
+    messages.0.content.1, not messages.1.content.0.
+    """
+    merged = []
+    for message in messages:
+        if merged and message.get("role") == merged[-1]["role"]:
+            merged[-1]["content"] += _blocks(message)
+        else:
+            merged.append({"role": message.get("role"), "content": _blocks(message)})
+    return merged
+
+
 def check_tool_pairing(messages: list) -> None:
     """Raise InvalidRequest with the API's wording where the Messages API would refuse."""
     if not messages or messages[0].get("role") != "user":
         raise InvalidRequest("messages: first message must use the \"user\" role")
+    messages = merge_consecutive_turns(messages)
     for i, message in enumerate(messages):
         blocks = _blocks(message)
         if message.get("role") == "assistant":
@@ -213,8 +239,19 @@ def _task_text(messages: list) -> str:
 def _usage(context: str, content: list) -> dict:
     # A made-up but steady rate, calibrated so that a run resumed from the lesson's
     # sample checkpoints reports numbers close to theirs (cpA 18420, cpB 19310).
+    # The other fields are the ones a real response carries; this model caches nothing.
     output_tokens = len(json.dumps(content, ensure_ascii=False)) // 2
-    return {"input_tokens": 12_100 + len(context) * 3 // 2, "output_tokens": output_tokens}
+    return {"input_tokens": 12_100 + len(context) * 3 // 2,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+            "output_tokens": output_tokens,
+            "service_tier": "standard"}
+
+
+def answering_model(requested: str) -> str:
+    """The model name a 200 body carries for a request that named `requested`."""
+    return DATED_MODELS.get(requested, requested)
 
 
 def scripted_reply(request: dict) -> dict:
@@ -241,7 +278,7 @@ def scripted_reply(request: dict) -> dict:
         "id": "msg_01" + _stable_id([messages, "msg"], 22),
         "type": "message",
         "role": "assistant",
-        "model": request.get("model", MODEL),
+        "model": answering_model(request.get("model", MODEL)),
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": None,

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 from .explorer import crash_at, trace
 from .incident import INVARIANTS, SCENARIOS, Agent, ReplayResult, describe_block, is_incident_point
 from .samples import load_sample
+from .tools import TOOLS
 
 STYLE = """<style>
 .cp-viewer, .ce-view {font-size: 13px; line-height: 1.5}
@@ -29,6 +30,8 @@ STYLE = """<style>
 .cp-here {font-weight: bold; color: #b30000}
 .cp-action {margin-top: 6px; padding: 4px 8px; background: #eef4ff}
 .cp-action-missing, .cp-action-error {background: #f3f3f3; color: #666}
+.cp-action-disagrees {background: #ffe9e9; outline: 2px solid #b30000}
+.cp-rule {color: #b30000; font-weight: bold}
 .ce-strip {display: flex; gap: 1px; margin: 4px 0}
 .ce-point {flex: 1; height: 14px; background: #ddd}
 .ce-kind-model {background: #9ec5fe} .ce-kind-tool {background: #ffd28a} .ce-kind-save {background: #c8c8c8}
@@ -42,6 +45,18 @@ ACTIONS = {
     "rerun": "悬空的是只读工具：再执行一次，用它这次的真实输出作为 tool_result。",
     "is_error": "悬空的是高影响工具：不重跑，补一条 is_error 的 tool_result，让模型自己去确认。",
 }
+
+
+# The course's tools that only look (everything but send_email): what the reconcile rule reruns.
+READ_ONLY = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
+
+
+def rule_action(cp: dict) -> str:
+    """The recovery action the lesson's rule gives for this checkpoint."""
+    pending = cp.get("pendingToolUse")
+    if pending is None:
+        return "continue"
+    return "rerun" if pending.get("name") in READ_ONLY else "is_error"
 
 
 def _short(text: str, limit: int = 140) -> str:
@@ -62,8 +77,18 @@ def _action_html(cp: dict, recovery_action) -> str:
     except Exception as exc:
         return f'<div class="cp-action cp-action-error">recovery_action 出错：{html.escape(repr(exc))}</div>'
     meaning = ACTIONS.get(action, "（不是 continue / rerun / is_error 之一）")
-    return (f'<div class="cp-action">恢复动作：<code class="cp-action-name">{html.escape(repr(action))}</code>'
-            f" —— {html.escape(meaning)}</div>")
+    expected = rule_action(cp)
+    verdict, css = "", "cp-action"
+    if action != expected:
+        css += " cp-action-disagrees"
+        pending = cp.get("pendingToolUse") or {}
+        why = ("没有悬空调用" if expected == "continue" else
+               f"悬空的 {pending.get('name')} 是只读工具" if expected == "rerun" else
+               f"悬空的 {pending.get('name')} 不在只读工具之列")
+        verdict = (f'<div class="cp-rule">✗ 和对账规则不一致：{html.escape(why)}，'
+                   f"规则给出的是 {html.escape(repr(expected))}。</div>")
+    return (f'<div class="{css}">恢复动作：<code class="cp-action-name">{html.escape(repr(action))}</code>'
+            f" —— {html.escape(meaning)}{verdict}</div>")
 
 
 def render_checkpoint(cp: dict, recovery_action=None) -> str:

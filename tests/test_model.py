@@ -1,10 +1,14 @@
 """The scripted model, driven through the real anthropic SDK."""
+import json
+from pathlib import Path
+
 import anthropic
+import httpx2
 import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
-from course.model import MODEL
+from course.model import MODEL, _handle_http, answering_model, merge_consecutive_turns
 
 
 def ask(client, messages):
@@ -31,7 +35,7 @@ def run_task(client, task, limit=20):
 def test_offline_without_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     client = make_client()
-    assert ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}]).model == MODEL
+    assert ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}]).model == answering_model(MODEL)
 
 
 def test_offline_forced_even_with_key(monkeypatch):
@@ -146,3 +150,57 @@ def test_send_failure_is_reported_not_retried(client):
     messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))  # no server running
     response = ask(client, messages)
     assert response.stop_reason == "end_turn" and "没有发出去" in response.content[0].text
+
+
+# --- fidelity to the real API (tests/fixtures/messages_api_facts.json) ---------------------
+
+FACTS = json.loads((Path(__file__).parent / "fixtures" / "messages_api_facts.json").read_text(encoding="utf-8"))
+
+
+def post(body: dict) -> httpx2.Response:
+    """One request through the offline model's HTTP side, as the SDK would send it."""
+    return _handle_http(httpx2.Request("POST", "https://api.anthropic.com/v1/messages", json=body))
+
+
+def test_a_200_body_names_the_dated_model_with_the_apis_fields():
+    requested = FACTS["dated_model"]["requested"]
+    reply = post({**request_params(), "model": requested,
+                  "messages": [{"role": "user", "content": "帮我整理这周的会议纪要"}]})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["model"] == FACTS["dated_model"]["answered"]
+    assert sorted(body) == FACTS["ok_body_fields"]
+    assert sorted(body["usage"]) == FACTS["usage_fields"]
+    assert sorted(body["usage"]["cache_creation"]) == FACTS["cache_creation_fields"]
+    assert body["usage"]["service_tier"] == "standard"
+    sdk = ask(make_client(offline=True), [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    assert sdk.usage.cache_read_input_tokens == 0 and sdk.usage.cache_creation.ephemeral_5m_input_tokens == 0
+
+
+def test_a_model_without_a_dated_snapshot_answers_with_its_own_name():
+    assert answering_model("claude-sonnet-5-5") == "claude-sonnet-5-5"
+    assert answering_model("claude-sonnet-4-5") == "claude-sonnet-4-5-20250929"
+
+
+def test_a_400_matches_the_apis_status_type_text_location_and_fields():
+    case = FACTS["orphan_result"]
+    reply = post({**request_params(), "messages": case["messages"]})
+    assert reply.status_code == case["status"]
+    for name, value in case["headers"].items():
+        assert reply.headers[name] == value
+    body = reply.json()
+    assert sorted(body) == case["body_fields"] and body["type"] == case["body_type"]
+    assert sorted(body["error"]) == case["error_fields"]
+    assert body["error"]["type"] == case["error_type"]
+    assert body["error"]["message"] == case["message"]  # location counted after merging the two user turns
+    assert body["request_id"].startswith(case["request_id_prefix"])
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        ask(make_client(offline=True), case["messages"])
+    assert caught.value.body["error"]["message"] == case["message"]
+
+
+def test_consecutive_turns_are_merged_before_counting():
+    merged = merge_consecutive_turns([{"role": "user", "content": "a"}, {"role": "user", "content": [{"type": "text", "text": "b"}]},
+                                      {"role": "assistant", "content": "c"}])
+    assert [m["role"] for m in merged] == ["user", "assistant"]
+    assert [b["text"] for b in merged[0]["content"]] == ["a", "b"]

@@ -37,10 +37,11 @@ GRADED_CELLS = {
     "test_save_load": ("code", "autograded", 4),
     "run_agent": ("code", "solution", None),
     "test_run_agent": ("code", "autograded", 5),
+    "quiz_failure": ("code", "solution", None),
+    "test_quiz_failure": ("code", "autograded", 1),
     "quiz_delete": ("code", "solution", None),
     "test_quiz_delete": ("code", "autograded", 1),
-    "reconcile": ("code", "solution", None),
-    "test_reconcile": ("code", "autograded", 5),
+    "read_only_tools": ("code", "solution", None),
     "recovery_action": ("code", "solution", None),
     "test_recovery_action": ("code", "autograded", 3),
     "why_cpA": ("markdown", "manual", 1),
@@ -50,8 +51,13 @@ GRADED_CELLS = {
     "root_cause": ("code", "solution", None),
     "test_root_cause": ("code", "autograded", 1),
     "root_cause_why": ("markdown", "manual", 2),
+    "reconcile": ("code", "solution", None),
+    "test_reconcile": ("code", "autograded", 5),
     "test_incident_fix": ("code", "autograded", 3),
 }
+TOTAL_POINTS = 28
+# Multiple-choice questions: the cell with the options, and the answer cell that follows it.
+QUESTIONS = {"quiz_failure": "QUIZ_FAILURE_ANSWER", "quiz_delete": "QUIZ_DELETE_ANSWER", "root_cause": "ROOT_CAUSE_ANSWER"}
 
 
 def read(path: Path):
@@ -74,9 +80,10 @@ def kind(cell) -> str:
 
 
 def offline_env(monkeypatch):
-    """No key, no network: the kernel inherits this process's environment."""
+    """No key, no network: the kernel inherits this process's environment, and imports this checkout's course/."""
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setenv("COURSE_OFFLINE", "1")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
 
 
 def copy_lesson(source_dir: Path, target: Path) -> Path:
@@ -102,7 +109,27 @@ def test_graded_cells_keep_the_contract():
         cell = cells[grade_id]
         assert (cell.cell_type, kind(cell), grading(cell).get("points")) == (cell_type, expected_kind, points), grade_id
         assert grading(cell)["schema_version"] == 3
-    assert sum(p for _, _, p in GRADED_CELLS.values() if p) == 27
+    assert sum(p for _, _, p in GRADED_CELLS.values() if p) == TOTAL_POINTS
+    order = [grading(c)["grade_id"] for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)]
+    assert order.index("read_only_tools") < order.index("recovery_action") < order.index("reconcile")
+    assert order.index("run_agent") < order.index("reconcile"), "section 3's demos must not need reconcile"
+
+
+def test_multiple_choice_options_do_not_give_the_answer_away():
+    """Options of similar length; the right one is not the longest; the answer is one of them."""
+    cells = read(SOURCE_DIR / NOTEBOOK).cells
+    for number, cell in enumerate(cells):
+        grade_id = grading(cell).get("grade_id")
+        if grade_id not in QUESTIONS:
+            continue
+        options_cell = next(c for c in reversed(cells[:number]) if c.cell_type == "markdown" and "- **A.**" in c.source)
+        options = dict(re.findall(r"^- \*\*([A-D])\.\*\* (.+)$", options_cell.source, flags=re.M))
+        assert sorted(options) == ["A", "B", "C", "D"], grade_id
+        lengths = {letter: len(text.replace("`", "")) for letter, text in options.items()}
+        answer = re.search(rf'{QUESTIONS[grade_id]} = "([A-D])"', cell.source).group(1)
+        assert max(lengths.values()) <= 1.25 * min(lengths.values()), (grade_id, lengths)
+        assert lengths[answer] < max(lengths.values()) or list(lengths.values()).count(lengths[answer]) > 1, \
+            (grade_id, "the right option is the longest", lengths)
 
 
 def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables():
@@ -113,7 +140,9 @@ def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables():
     objectives = header[header.index("### 学习目标与评分单元格的对应"):]
     for row in [line for line in objectives.splitlines() if line.startswith("| 目标")]:
         assert set(re.findall(r"`(\w+)`", row)) & graded, row
-    assert f"共 {sum(p for _, _, p in GRADED_CELLS.values() if p)} 分" in header
+    assert f"共 {TOTAL_POINTS} 分" in header
+    points = dict(re.findall(r"^\| `(test_\w+)` \| .+? \| (\d+) \| 自动 \|$", header, flags=re.M))
+    assert points == {g: str(p) for g, (_, k, p) in GRADED_CELLS.items() if k == "autograded"}, points
 
 
 def test_definition_cells_only_define():
@@ -217,8 +246,10 @@ def test_release_runs_until_the_first_cell_a_student_writes(tmp_path, monkeypatc
                 assert index >= first_stub, f"cell {index} fails before any student code: {error}"
                 failure = error
                 break
-    assert failure is not None and failure.ename == "NotImplementedError", failure
-    assert "请在这里写你的代码" in failure.evalue
+    # The first check after the first stub says, in Chinese, that the function is not written yet.
+    assert failure is not None and failure.ename == "CheckFailed", failure
+    assert "save_checkpoint 还没有写完" in failure.evalue
+    assert "Traceback" not in failure.traceback  # a failed check shows its message, not a stack of frames
 
 
 @pytest.mark.parametrize("folder", [SOURCE_DIR, RELEASE_DIR], ids=["source", "release"])

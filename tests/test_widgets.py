@@ -45,8 +45,17 @@ def test_the_recovery_action_comes_from_the_function_given(reference):
     for name, action in (("cpA", "continue"), ("cpB", "rerun"), ("cpC", "is_error")):
         page = render_checkpoint(load_sample(name), reference.recovery_action)
         assert f"<code class=\"cp-action-name\">&#x27;{action}&#x27;</code>" in page
+        assert "cp-action cp-action-disagrees" not in page and "和对账规则不一致" not in page
     wrong = render_checkpoint(load_sample("cpC"), lambda cp: "rerun")
     assert "&#x27;rerun&#x27;" in wrong and "只读工具" in wrong  # shows the student's answer, right or wrong
+
+
+@pytest.mark.parametrize("name, answer, expected", [("cpA", "rerun", "continue"), ("cpB", "is_error", "rerun"),
+                                                    ("cpC", "rerun", "is_error"), ("cpC", "retry", "is_error")])
+def test_an_action_against_the_rule_is_marked(name, answer, expected):
+    page = render_checkpoint(load_sample(name), lambda cp: answer)
+    assert 'class="cp-action cp-action-disagrees"' in page
+    assert "和对账规则不一致" in page and f"规则给出的是 &#x27;{expected}&#x27;" in page
 
 
 def test_a_broken_or_mutating_recovery_action_does_not_break_the_viewer():

@@ -17,7 +17,8 @@ from course.model import InvalidRequest, check_tool_pairing
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
               "reconcile": "reconcile", "recovery_action": "recovery_action",
-              "QUIZ_DELETE_ANSWER": "quiz_delete", "ROOT_CAUSE_ANSWER": "root_cause"}
+              "QUIZ_DELETE_ANSWER": "quiz_delete", "ROOT_CAUSE_ANSWER": "root_cause",
+              "QUIZ_FAILURE_ANSWER": "quiz_failure", "READ_ONLY_TOOLS": "read_only_tools"}
 
 
 def fail(message: str):

@@ -12,6 +12,8 @@ from course import load_sample
 
 from autograder.sandbox import Scenario
 
+from . import incident_scenarios
+
 MEETING_TASK = load_sample("cpA")["task"]
 EMAIL_TASK = load_sample("cpC")["task"]
 
@@ -142,9 +144,11 @@ def build(max_turns: int) -> dict:
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", cp), "report_args": True} for cp, _ in cases]))
 
-    # -- the two multiple-choice answers --
+    # -- the multiple-choice answers --
     add(Scenario("answers", independent_steps=True, steps=[
-        {"kind": "value", "name": "QUIZ_DELETE_ANSWER"}, {"kind": "value", "name": "ROOT_CAUSE_ANSWER"}]))
+        {"kind": "value", "name": "QUIZ_DELETE_ANSWER"}, {"kind": "value", "name": "ROOT_CAUSE_ANSWER"},
+        {"kind": "value", "name": "QUIZ_FAILURE_ANSWER"}]))
+    incident_scenarios.build(add)  # Level 2: the incident replayed with the student's own functions
 
     # -- run_agent, with the grader's own save / load / reconcile --
     def agent(name, task, checkpoint=None, runs=1, **options):

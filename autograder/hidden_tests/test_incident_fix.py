@@ -1,30 +1,93 @@
-"""The lesson's incident (test_incident_fix, 3 points): only read-only tools are run again.
+"""Level 2 (test_incident_fix, 3 points): the fix holds when the incident is replayed for real.
 
-The grader answers execute_tool and runs the mail server, so a send that bypasses
-execute_tool (smtplib, course.tools.send_email) is counted too.
+test_reconcile grades reconcile on its own; here the submission runs as a whole, with
+its own run_agent, save, load and reconcile (nothing stood in), the way the notebook's
+replay runs it: the grader kills the child at the incident's moment and starts it again
+on the same checkpoint.json. The grader answers execute_tool and runs the mail server,
+so a send that bypasses execute_tool (smtplib, course.tools.send_email) is counted too.
 """
 import pytest
 
-from .reconciled import check_not_run, check_rerun, reconciled
+from .helpers import expect, fail, pairing_problem, problem, returned, short, text_of
 
 GRADE = "test_incident_fix"
 
 
-@pytest.mark.grade(GRADE, 1)
-def test_send_email_is_not_sent_again(grading):
-    """恢复时 send_email 不会再执行（邮件服务器收不到第二封），而是得到 is_error 结果"""
-    check_not_run(reconciled(grading.outcome("reconcile_send_email"), 0))
+def restarted(outcome, what: str) -> dict:
+    """The final state of the run started again after the grader's kill; fail saying why there is none."""
+    if outcome.steps[0]["status"] != "crashed_by_grader":
+        fail(f"{what}：没有走到评分器要杀进程的那一步——"
+             + (problem(outcome, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行到那个工具"))
+    state = returned(outcome, 1, "崩溃后重启的 run_agent")
+    expect(isinstance(state, dict), f"崩溃后重启的 run_agent 应该返回最终状态（一个 dict），你的返回了 {short(state)}")
+    return state
+
+
+def answer_to(messages: list, tool_id: str) -> dict | None:
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") == tool_id:
+                return block
+    return None
+
+
+def dangling_call(outcome) -> dict:
+    """The call the grader killed the child in, as the checkpoint recorded it at save point A."""
+    crashed = outcome.student_tool_calls(0)[-1]  # the grader kills the child during its last tool call
+    snapshot = (crashed.get("snapshot") or {}).get("state") or {}
+    pending = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
+    expect(isinstance(pending, dict) and pending.get("name") == crashed["name"],
+           f"崩溃那一刻（{crashed['name']} 执行中），检查点里的 pendingToolUse 没有记下这次调用：存档点 A 要在执行工具之前保存")
+    return pending
 
 
 @pytest.mark.grade(GRADE, 1)
-def test_unheard_of_tools_are_not_run(grading):
-    """课程没提过的高影响工具（不在只读之列）也不会再执行，同样得到 is_error 结果"""
-    outcome = grading.outcome("reconcile_unheard_of")
-    for index in range(len(outcome.steps)):
-        check_not_run(reconciled(outcome, index))
+def test_the_incident_sends_one_email(grading):
+    """重演事故（send_email 投递之后、存档点 B 之前被 SIGKILL，再续跑）：邮件服务器一共只收到一封"""
+    outcome = grading.outcome("incident_replay")
+    restarted(outcome, "重演事故")
+    emails = outcome.emails_during_steps()
+    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的信又发了一遍（服务器一共收到 {emails} 封）。"
+                        "看看你的 reconcile 对 send_email 走的是哪条路"
+           if emails > 1 else f"重演事故后邮件服务器一共收到 {emails} 封，应该恰好 1 封")
 
 
 @pytest.mark.grade(GRADE, 1)
-def test_read_file_still_runs(grading):
-    """修好之后，只读的 read_file 仍然通过 execute_tool 重新执行"""
-    check_rerun(reconciled(grading.outcome("reconcile_read_only"), 0))
+def test_the_dangling_send_email_is_answered_with_is_error(grading):
+    """续跑后的对话里，悬空的 send_email 恰好得到一个 is_error 结果，整段对话过得了 API 的配对检查"""
+    outcome = grading.outcome("incident_replay")
+    state = restarted(outcome, "重演事故")
+    pending = dangling_call(outcome)
+    messages = state.get("messages")
+    expect(isinstance(messages, list), "续跑后的状态里 messages 应该是一个 list")
+    block = answer_to(messages, pending.get("id"))
+    expect(block is not None, "续跑后的对话里，悬空的 send_email 没有得到 tool_result：恢复时要先对账再调用模型")
+    expect(block.get("is_error") is True, "悬空的 send_email 没有重新执行，它的 tool_result 要带 is_error: True（布尔值）"
+           + (f"，你写的是 {short(block.get('is_error'))}" if "is_error" in block else "，你的没有 is_error"))
+    trouble = pairing_problem(messages)
+    expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
+    expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_a_dangling_read_only_call_is_run_again(grading):
+    """只读调用执行到一半被 SIGKILL：续跑时它重新执行一次，真实输出补进对话，任务接着跑完"""
+    outcome = grading.outcome("incident_read_only_crash")
+    state = restarted(outcome, "只读调用中途崩溃")
+    pending = dangling_call(outcome)
+    again = outcome.student_tool_calls(1)
+    expect(again and again[0]["name"] == pending["name"] and again[0]["input"] == pending.get("input"),
+           f"重启后第一个执行的工具应该是悬空的只读调用 {pending['name']}（原来的 input），"
+           f"实际是 {short([c['name'] for c in again]) if again else '什么也没有'}")
+    first_model_call = min((c["seq"] for c in outcome.model_calls if c["step"] == 1), default=None)
+    expect(first_model_call is None or again[0]["seq"] < first_model_call,
+           f"重启后要先对账（重新执行悬空的 {pending['name']}），再调用模型；你的 run_agent 先调用了模型，"
+           "模型只好把这一步重新想一遍——悬空的 assistant 消息被删掉了吗？")
+    messages = state.get("messages")
+    block = answer_to(messages if isinstance(messages, list) else [], pending.get("id"))
+    expect(block is not None and again[0]["output"] in text_of(block.get("content")),
+           f"悬空的 {pending['name']} 重新执行之后，它这次的真实输出要作为配对的 tool_result 补进对话")
+    expect(not block.get("is_error"), f"{pending['name']} 重新执行成功了，它的结果不应该标 is_error")
+    trouble = pairing_problem(messages)
+    expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")

@@ -12,6 +12,7 @@ from playwright.sync_api import Locator, Page
 
 SOLUTION_MARKER = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*(\n|\Z)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last)"
+CHECK_FAILED = "可见检查没有通过"  # how course.checks shows a failed visible check (no stack of frames)
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # (Texts are read with textContent: innerText is empty for cells scrolled out of view.)
 # JupyterLab shows [*] in the prompt of a cell that is queued or running.
@@ -155,7 +156,7 @@ class StudentNotebook:
     def traceback(self, where) -> str:
         """The error a cell shows ('' when it shows none)."""
         for text in self.cell(where).locator(".jp-OutputArea-output").all_text_contents():
-            if TRACEBACK in text:
+            if TRACEBACK in text or CHECK_FAILED in text:
                 return text
         return ""
 

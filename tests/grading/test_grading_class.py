@@ -20,14 +20,14 @@ from grading_corpus import build
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 CLASS = {  # student -> (variant, how it is handed in, expected auto-graded points)
-    "alice": ("full_reference", "as is", 22),
-    "bruno": ("wrong_incident_rerun", "as is", 19),
-    "chen": ("tamper_exit", "as is", 17),
-    "dana": ("full_alternative", "renamed", 22),
+    "alice": ("full_reference", "as is", 23),
+    "bruno": ("wrong_incident_rerun", "as is", 20),
+    "chen": ("tamper_exit", "as is", 18),
+    "dana": ("full_alternative", "renamed", 23),
     "emil": (None, "no notebook", 0),
-    "fang": ("malformed_truncated", "as is", 10),
-    "gita": ("full_duplicated_cell", "as is", 22),
-    "hugo": ("malformed_deleted_reconcile", "as is", 12),
+    "fang": ("malformed_truncated", "as is", 11),
+    "gita": ("full_duplicated_cell", "as is", 23),
+    "hugo": ("malformed_deleted_reconcile", "as is", 15),
     "ines": ("blank", "unreadable", 0),
 }
 
@@ -66,7 +66,7 @@ def test_every_student_is_exported_with_the_expected_points(graded):
     assert set(rows) == set(CLASS)
     for student, (_, _, points) in CLASS.items():
         assert float(rows[student]["raw_score"]) == points, (student, run.stdout[-2000:])
-        assert float(rows[student]["max_score"]) == 27.0  # 22 auto-graded + 5 for the written answers
+        assert float(rows[student]["max_score"]) == 28.0  # 23 auto-graded + 5 for the written answers
 
 
 def test_every_student_gets_feedback_without_hidden_tests(graded):
@@ -113,6 +113,6 @@ def test_plain_nbgrader_commands_use_the_judge(tmp_path):
         assert run.returncode == 0, run.stderr[-3000:]
     with open(tmp_path / "grades.csv", encoding="utf-8") as file:
         (row,) = csv.DictReader(file)
-    assert float(row["raw_score"]) == 17
+    assert float(row["raw_score"]) == 18
     page = (tmp_path / "feedback" / "zoe" / "lesson03" / "resume-from-checkpoint.html").read_text(encoding="utf-8")
     assert "进程自己退出了" in page and secrets().hidden_test_code_in(page) == []

@@ -1,4 +1,6 @@
-"""错：两道选择题都选错了。"""
+"""错：三道选择题都选错了。"""
+# %% quiz_failure
+QUIZ_FAILURE_ANSWER = "${wrong:QUIZ_FAILURE_ANSWER}"
 # %% quiz_delete
 QUIZ_DELETE_ANSWER = "${wrong:QUIZ_DELETE_ANSWER}"
 # %% root_cause

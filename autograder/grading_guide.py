@@ -1,0 +1,71 @@
+"""The grading guide for the written answers, for instructors only.
+
+    python -m autograder.grading_guide            # writes build/grading-guide.html
+    python -m autograder.grading_guide --print    # the same, as Markdown on stdout
+
+nbgrader 0.9.6's formgrader shows the student's answer, a score box and a comment box,
+but nothing from the source notebook. The reference answer and the rubric of each
+manually graded cell live in that cell of source/ (a solution cell: the release replaces
+it with a blank stub); this renders them next to the question the student saw, so a
+grader can keep the guide open beside the formgrader. build/ is never released.
+"""
+import argparse
+import html
+from pathlib import Path
+
+import nbformat
+from nbconvert.filters.markdown import markdown2html
+
+from .notebook_code import ROOT, SOURCE_NOTEBOOK
+
+OUTPUT = ROOT / "build" / "grading-guide.html"
+
+
+def manual_cells(notebook_path: Path = SOURCE_NOTEBOOK) -> list[dict]:
+    """Each written answer: grade_id, points, the question before it, the reference answer and rubric."""
+    cells = nbformat.read(str(notebook_path), as_version=4).cells
+    found = []
+    for number, cell in enumerate(cells):
+        grading = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and grading.get("grade") and grading.get("solution"):
+            question = next(c.source for c in reversed(cells[:number]) if c.cell_type == "markdown")
+            found.append({"grade_id": grading["grade_id"], "points": grading["points"],
+                          "question": question, "guide": cell.source})
+    return found
+
+
+def as_markdown(cells: list[dict]) -> str:
+    parts = ["# 第 3 课 · 笔答题评分指南（仅供教师）",
+             "在 formgrader 里逐份批改时对照这里：每道题的题目、参考答案和评分标准。"
+             "部分得分可以填小数（例如 0.5）；扣分时在评论框里写一句理由，学生会在反馈里看到它。"]
+    for cell in cells:
+        parts.append(f"## `{cell['grade_id']}`（{cell['points']} 分）")
+        parts.append("**题目：**\n\n" + cell["question"])
+        parts.append(cell["guide"])
+    return "\n\n".join(parts) + "\n"
+
+
+def as_html(cells: list[dict]) -> str:
+    body = markdown2html(as_markdown(cells))
+    return ("<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape('第 3 课 · 笔答题评分指南')}</title>"
+            "<style>body{max-width:52em;margin:2em auto;font:15px/1.6 sans-serif}h2{border-top:1px solid #ccc;"
+            "padding-top:1em}code{background:#f3f3f3}</style></head><body>" + body + "</body></html>\n")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--print", action="store_true", help="print Markdown instead of writing the HTML file")
+    parser.add_argument("--out", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    cells = manual_cells()
+    if args.print:
+        print(as_markdown(cells), end="")
+        return
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(as_html(cells), encoding="utf-8")
+    print(f"评分指南：{args.out}（{len(cells)} 道笔答题）")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,605 @@
+"""The notebook's visible checks: each one runs your function and says in Chinese what went wrong.
+
+    from course import checks
+    checks.check_save_load(save_checkpoint, load_checkpoint)
+    checks.check_run_agent(run_agent, globals())
+
+A visible check is a hint, not the grade: it looks at a few situations and at the
+mistakes students usually make; the hidden tests look at more. Where a check needs
+to see what your code does (which tools ran, when the file was fsynced, what was
+saved at each save point), it watches through stand-ins: for the time of the check
+it puts a recording wrapper in place of `os.fsync`, of the client's
+`messages.create`, or of a name in the notebook (`execute_tool`, `save_checkpoint`,
+`reconcile`), and puts the original back afterwards.
+
+Imported inside a notebook, it also makes every error a cell raises end with a Chinese
+explanation (`explain_errors_in_chinese`). This module holds no solution: it knows what a
+right answer does, not how to write it.
+"""
+import contextlib
+import copy
+import json
+import os
+import re
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+import anthropic
+
+from .mail import MailServer
+from .model import InvalidRequest, check_tool_pairing, make_client
+from .samples import load_sample
+from .tools import execute_tool as course_execute_tool
+
+PASSED = "可见检查通过 ✓"
+NOT_THE_GRADE = "（可见检查只是提示，不是评分：它只看了几种情况，提交后隐藏测试会检查更多。）"
+COURSE_READ_ONLY = {"read_file", "grep", "list_dir", "web_search"}  # course tools that only look
+_READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir": {"path": "./notes"},
+                     "web_search": {"query": "检查点 恢复"}}
+UNHEARD_OF_TOOL = ("delete_branch", {"branch": "release-2026-12"})  # a high-impact tool the lesson never names
+
+
+class CheckFailed(AssertionError):
+    """A visible check did not pass; the message says why, in Chinese."""
+
+
+def fail(message: str):
+    raise CheckFailed(message)
+
+
+def expect(condition, message: str):
+    if not condition:
+        fail(message)
+
+
+def _short(value, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def call(what: str, function, *args, **kwargs):
+    """Run the student's function; an exception becomes a Chinese message naming the function."""
+    try:
+        return function(*args, **kwargs)
+    except CheckFailed:
+        raise
+    except NotImplementedError:
+        fail(f"{what} 还没有写完（仍然是 raise NotImplementedError）：先完成它的答题单元格并运行。")
+    except anthropic.BadRequestError as exc:
+        raise CheckFailed(f"{what} 调用模型时 API 返回了 400：{api_advice(exc)}") from exc
+    except Exception as exc:
+        raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}：{_short(str(exc), 160)}"
+                          "（上面的 traceback 最后几行指向你代码里出错的那一行）") from exc
+
+
+def api_advice(error) -> str:
+    """What a 400 from the Messages API means for this lesson, in Chinese."""
+    message = str(getattr(error, "body", None) and error.body.get("error", {}).get("message") or error)
+    if "without `tool_result`" in message:
+        return ("对话末尾有一个 tool_use 还没有得到与它配对的结果块——这是一个悬空调用。"
+                "续跑时检查点的 pendingToolUse 不是 None，就要先对账（reconcile），再调用模型。")
+    if "unexpected `tool_use_id`" in message:
+        return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到：它要等于悬空调用的 id。"
+    if "must come first" in message:
+        return "tool_result 块要排在 user 消息 content 的最前面。"
+    if "valid boolean" in message:
+        return "is_error 要是布尔值 True，不是字符串。"
+    return message
+
+
+def text_of(content) -> str:
+    """A tool_result's content as text: a string, or a list of text blocks (both are valid for the API)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return ""
+
+
+@contextlib.contextmanager
+def standing_in(namespace: dict, name: str, stand_in):
+    """Put `stand_in` under `name` in the notebook's namespace for the time of a check."""
+    missing = object()
+    original = namespace.get(name, missing)
+    namespace[name] = stand_in
+    try:
+        yield
+    finally:
+        if original is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = original
+
+
+def _scratch(prefix: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=prefix))
+
+
+# --- save_checkpoint / load_checkpoint -------------------------------------------------------
+
+class _DiskEvents:
+    """Records fsyncs (of a file or of a folder) and renames while a save runs."""
+
+    def __init__(self):
+        self.events = []
+
+    def _fsync(self, real):
+        def fsync(fd):
+            target = fd if isinstance(fd, int) else fd.fileno()
+            kind = "folder" if stat.S_ISDIR(os.fstat(target).st_mode) else "file"
+            self.events.append(("fsync", kind))
+            return real(fd)
+        return fsync
+
+    def _rename(self, real):
+        def rename(source, target, *args, **kwargs):
+            self.events.append(("rename", Path(target).name))
+            return real(source, target, *args, **kwargs)
+        return rename
+
+    @contextlib.contextmanager
+    def watching(self):
+        real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename")}
+        os.fsync, os.fdatasync = self._fsync(real["fsync"]), self._fsync(real["fdatasync"])
+        os.replace, os.rename = self._rename(real["replace"]), self._rename(real["rename"])
+        try:
+            yield self
+        finally:
+            for name, function in real.items():
+                setattr(os, name, function)
+
+    def index(self, event) -> int | None:
+        return self.events.index(event) if event in self.events else None
+
+
+def _without(text: str, folder: Path) -> str:
+    """The message with the folder's path taken out, so digits in a random path count for nothing."""
+    for spelling in (str(folder), os.path.realpath(folder)):
+        text = text.replace(spelling, " ")
+    return text
+
+
+def _mentions(text: str, number: int) -> bool:
+    return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
+
+
+def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 1) -> None:
+    __tracebackhide__ = True
+    folder = _scratch("check-save-")
+    target = folder / "checkpoint.json"
+    state = load_sample("cpB")
+
+    disk = _DiskEvents()
+    with disk.watching():
+        call("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
+    expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
+    back = call("load_checkpoint", load_checkpoint, target)
+    expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")
+    expect(sorted(p.name for p in folder.iterdir()) == ["checkpoint.json"],
+           f"保存完成后文件夹里多出了文件：{sorted(p.name for p in folder.iterdir())}。临时文件最后要改名成目标文件。")
+    renamed = disk.index(("rename", "checkpoint.json"))
+    expect(renamed is not None, "保存时没有把临时文件改名成 checkpoint.json（os.replace）：直接写目标文件，"
+                                "进程在写到一半时被杀，旧的检查点也就没了。")
+    file_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "file")]
+    folder_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "folder")]
+    expect(file_synced or folder_synced, "保存时一次 os.fsync 也没有调用：原子改名挡得住进程崩溃，挡不住断电——"
+                                         "数据可能还在操作系统的缓存里，没有写到磁盘上。")
+    expect(any(i < renamed for i in file_synced),
+           "改名之前没有对临时文件 fsync：断电之后，名字可能已经指向新文件，新文件的内容却还没落盘。")
+    expect(any(i > renamed for i in folder_synced),
+           "改名之后没有 fsync 文件夹：“这个名字指向哪个文件”记在目录里，目录不落盘，改名在断电后可能消失。")
+
+    expect(call("load_checkpoint", load_checkpoint, folder / "missing.json") is None,
+           "文件不存在时 load_checkpoint 应该返回 None，表示“这是一个新任务”。")
+
+    broken = {**state, "messages": state["messages"] + [object()]}  # json.dump fails part-way through
+    try:
+        save_checkpoint(broken, target)
+    except NotImplementedError:
+        fail("save_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+    except Exception:
+        pass
+    try:
+        survived = load_checkpoint(target)
+    except ValueError:
+        survived = None
+    expect(survived == state, "一次失败的保存把原来的检查点弄坏了：在新内容完整写好之前，不能动目标文件。")
+    expect(sorted(p.name for p in folder.iterdir()) == ["checkpoint.json"],
+           "保存失败之后，文件夹里留下了临时文件：出错时要把它删掉，再把异常抛出去。")
+
+    cases = (("broken.json", '{"version": 1, "task": "写到一'.encode(), "不是合法的 JSON"),
+             ("binary.json", b"\xff\xfe\x00garbage", "不是 UTF-8 文本"))
+    for name, data, what in cases:
+        (folder / name).write_bytes(data)
+        try:
+            load_checkpoint(folder / name)
+        except ValueError as err:
+            expect(name in str(err), f"文件{what}时的报错要写出是哪个文件（路径），你的是：{_short(str(err))}")
+        except NotImplementedError:
+            fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+        except Exception as err:
+            fail(f"文件{what}时应该抛 ValueError，你的代码抛出了 {type(err).__name__}：{_short(str(err))}")
+        else:
+            fail(f"文件{what}时应该抛 ValueError，而不是返回一个值：返回值会被当成能用的检查点。")
+
+    future = 7
+    (folder / "future.json").write_text(json.dumps({**state, "version": future}), encoding="utf-8")
+    try:
+        load_checkpoint(folder / "future.json")
+    except ValueError as err:
+        words = _without(str(err), folder)
+        expect("future.json" in str(err), f"版本不符的报错要写出是哪个文件，你的是：{_short(str(err))}")
+        expect(_mentions(words, future) and _mentions(words, checkpoint_version),
+               f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
+               f"你的是：{_short(str(err))}")
+    except Exception as err:
+        fail(f"version 不等于 CHECKPOINT_VERSION 时应该抛 ValueError，你的代码抛出了 {type(err).__name__}。")
+    else:
+        fail("version 不等于 CHECKPOINT_VERSION 时应该抛 ValueError：按旧规则读新格式，得到的是字段错位的状态。")
+    print(PASSED)
+
+
+# --- run_agent -------------------------------------------------------------------------------
+
+class _Recorder:
+    """Everything run_agent does that a check looks at, in order: model calls, saves, reconcile calls."""
+
+    def __init__(self, namespace: dict):
+        self.namespace = namespace
+        self.log = []  # ("model", request messages, usage total) / ("save", state, path) / ("reconcile", state)
+        self.client = make_client(offline=True)
+        real_create = self.client.messages.create
+
+        def create(*args, **kwargs):
+            sent = copy.deepcopy(kwargs.get("messages"))
+            response = real_create(*args, **kwargs)
+            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens))
+            return response
+
+        self.client.messages.create = create
+
+    def of(self, kind: str) -> list:
+        return [entry for entry in self.log if entry[0] == kind]
+
+    @contextlib.contextmanager
+    def watching(self):
+        real_save = self.namespace.get("save_checkpoint")
+
+        def save_checkpoint(state, *args, **kwargs):
+            self.log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
+            return real_save(state, *args, **kwargs)
+
+        def reconcile(cp):
+            # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on.
+            self.log.append(("reconcile", copy.deepcopy(cp)))
+            expect(isinstance(cp, dict) and cp.get("pendingToolUse") is not None,
+                   "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
+            result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
+                      "content": "（检查程序临时补上的结果）"}
+            cp["messages"].append({"role": "user", "content": [result]})
+            cp["pendingToolUse"] = None
+            return cp
+
+        with standing_in(self.namespace, "save_checkpoint", save_checkpoint), \
+                standing_in(self.namespace, "reconcile", reconcile):
+            yield self
+
+
+def _save_point(state) -> str:
+    """Which save point a saved state is: A after the model's reply, B after a tool's result."""
+    messages = state.get("messages") if isinstance(state, dict) else None
+    if not messages:
+        return "?"
+    last = messages[-1]
+    if last.get("role") == "assistant":
+        return "A"
+    if isinstance(last.get("content"), list) and any(b.get("type") == "tool_result" for b in last["content"]):
+        return "B"
+    return "?"
+
+
+def _run(run_agent, namespace, task, path):
+    recorder = _Recorder(namespace)
+    with recorder.watching():
+        try:
+            state = call("run_agent", run_agent, task, client=recorder.client, path=path)
+        except CheckFailed as failure:
+            if isinstance(failure.__cause__, anthropic.BadRequestError) and not recorder.of("reconcile"):
+                raise CheckFailed("检查点里有悬空调用（pendingToolUse 不是 None），你的 run_agent 续跑时没有调用 reconcile "
+                                  "就去调用模型，API 返回了 400：没有配对结果的 tool_use 发不出去。") from failure.__cause__
+            raise
+    expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {_short(state)}")
+    return state, recorder
+
+
+def check_run_agent(run_agent, namespace: dict) -> None:
+    """`namespace` is the notebook's globals(): the check stands in for save_checkpoint and reconcile there."""
+    __tracebackhide__ = True
+    folder = _scratch("check-run-")
+    load = namespace["load_checkpoint"]
+    max_turns = namespace.get("MAX_TURNS", 40)
+
+    cp = load_sample("cpA")
+    namespace["save_checkpoint"](cp, folder / "a.json")
+    final, seen = _run(run_agent, namespace, "续跑时用不到这个参数", folder / "a.json")
+    models = seen.of("model")
+    expect(models, "从 cpA 续跑时 run_agent 一次模型也没有调用：任务还没做完，应该接着调用模型。")
+    first = models[0][1]
+    expect(first != [{"role": "user", "content": "续跑时用不到这个参数"}] and first != [cp["messages"][0]],
+           "续跑时重新初始化了 messages：读到检查点就要跳过初始化，直接用检查点里的对话。")
+    expect(first == cp["messages"], "续跑后第一次调用模型时发出的 messages，应该就是检查点里原样存下的那一份。")
+    expect(final.get("task") == cp["task"], "续跑时任务以检查点里记的为准，不是参数 task。")
+    expect(final.get("turns") == cp["turns"] + len(models),
+           f"turns 要从检查点里的 {cp['turns']} 接着数，每调用一次模型加 1：这次调用了 {len(models)} 次模型，"
+           f"turns 应该是 {cp['turns'] + len(models)}，你的是 {_short(final.get('turns'))}。")
+    latest, total = models[-1][2], sum(m[2] for m in models)
+    if final.get("tokensUsed") != latest:
+        summed = final.get("tokensUsed") in (total, total + cp["tokensUsed"])
+        fail("tokensUsed 记的是最近一次响应的 input_tokens + output_tokens（当前上下文窗口有多大），"
+             + ("不是历次响应的累加：每次调用模型之后用新的值覆盖它。" if summed else
+                f"这里应该是 {latest}，你的是 {_short(final.get('tokensUsed'))}。"))
+    expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
+
+    saves = seen.of("save")
+    expect(all(Path(entry[2]) == folder / "a.json" for entry in saves if entry[2] is not None),
+           "save_checkpoint 要存到参数 path 指定的那个文件。")
+    points = [_save_point(entry[1]) for entry in saves]
+    results = sum(1 for m in final.get("messages", [])[len(cp["messages"]):]
+                  if m.get("role") == "user" and _save_point({"messages": [m]}) == "B")
+    expect(points.count("A") >= len(models),
+           f"没有在存档点 A 存档：调用了 {len(models)} 次模型，但只在 {points.count('A')} 次“响应追加进 messages 之后”"
+           "调用了 save_checkpoint。")
+    expect(points.count("B") >= results,
+           f"没有在存档点 B 存档：追加了 {results} 个 tool_result，但只在 {points.count('B')} 次“结果追加进 messages、"
+           "pendingToolUse 清回 None 之后”调用了 save_checkpoint。")
+    for entry in saves:
+        state = entry[1]
+        if _save_point(state) == "A":
+            asked = [b for b in state["messages"][-1]["content"] if b.get("type") == "tool_use"]
+            wanted = {"id": asked[0]["id"], "name": asked[0]["name"], "input": asked[0]["input"]} if asked else None
+            expect(state.get("pendingToolUse") == wanted,
+                   "存档点 A 存下的 pendingToolUse 要记着这次响应要求的工具调用 {id, name, input}"
+                   "（没有工具调用时是 None）：崩溃在 A 与 B 之间时，恢复全靠它。")
+        elif _save_point(state) == "B":
+            expect(state.get("pendingToolUse") is None, "存档点 B 存档时，pendingToolUse 应该已经清回 None。")
+    expect(load(folder / "a.json") == final, "结束时磁盘上的检查点应该和返回的状态一致：最后一个存档点也要存。")
+
+    fresh, seen = _run(run_agent, namespace, cp["task"], folder / "new.json")
+    expect(seen.of("model") and seen.of("model")[0][1] == [{"role": "user", "content": cp["task"]}],
+           "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}。")
+    expect(fresh.get("turns") == len(seen.of("model")), "从头开始时 turns 从 0 数起，每调用一次模型加 1。")
+
+    spent = {**load_sample("cpA"), "turns": max_turns}
+    namespace["save_checkpoint"](spent, folder / "spent.json")
+    _, seen = _run(run_agent, namespace, spent["task"], folder / "spent.json")
+    expect(not seen.of("model"), f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型："
+                                 "上限是跨重启累计的，否则一个反复崩溃的任务永远停不下来。")
+
+    dangling = load_sample("cpB")
+    namespace["save_checkpoint"](dangling, folder / "b.json")
+    _, seen = _run(run_agent, namespace, dangling["task"], folder / "b.json")
+    order = [entry[0] for entry in seen.log if entry[0] in ("model", "reconcile")]
+    expect("reconcile" in order, "cpB 里有悬空调用，你的 run_agent 续跑时没有调用 reconcile。")
+    expect(order.index("reconcile") == 0 and order.count("reconcile") == 1,
+           "续跑时要先对账（恰好一次），再调用模型：pendingToolUse 不是 None 的检查点直接发给模型，API 会返回 400。")
+    expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
+           "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
+    print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
+    print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。可见检查只是提示，不是评分：它只看了几种情况，提交后隐藏测试会检查更多。）")
+
+
+# --- reconcile -------------------------------------------------------------------------------
+
+def _with_pending(sample: str, name: str, tool_input: dict) -> dict:
+    cp = load_sample(sample)
+    block = next(b for b in cp["messages"][-1]["content"] if b["type"] == "tool_use")
+    block.update(name=name, input=dict(tool_input))
+    cp["pendingToolUse"] = {"id": block["id"], "name": name, "input": dict(tool_input)}
+    return cp
+
+
+class _ToolSpy:
+    """Stands in for execute_tool in the notebook and remembers each call."""
+
+    def __init__(self, namespace: dict):
+        self.namespace, self.calls = namespace, []
+
+    def __call__(self, name, input):
+        output = course_execute_tool(name, input)
+        self.calls.append((name, input, output))
+        return output
+
+    def names(self) -> list:
+        return [name for name, _, _ in self.calls]
+
+
+def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
+    """Run reconcile on cp; return (the dangling call as it was, the one tool_result reconcile added)."""
+    pending = copy.deepcopy(cp["pendingToolUse"])
+    before = copy.deepcopy(cp["messages"])
+    spy.calls.clear()
+    returned = call(f"reconcile（悬空的是 {pending['name']}）", reconcile, cp)
+    expect(returned is not None, "reconcile 没有返回任何东西（返回了 None）：run_agent 要用它返回的检查点接着跑，"
+                                 "最后要把检查点 return 出来。")
+    expect(isinstance(returned, dict), f"reconcile 应该返回检查点（一个 dict），你的返回了 {_short(returned)}")
+    messages = returned.get("messages")
+    expect(isinstance(messages, list) and messages[:len(before)] == before,
+           "原来的消息要原样保留，尤其是末尾那条发起工具调用的 assistant 消息：删掉它，模型就忘了自己做过的决定。")
+    added = messages[len(before):]
+    expect(added, f"悬空的是 {pending['name']}：reconcile 没有在 messages 末尾追加结果，这个 tool_use 仍然没有配对。")
+    expect(len(added) == 1, f"reconcile 应该恰好追加一条消息，你的追加了 {len(added)} 条。")
+    message = added[0]
+    expect(isinstance(message, dict) and message.get("role") == "user"
+           and isinstance(message.get("content"), list) and message["content"],
+           '追加的应该是一条 user 消息：{"role": "user", "content": [tool_result 块]}。')
+    block = message["content"][0]
+    expect(isinstance(block, dict) and block.get("type") == "tool_result",
+           "追加的 user 消息里，tool_result 块要排在 content 的最前面。")
+    expect(block.get("tool_use_id") == pending["id"],
+           f"tool_result 的 tool_use_id 要等于悬空调用的 id（{pending['id']}），你的是 {_short(block.get('tool_use_id'))}。")
+    expect(returned.get("pendingToolUse") is None, "对账之后 pendingToolUse 应该设为 None：悬空调用已经有结果了。")
+    try:
+        check_tool_pairing(messages)
+    except InvalidRequest as exc:
+        if "valid boolean" not in str(exc):  # a string is_error gets its own hint below
+            fail(f"对账之后的对话过不了 API 的配对检查：{api_advice(exc)}")
+    return pending, block
+
+
+def check_reconcile(reconcile, namespace: dict) -> None:
+    """`namespace` is the notebook's globals(): execute_tool is watched there while reconcile runs."""
+    __tracebackhide__ = True
+    spy = _ToolSpy(namespace)
+    with standing_in(namespace, "execute_tool", spy):
+        for name in sorted(COURSE_READ_ONLY):
+            cp = load_sample("cpB") if name == "read_file" else _with_pending("cpB", name, _READ_ONLY_INPUTS[name])
+            pending, block = _reconciled(reconcile, cp, spy)
+            expect(spy.names() == [name], f"悬空的是只读的 {name}：应该通过 execute_tool 把它再执行一次"
+                                          f"（实际执行的是：{spy.names() or '什么也没有'}）。读多少次都不改变外部世界。")
+            expect(spy.calls[0][1] == pending["input"], f"重新执行 {name} 时要用悬空调用原来的 input。")
+            expect(text_of(block.get("content")) == spy.calls[0][2],
+                   f"{name} 重新执行后，tool_result 的 content 应该就是 execute_tool 这次返回的文本。")
+            expect(not block.get("is_error"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
+
+        for cp in (load_sample("cpC"), _with_pending("cpC", *UNHEARD_OF_TOOL)):
+            pending, block = _reconciled(reconcile, cp, spy)
+            tool = pending["name"]
+            if tool == "send_email":
+                expect("send_email" not in spy.names(),
+                       "cpC 悬空的是 send_email，你的 reconcile 又执行了它：崩溃前那封信可能已经发出，再执行就是第二封。")
+            else:
+                expect(tool not in spy.names(),
+                       f"课程没提过的 {tool} 被重新执行了：不在 READ_ONLY_TOOLS 里的工具一律不执行——"
+                       "用只读白名单，而不是“危险工具”黑名单。")
+            expect(not spy.names(), f"悬空的是 {tool}，reconcile 却执行了 {spy.names()}。")
+            flag = block.get("is_error")
+            expect(flag is not None, f"{tool} 没有重新执行，它的 tool_result 要带 is_error，告诉模型结果未知。")
+            expect(flag is True, f"is_error 要是布尔值 True，你的是 {_short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
+            expect(text_of(block.get("content")).strip(),
+                   f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
+    print(PASSED)
+    print(NOT_THE_GRADE)
+
+
+# --- recovery_action -------------------------------------------------------------------------
+
+ACTIONS = ("continue", "rerun", "is_error")
+
+
+def check_recovery_action(recovery_action) -> None:
+    __tracebackhide__ = True
+    after_b = load_sample("cpB")
+    after_b["messages"].append({"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": after_b["pendingToolUse"]["id"], "content": "（读到的纪要全文）"}]})
+    after_b["pendingToolUse"] = None
+    cases = [("cpA", load_sample("cpA"), "continue"), ("cpB 补上结果之后", after_b, "continue"),
+             ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error")]
+    cases += [(f"悬空的 {name}", _with_pending("cpB", name, _READ_ONLY_INPUTS[name]), "rerun")
+              for name in _READ_ONLY_INPUTS]
+    cases += [(f"悬空的 {UNHEARD_OF_TOOL[0]}", _with_pending("cpC", *UNHEARD_OF_TOOL), "is_error")]
+    for label, cp, wanted in cases:
+        untouched = copy.deepcopy(cp)
+        action = call(f"recovery_action（{label}）", recovery_action, cp)
+        expect(cp == untouched, f"{label}：recovery_action 只做判断，不应该修改检查点。")
+        expect(isinstance(action, str) and action in ACTIONS,
+               f'{label}：recovery_action 只能返回 "continue"、"rerun" 或 "is_error"，你返回了 {action!r}。')
+        if action == wanted:
+            continue
+        pending = cp["pendingToolUse"]
+        if pending is None:
+            fail(f"{label}：你返回了 {action!r}，但 pendingToolUse 是 null，没有悬空调用，也就没有要对账的东西。")
+        if wanted == "rerun":
+            fail(f"{label}：你返回了 {action!r}，但悬空的 {pending['name']} 是只读工具，再执行一次不会改变任何东西。")
+        fail(f"{label}：你返回了 {action!r}，但悬空的 {pending['name']} 会改变外部世界（或者课程根本不认识它），"
+             "再执行一次可能让同一件事发生两次。")
+    print(PASSED)
+
+
+# --- multiple choice -------------------------------------------------------------------------
+
+def check_letter(name: str, value, letters: str = "ABCD") -> None:
+    __tracebackhide__ = True
+    expect(isinstance(value, str) and value.strip().upper() in set(letters),
+           f'请把答案写成一个字母的字符串，例如 {name} = "{letters[0]}"；你的是 {value!r}。')
+    print("格式正确 ✓ （只检查格式；答得对不对，提交后由隐藏测试判定）")
+
+
+# --- the incident, replayed in this process -----------------------------------------------------
+
+def check_incident_fix(namespace: dict) -> None:
+    """Resume the incident's checkpoint with your run_agent and reconcile, the email already delivered."""
+    __tracebackhide__ = True
+    run_agent = namespace["run_agent"]
+    path = _scratch("check-incident-") / "checkpoint.json"
+    incident = load_sample("cpC")
+    namespace["save_checkpoint"](incident, path)
+    spy = _ToolSpy(namespace)
+    with MailServer() as mail, standing_in(namespace, "execute_tool", spy):
+        course_execute_tool("send_email", incident["pendingToolUse"]["input"])  # sent just before the crash
+        final = call("run_agent", run_agent, incident["task"], client=make_client(offline=True), path=path)
+        delivered = mail.count()
+    answered = [b for m in final["messages"] if isinstance(m.get("content"), list) for b in m["content"]
+                if b.get("type") == "tool_result" and b.get("tool_use_id") == incident["pendingToolUse"]["id"]]
+    expect(delivered == 1, f"重演事故后邮件服务器一共收到 {delivered} 封（崩溃前已经发出 1 封）："
+                           + ("续跑时那封信又发了一遍。看看你的 reconcile 对 send_email 走的是哪条路。"
+                              if delivered > 1 else "应该恰好 1 封。"))
+    expect(spy.names().count("send_email") == 0, "续跑过程中 send_email 又被执行了：模型查过之后本不需要重发。")
+    expect(len(answered) == 1 and answered[0].get("is_error") is True,
+           "续跑后的对话里，悬空的 send_email 应该恰好得到一个 is_error 结果。")
+    print(PASSED, "邮件只发了一封")
+    print(NOT_THE_GRADE)
+
+
+# --- errors in any cell, explained in Chinese --------------------------------------------------
+
+def hint_for(error: BaseException) -> str | None:
+    """One Chinese sentence for an exception a student's code or a demo cell can raise."""
+    if isinstance(error, NotImplementedError):
+        return "这里用到的函数还没写完（仍然是 raise NotImplementedError）：先完成它的答题单元格并运行。"
+    if isinstance(error, NameError):
+        name = getattr(error, "name", "") or "（见上）"
+        if name == "reconcile":
+            return ("reconcile 要到练习二才由你来写。在那之前，run_agent 只有在检查点的 pendingToolUse 不是 None 时"
+                    "才调用它；这里的检查点没有悬空调用，不需要对账。")
+        return (f"名字 {name} 还没有定义：请从上往下依次运行单元格；"
+                "如果它是你要写的函数或答案，先完成并运行它的答题单元格。")
+    if isinstance(error, anthropic.BadRequestError):
+        return "API 拒绝了这次请求（HTTP 400）：" + api_advice(error)
+    if isinstance(error, (KeyError, TypeError, AttributeError, IndexError, ValueError)):
+        return (f"出错了（{type(error).__name__}）：看上面 traceback 的最后几行，"
+                "它指向出错的函数和那一行；多半是某个答题单元格里的代码还需要修改。")
+    return None
+
+
+def _show_in_chinese(shell, etype, value, tb, tb_offset=None):
+    if isinstance(value, CheckFailed):
+        stb = []
+        cause = value.__cause__
+        if cause is not None and not isinstance(cause, anthropic.BadRequestError):
+            # Your code raised inside the check: show where, then what the check makes of it.
+            frames = cause.__traceback__
+            while frames is not None and frames.tb_frame.f_code.co_filename == __file__:
+                frames = frames.tb_next  # start at the student's own code, not at this module
+            stb = list(shell.InteractiveTB.structured_traceback(type(cause), cause, frames))
+        shell._showtraceback(etype, value, stb + [f"\x1b[1;31m可见检查没有通过：\x1b[0m{value}"])
+        return None
+    stb = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    hint = hint_for(value)
+    if hint:
+        stb = list(stb) + [f"\n\x1b[1;33m提示：\x1b[0m{hint}"]
+    shell._showtraceback(etype, value, stb)
+    return None
+
+
+def explain_errors_in_chinese() -> None:
+    """In a notebook: every error a cell raises ends with a Chinese explanation; a failed check shows only its message."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython else None
+    if shell is not None:
+        shell.set_custom_exc((Exception,), _show_in_chinese)
+
+
+# Imported in a notebook (the lesson's first cell does), every later error ends in Chinese; elsewhere this does nothing.
+explain_errors_in_chinese()

@@ -1,0 +1,383 @@
+"""The notebook's visible checks (course.checks): each typical mistake fails with its Chinese hint,
+and correct answers written in other styles pass."""
+import textwrap
+
+import pytest
+
+from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells, load_module
+from course import checks
+from course.checks import CheckFailed
+
+
+@pytest.fixture
+def namespace():
+    """A fresh notebook namespace with the reference solution defined in it (its functions look names up here)."""
+    return vars(load_module(definition_cells(SOURCE_NOTEBOOK), "notebook"))
+
+
+def define(namespace: dict, code: str) -> dict:
+    """Run `code` (a student's version of some cells) in the notebook namespace."""
+    exec(textwrap.dedent(code), namespace)
+    return namespace
+
+
+def fails_with(words: str, check, *args):
+    with pytest.raises(CheckFailed) as caught:
+        check(*args)
+    assert words in str(caught.value), str(caught.value)
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in str(caught.value))
+
+
+# --- save / load ------------------------------------------------------------------------------
+
+SAVE_WITHOUT_FSYNC = '''
+def save_checkpoint(state, path=CHECKPOINT_PATH):
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(state, file, ensure_ascii=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+'''
+
+
+def test_the_reference_save_and_load_pass(namespace, capsys):
+    checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
+    assert "✓" in capsys.readouterr().out
+
+
+def test_no_fsync_at_all(namespace):
+    define(namespace, SAVE_WITHOUT_FSYNC)
+    fails_with("一次 os.fsync 也没有调用", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_no_fsync_of_the_folder(namespace):
+    define(namespace, SAVE_WITHOUT_FSYNC.replace(
+        'json.dump(state, file, ensure_ascii=False)',
+        'json.dump(state, file, ensure_ascii=False)\n            file.flush()\n            os.fsync(file.fileno())'))
+    fails_with("改名之后没有 fsync 文件夹", checks.check_save_load,
+               namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_writing_the_target_directly(namespace):
+    define(namespace, '''
+        def save_checkpoint(state, path=CHECKPOINT_PATH):
+            with open(path, "w", encoding="utf-8") as file:
+                json.dump(state, file)
+                file.flush()
+                os.fsync(file.fileno())
+    ''')
+    fails_with("没有把临时文件改名", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_load_returning_none_for_a_broken_file(namespace):
+    define(namespace, '''
+        def load_checkpoint(path=CHECKPOINT_PATH):
+            try:
+                return json.loads(Path(path).read_text(encoding="utf-8"))
+            except (FileNotFoundError, ValueError):
+                return None
+    ''')
+    fails_with("应该抛 ValueError", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_a_version_message_must_name_the_version_whatever_the_folder_is_called(namespace, monkeypatch, tmp_path):
+    folder = tmp_path / "run-7-v1"  # digits in the path say nothing about the message
+    folder.mkdir()
+    monkeypatch.setattr(checks, "_scratch", lambda prefix: folder)
+    define(namespace, '''
+        _good_load = load_checkpoint
+        def load_checkpoint(path=CHECKPOINT_PATH):
+            try:
+                return _good_load(path)
+            except ValueError as exc:
+                if "版本" in str(exc):
+                    raise ValueError(f"检查点 {path} 的版本不对") from None
+                raise
+    ''')
+    fails_with("同时写出文件里的版本", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_save_written_another_way_passes(namespace):
+    define(namespace, '''
+        def save_checkpoint(state, path=CHECKPOINT_PATH):
+            path = Path(path)
+            tmp = path.with_name(path.name + ".partial")
+            try:
+                with open(tmp, "w", encoding="utf-8") as file:
+                    file.write(json.dumps(state, ensure_ascii=False))
+                    file.flush()
+                    os.fdatasync(file.fileno())
+                tmp.rename(path)
+            except Exception:
+                tmp.unlink(missing_ok=True)
+                raise
+            folder = os.open(path.parent, os.O_DIRECTORY)
+            os.fsync(folder)
+            os.close(folder)
+
+        def load_checkpoint(path=CHECKPOINT_PATH):
+            if not os.path.exists(path):
+                return None
+            try:
+                with open(path, encoding="utf-8") as file:
+                    data = json.load(file)
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ValueError(f"读不出 {path}") from exc
+            if data.get("version") != CHECKPOINT_VERSION:
+                raise ValueError(f"{path}：文件版本 {data.get('version')}，需要版本 {CHECKPOINT_VERSION}")
+            return data
+    ''')
+    checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+# --- run_agent --------------------------------------------------------------------------------
+
+def run_agent_with(namespace, old: str, new: str) -> dict:
+    """The reference run_agent with one line changed."""
+    source = next(c.source for c in definition_cells(SOURCE_NOTEBOOK)
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "run_agent")
+    assert old in source, old
+    return define(namespace, source.replace(old, new))
+
+
+def test_the_reference_run_agent_passes_without_a_reconcile_of_its_own(namespace, capsys):
+    namespace.pop("reconcile")  # section 3 comes before reconcile is written
+    checks.check_run_agent(namespace["run_agent"], namespace)
+    assert "✓" in capsys.readouterr().out
+    assert "reconcile" not in namespace  # the stand-in is taken away again
+
+
+def test_resuming_without_reconciling(namespace):
+    run_agent_with(namespace, "state = reconcile(state)", "pass")
+    fails_with("没有调用 reconcile", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_no_save_at_point_b(namespace):
+    run_agent_with(namespace, "        save_checkpoint(state, path)  # 存档点 B\n", "")
+    fails_with("没有在存档点 B 存档", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_tokens_summed(namespace):
+    run_agent_with(namespace, 'state["tokensUsed"] = ', 'state["tokensUsed"] += ')
+    fails_with("不是历次响应的累加", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_turns_reset_on_resume(namespace):
+    run_agent_with(namespace, "    while state[\"turns\"] < MAX_TURNS:", "    state[\"turns\"] = 0\n    while state[\"turns\"] < MAX_TURNS:")
+    fails_with("接着数", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_reinitialising_on_resume(namespace):
+    run_agent_with(namespace, "    if state is None:", "    if True:")
+    fails_with("重新初始化了 messages", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_reconciling_when_nothing_is_pending(namespace):
+    run_agent_with(namespace, '    elif state["pendingToolUse"] is not None:', '    else:')
+    fails_with("没有悬空调用时也调用了 reconcile", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_max_turns_not_counted_across_restarts(namespace):
+    run_agent_with(namespace, 'while state["turns"] < MAX_TURNS:', 'while state["turns"] <= MAX_TURNS:')
+    fails_with("跨重启累计", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_run_agent_written_another_way_passes(namespace):
+    define(namespace, '''
+        def run_agent(task, client=None, path=CHECKPOINT_PATH):
+            client = client if client is not None else make_client()
+            state = load_checkpoint(path) or {"version": CHECKPOINT_VERSION, "task": task, "turns": 0,
+                                              "tokensUsed": 0, "messages": [{"role": "user", "content": task}],
+                                              "pendingToolUse": None}
+            if state["pendingToolUse"]:
+                reconcile(state)
+                save_checkpoint(state, path)
+            while True:
+                if state["turns"] >= MAX_TURNS:
+                    return state
+                state["turns"] = state["turns"] + 1
+                reply = client.messages.create(messages=state["messages"], **request_params())
+                usage = reply.usage
+                state["tokensUsed"] = usage.output_tokens + usage.input_tokens
+                state["messages"].append(assistant_message(reply))
+                uses = [b for b in reply.content if b.type == "tool_use"]
+                state["pendingToolUse"] = dict(id=uses[0].id, name=uses[0].name, input=uses[0].input) if uses else None
+                save_checkpoint(state, path)
+                if not uses:
+                    return state
+                text = execute_tool(uses[0].name, uses[0].input)
+                result = {"type": "tool_result", "tool_use_id": uses[0].id, "content": [{"type": "text", "text": text}]}
+                state["messages"].append({"role": "user", "content": [result]})
+                state["pendingToolUse"] = None
+                save_checkpoint(state, path)
+    ''')
+    checks.check_run_agent(namespace["run_agent"], namespace)
+
+
+# --- reconcile --------------------------------------------------------------------------------
+
+def test_the_reference_reconcile_passes(namespace):
+    checks.check_reconcile(namespace["reconcile"], namespace)
+
+
+def test_reconcile_returning_nothing(namespace):
+    define(namespace, '''
+        _good = reconcile
+        def reconcile(cp):
+            _good(cp)
+    ''')
+    fails_with("返回了 None", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_the_incidents_reconcile(namespace):
+    define(namespace, "reconcile = incident_reconcile")
+    fails_with("send_email，你的 reconcile 又执行了它", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_a_deny_list_of_send_email(namespace):
+    define(namespace, '''
+        def reconcile(cp):
+            pending = cp["pendingToolUse"]
+            if pending["name"] == "send_email":
+                result = {"type": "tool_result", "tool_use_id": pending["id"], "is_error": True, "content": "未知"}
+            else:
+                result = {"type": "tool_result", "tool_use_id": pending["id"],
+                          "content": execute_tool(pending["name"], pending["input"])}
+            cp["messages"].append({"role": "user", "content": [result]})
+            cp["pendingToolUse"] = None
+            return cp
+    ''')
+    fails_with("delete_branch 被重新执行了", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_is_error_as_a_string(namespace):
+    define(namespace, '''
+        _good = reconcile
+        def reconcile(cp):
+            cp = _good(cp)
+            block = cp["messages"][-1]["content"][0]
+            if "is_error" in block:
+                block["is_error"] = "true"
+            return cp
+    ''')
+    fails_with("布尔值 True", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_deleting_the_assistant_message(namespace):
+    define(namespace, '''
+        def reconcile(cp):
+            cp["messages"].pop()
+            cp["pendingToolUse"] = None
+            return cp
+    ''')
+    fails_with("assistant 消息", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_reconcile_written_another_way_passes(namespace):
+    define(namespace, '''
+        def reconcile(cp):
+            pending = cp["pendingToolUse"]
+            if pending["name"] in READ_ONLY_TOOLS:
+                content, flag = [{"type": "text", "text": execute_tool(pending["name"], pending["input"])}], {}
+            else:
+                content, flag = [{"type": "text", "text": "结果未知：请先查证再决定。"}], {"is_error": True}
+            new = dict(cp, pendingToolUse=None,
+                       messages=cp["messages"] + [{"role": "user", "content": [
+                           {"type": "tool_result", "tool_use_id": pending["id"], "content": content, **flag}]}])
+            return new
+    ''')
+    checks.check_reconcile(namespace["reconcile"], namespace)
+
+
+# --- recovery_action --------------------------------------------------------------------------
+
+def test_the_reference_recovery_action_passes(namespace):
+    checks.check_recovery_action(namespace["recovery_action"])
+
+
+def test_recovery_action_rerunning_send_email():
+    fails_with("会改变外部世界", checks.check_recovery_action,
+               lambda cp: "continue" if cp["pendingToolUse"] is None else "rerun")
+
+
+def test_recovery_action_erroring_read_file():
+    fails_with("是只读工具", checks.check_recovery_action,
+               lambda cp: "continue" if cp["pendingToolUse"] is None else "is_error")
+
+
+def test_recovery_action_that_changes_the_checkpoint(namespace):
+    def clears(cp):
+        action = namespace["recovery_action"](cp)
+        cp["pendingToolUse"] = None
+        return action
+    fails_with("不应该修改检查点", checks.check_recovery_action, clears)
+
+
+def test_recovery_action_written_another_way_passes():
+    def recovery_action(cp):
+        call = cp.get("pendingToolUse")
+        if not call:
+            return "continue"
+        return {"read_file": "rerun", "grep": "rerun", "list_dir": "rerun", "web_search": "rerun"}.get(
+            call["name"], "is_error")
+    checks.check_recovery_action(recovery_action)
+
+
+# --- letters, the incident, errors in Chinese -------------------------------------------------
+
+def test_a_letter_is_checked_for_its_form_only(capsys):
+    checks.check_letter("QUIZ_DELETE_ANSWER", " c ")
+    assert "只检查格式" in capsys.readouterr().out
+    fails_with("一个字母的字符串", checks.check_letter, "QUIZ_DELETE_ANSWER", "C 和 D")
+
+
+def test_the_incident_check_counts_the_emails(namespace):
+    checks.check_incident_fix(namespace)
+    define(namespace, "reconcile = incident_reconcile")
+    fails_with("收到 2 封", checks.check_incident_fix, namespace)
+
+
+def test_hints_in_chinese_for_errors_a_cell_can_raise():
+    assert "还没写完" in checks.hint_for(NotImplementedError())
+    assert "练习二" in checks.hint_for(NameError("name 'reconcile' is not defined", name="reconcile"))
+    assert "从上往下" in checks.hint_for(NameError("name 'DEMO_DIR' is not defined", name="DEMO_DIR"))
+    assert "traceback" in checks.hint_for(TypeError("'NoneType' object is not subscriptable"))
+
+
+def test_a_failed_check_shows_only_its_message():
+    shown = []
+
+    class Shell:
+        def _showtraceback(self, etype, value, stb):
+            shown.append(stb)
+
+    checks._show_in_chinese(Shell(), CheckFailed, CheckFailed("没有在存档点 B 存档"), None)
+    assert shown == [["\x1b[1;31m可见检查没有通过：\x1b[0m没有在存档点 B 存档"]]
+
+
+def test_an_error_in_the_students_code_shows_where_it_happened(namespace):
+    from IPython.core.ultratb import AutoFormattedTB
+
+    define(namespace, """
+        def reconcile(cp):
+            return cp["no such field"]
+    """)
+    with pytest.raises(CheckFailed) as caught:
+        checks.check_reconcile(namespace["reconcile"], namespace)
+    assert "KeyError" in str(caught.value) and isinstance(caught.value.__cause__, KeyError)
+    shown = []
+
+    class Shell:
+        InteractiveTB = AutoFormattedTB(mode="Plain", theme_name="nocolor")
+
+        def _showtraceback(self, etype, value, stb):
+            shown.append(stb)
+
+    checks._show_in_chinese(Shell(), CheckFailed, caught.value, None)
+    text = "\n".join(shown[0])
+    assert "in reconcile" in text and "checks.py" not in text  # the student's frame, not the check's
+    assert text.rstrip().endswith(str(caught.value))
