@@ -136,6 +136,11 @@ def pairing_problem(messages) -> str | None:
     return None
 
 
+def as_user_sees(message: str, workdir: str) -> str:
+    """A message from the student's code with the sandbox's working folder taken out, cut short."""
+    return short(message.replace(workdir.rstrip("/") + "/", ""), 100)
+
+
 def without_paths(message: str, workdir: str, *names: str) -> str:
     """The message with every spelling of the checkpoint's path taken out (paths may contain digits)."""
     for name in names:
@@ -186,16 +191,17 @@ def files_after_step(outcome, index: int):
     return listing if isinstance(listing, list) else None
 
 
-def files_before_step(outcome, index: int) -> list:
-    previous = files_after_step(outcome, index - 1) if index > 0 else None
-    return previous if previous is not None else sorted(outcome.scenario.files)
-
-
 def stray_files(outcome, index: int, keep) -> list:
-    """Files left in the working folder after step `index` besides `keep` and what was there before."""
-    listing = files_after_step(outcome, index) or []
-    expected = {*files_before_step(outcome, index), *keep}
-    return [name for name in listing if name not in expected]
+    """Files in the working folder after step `index` besides the scenario's own files and `keep`."""
+    expected = {*outcome.scenario.files, *keep}
+    return [name for name in files_after_step(outcome, index) or [] if name not in expected]
+
+
+def new_files(outcome, index: int) -> list:
+    """Files that were not in the working folder before step `index` and are there after it."""
+    before = files_after_step(outcome, index - 1) if index > 0 else None
+    before = set(before if before is not None else outcome.scenario.files)
+    return [name for name in files_after_step(outcome, index) or [] if name not in before]
 
 
 def _writes(event: dict) -> bool:
@@ -215,5 +221,4 @@ def files_written(outcome, index: int) -> list:
     touched = [e.get("path") for e in outcome.fs_events
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
-    touched += stray_files(outcome, index, ())
-    return sorted(set(touched))
+    return sorted({*touched, *new_files(outcome, index)})

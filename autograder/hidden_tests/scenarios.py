@@ -7,10 +7,11 @@ draws the same run again): the task's wording, the checkpoint's folder and file 
 tool-call ids and inputs, and which unheard-of tools stand in for "any other tool".
 A submission can hard-code none of it.
 
-The unheard-of tools come from two pools, one of each kind in every run, so that
-each shortcut loses the same points whatever the seed: names that contain a read-only
-tool's name (a substring or prefix test calls them read-only), and high-impact tools
-whose verbs are not the obvious ones (a deny-list of verbs lets them through).
+The unheard-of tools come from three pools, drawn from each in every run, so that
+each shortcut loses the same points whatever the seed: names that begin with a
+read-only tool's name (a prefix test calls them read-only), names with one further in
+(so does a substring test), and high-impact tools whose verbs are not the obvious ones
+(a deny-list of verbs lets them through).
 """
 import json
 import string
@@ -53,12 +54,18 @@ READ_ONLY_INPUTS = {  # tool -> the inputs a dangling call may have had
     "web_search": [{"query": words} for words in ("检查点 恢复", "tool_result is_error", "原子写入 fsync",
                                                   "幂等 重试", "tool_use 配对")],
 }
-# Tools the lesson never names. Every name here contains the exact name of a read-only tool.
-CONTAINS_READ_ONLY_NAME = (
+# Tools the lesson never names. Each of these begins with the exact name of a read-only tool ...
+BEGINS_WITH_READ_ONLY_NAME = (
     "read_file_then_delete", "read_file_and_shred", "read_file_and_forward", "grep_and_replace",
     "grep_replace_in_place", "grep_then_purge_matches", "list_dir_purge", "list_dir_and_wipe",
     "list_dir_then_archive", "web_search_and_buy", "web_search_then_post", "web_search_and_subscribe",
-    "list_sent_emails_and_resend", "purge_read_file_cache", "wipe_list_dir_entries", "rewrite_grep_matches",
+    "list_sent_emails_and_resend", "read_file_or_overwrite",
+)
+# ... and each of these has one further in.
+HAS_READ_ONLY_NAME_INSIDE = (
+    "purge_read_file_cache", "wipe_list_dir_entries", "rewrite_grep_matches", "forward_read_file_output",
+    "archive_list_dir_results", "buy_from_web_search", "resend_list_sent_emails", "shred_after_read_file",
+    "publish_web_search_digest", "replace_grep_hits", "truncate_read_file_target", "bulk_list_dir_move",
 )
 # High-impact tools whose verbs are none of the usual suspects (send, delete, remove, drop, transfer,
 # pay, charge, deploy, cancel, post, write, update, create, rotate, email, mail, exec, run, kill).
@@ -72,7 +79,7 @@ UNUSUAL_VERBS = (
     "print_badges", "ship_order", "broadcast_alert", "forward_invoice", "close_ticket", "reopen_incident",
     "assign_owner", "terminate_instance", "suspend_user", "unsubscribe_all", "renew_license",
     "upgrade_plan", "migrate_database", "reboot_router", "invalidate_tokens", "expire_sessions",
-    "void_invoice", "settle_payout", "dispatch_courier", "tweet_status", "open_door", "start_backup_restore",
+    "void_invoice", "settle_invoice", "dispatch_courier", "tweet_status", "open_door", "start_backup_restore",
 )
 AGENT_TIMEOUT = 20.0  # seconds for one run_agent call (at most ten turns here, on a busy machine)
 AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
@@ -134,8 +141,9 @@ class Draw:
         return [(name, self.rng.choice(inputs)) for name, inputs in READ_ONLY_INPUTS.items()]
 
     def unheard_of_calls(self) -> list:
-        """One tool whose name contains a read-only name, two with unusual verbs; inputs to match."""
-        names = [self.rng.choice(CONTAINS_READ_ONLY_NAME), *self.rng.sample(UNUSUAL_VERBS, 2)]
+        """Two tools whose names contain a read-only name (at the start, further in), two with unusual verbs."""
+        names = [self.rng.choice(BEGINS_WITH_READ_ONLY_NAME), self.rng.choice(HAS_READ_ONLY_NAME_INSIDE),
+                 *self.rng.sample(UNUSUAL_VERBS, 2)]
         self.rng.shuffle(names)
         return [(name, {"target": f"{self.letters(4)}-{self.rng.randint(100, 9999)}", "note": "本周结论"})
                 for name in names]

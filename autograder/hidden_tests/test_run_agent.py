@@ -118,6 +118,10 @@ def test_save_points(grading):
             expect(asked is not None, "run_agent 在模型要求之前就执行了工具")
             wanted = {"id": asked.get("id"), "name": asked.get("name"), "input": asked.get("input")}
             recorded = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
+            extra = sorted(set(recorded) - set(wanted)) if isinstance(recorded, dict) else []
+            expect(not extra or not same({k: recorded.get(k) for k in wanted}, wanted),
+                   f"存档点 A 的 pendingToolUse 只记 id、name、input 三项，你的还多了 {short(extra)}"
+                   "（整个 tool_use 块或 model_dump() 的结果不是检查点格式）")
             expect(same(recorded, wanted), f"执行工具 {asked.get('name')} 时，磁盘上的检查点还没有记下这次调用"
                                            f"（pendingToolUse 应该是它的 id、name、input，实际是 {short(recorded)}）。"
                                            "存档点 A 要在模型响应追加进 messages 之后、执行工具之前")

@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from .helpers import (differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem, returned,
-                      short, stray_files, without_paths)
+from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
+                      returned, short, stray_files, without_paths)
 
 GRADE = "test_save_load"
 LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
@@ -16,10 +16,9 @@ LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
 }
 
 
-def check_no_stray_files(outcome, index, keep, when):
+def check_no_stray_files(outcome, index, keep, when, advice):
     left = stray_files(outcome, index, [keep])
-    expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：临时文件要么改名成目标文件，要么在出错时删掉。"
-                     "每次都用同一个临时文件名的话，还会和上一次留下的残骸撞在一起")
+    expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{advice}")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -33,7 +32,8 @@ def test_round_trip(grading):
     wrong = differing_fields(saved, state)
     expect(not wrong and saved.keys() == state.keys(),
            f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong) or '多了别的字段'}）：要原样写下每个字段")
-    check_no_stray_files(outcome, 0, name, "一次成功的保存之后")
+    check_no_stray_files(outcome, 0, name, "一次成功的保存之后",
+                         "临时文件应该用 os.replace 改名成目标文件，而不是复制过去、把它留在原地")
     loaded = returned(outcome, 1, "load_checkpoint(path)")
     wrong = differing_fields(loaded, state)
     expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
@@ -56,14 +56,15 @@ def test_load_errors(grading):
         error = step["error"]
         expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
         message = error["message"]
-        expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{short(message)}」")
+        shown = as_user_sees(message, outcome.workdir)
+        expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{shown}」")
         expect(is_chinese(without_paths(message, outcome.workdir, name), meta["task"]),
-               f"{what}，报错信息要用中文写给用户看，你的信息是「{short(message)}」")
+               f"{what}，报错信息要用中文写给用户看，你的信息是「{shown}」")
     future = list(LOAD_ERRORS).index("future")
     message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["files"]["future"])
     expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
            f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
-           f"你的信息是「{short(outcome.steps[future]['error']['message'])}」")
+           f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -85,7 +86,8 @@ def test_atomic(grading):
     expect(failed_save["status"] == "raised",
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
-    check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后")
+    check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后",
+                         "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
 
 
 @pytest.mark.grade(GRADE, 1)
