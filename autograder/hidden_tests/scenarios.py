@@ -67,14 +67,16 @@ HAS_READ_ONLY_NAME_INSIDE = (
     "archive_list_dir_results", "buy_from_web_search", "resend_list_sent_emails", "shred_after_read_file",
     "publish_web_search_digest", "replace_grep_hits", "truncate_read_file_target", "bulk_list_dir_move",
 )
-# High-impact tools whose verbs are none of the usual suspects (send, delete, remove, drop, transfer,
-# pay, charge, deploy, cancel, post, write, update, create, rotate, email, mail, exec, run, kill).
+# The verbs a deny-list of high-impact tools would name first ...
+OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
+                 "write", "update", "create", "rotate", "email", "mail", "exec", "run", "kill")
+# ... and high-impact tools whose names contain none of them.
 UNUSUAL_VERBS = (
     "notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
     "provision_vm", "revoke_access", "schedule_meeting", "approve_invoice", "refund_order", "enqueue_job",
     "restart_service", "scale_cluster", "book_flight", "order_supplies", "page_engineer", "sign_contract",
     "invite_guest", "ban_account", "mute_channel", "rename_branch", "tag_release", "promote_build",
-    "rollback_release", "truncate_logs", "purge_cache", "wipe_device", "lock_account", "reset_password",
+    "rollback_release", "compact_logs", "purge_cache", "wipe_device", "lock_account", "reset_password",
     "grant_role", "commit_changes", "push_commits", "submit_form", "file_expense", "reserve_room",
     "print_badges", "ship_order", "broadcast_alert", "forward_invoice", "close_ticket", "reopen_incident",
     "assign_owner", "terminate_instance", "suspend_user", "unsubscribe_all", "renew_license",

@@ -5,6 +5,10 @@ judge (sandbox, hidden tests) and must get exactly the points listed here.
 - wrong_* and malformed_*: a plausible mistake, or a damaged file: exactly the points lost.
 - tamper_*: tries to game the grader; never a point more than its untampered twin.
 """
+import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -12,7 +16,7 @@ import pytest
 from autograder.judge import auto_graded_points
 from autograder.leaks import secrets
 
-from grading_corpus import build, describe, grade_all, variant_names
+from grading_corpus import ROOT, build, describe, grade_all, variant_names
 
 FULL = auto_graded_points()
 ZERO = {grade_id: 0 for grade_id in FULL}
@@ -199,7 +203,8 @@ def test_expected_points(verdicts, variant):
     verdict = verdicts[variant]
     assert verdict["errors"] == [], verdict["errors"]
     expected = {**FULL, **EXPECTED[variant]}
-    assert scores(verdict) == expected, f"{variant}（{describe(variant)}）\n{failures(verdict)}"
+    assert scores(verdict) == expected, \
+        f"{variant}（{describe(variant)}；种子 {verdict['seed']}）\n{failures(verdict)}"
 
 
 @pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
@@ -231,3 +236,18 @@ def test_damaged_files_are_explained(verdicts):
     assert "没有找到答题单元格 reconcile" in notes["malformed_deleted_reconcile"]
     assert "只找回了出错之前完整的" in notes["malformed_truncated"]
     assert "卡住或让进程退出" in notes["tamper_hang_at_definition"]
+
+
+def test_a_recorded_seed_draws_the_same_run_again(verdicts, tmp_path):
+    """`--seed N` with the seed a verdict records grades against the same scenarios (here its feedback
+    names the drawn checkpoint path, task wording and counters)."""
+    name = "wrong_ignores_path"
+    notebook = tmp_path / f"{name}.ipynb"
+    notebook.write_text(build(name), encoding="utf-8")
+    seed = verdicts[name]["seed"]
+    judged = subprocess.run([sys.executable, "-m", "autograder.judge", "--seed", str(seed), str(notebook)],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                            check=True)
+    again = json.loads(judged.stdout)
+    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
+    assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own
