@@ -273,8 +273,9 @@ def grade_class(course_root: Path) -> int:
                     "student": student, "ok": False, "notes": [WORKER_DIED], "auto_score": 0, "auto_max": 0,
                     "errors": ["评分进程连空白答卷都没能处理"]}
             reports.append(report)
+            seed = f"，场景种子 {report['seed']}" if report.get("seed") is not None else ""
             print(f"  [{number}/{len(everyone)}] {student}: {report['auto_score']:g} / {report['auto_max']:g}"
-                  f"（{report.get('seconds', 0):.1f} 秒）", flush=True)
+                  f"（{report.get('seconds', 0):.1f} 秒{seed}）", flush=True)
     finally:
         worker.close()
     grader = Grader(course_root)  # export and checks need only the gradebook, not the judge
