@@ -113,20 +113,16 @@ class Draw:
         return f"{folder or self.folder()}/{prefix}{self.letters(8)}.json"
 
     def two_wordings(self, pool) -> tuple:
-        first, second = self.rng.sample(pool, 2)
-        return first, second
+        return tuple(self.rng.sample(pool, 2))
 
-    def counters(self, cp: dict, low: int, high: int) -> dict:
-        cp["turns"] = self.rng.randint(low, high)
-        cp["tokensUsed"] = self.rng.randint(9_000, 60_000)
-        return cp
-
-    def sample(self, name: str, task: str, turns=(3, 20)) -> dict:
+    def sample(self, name: str, task: str) -> dict:
         """A lesson sample checkpoint with this task's wording, fresh counters and a fresh pending id."""
         cp = load_sample(name)
         cp["task"] = task
         cp["messages"][0]["content"] = task
-        self.counters(cp, *turns)
+        # More model calls than the history shows (a history may be trimmed): counting messages is no counter.
+        cp["turns"] = sum(m["role"] == "assistant" for m in cp["messages"]) + self.rng.randint(1, 12)
+        cp["tokensUsed"] = self.rng.randint(9_000, 60_000)
         if cp["pendingToolUse"]:
             cp = self.with_pending(cp, cp["pendingToolUse"]["name"], cp["pendingToolUse"]["input"])
         return cp
