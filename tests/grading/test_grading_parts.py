@@ -91,7 +91,7 @@ def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
                        for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) > 40)
     assert secrets().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
     assert secrets().solution_lines and secrets().any_in(next(iter(secrets().solution_lines)))
-    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，并返回检查点（0 / 1 分）") == []
+    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（0 / 1 分）") == []
 
 
 def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
