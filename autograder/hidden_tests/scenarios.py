@@ -188,13 +188,29 @@ def build(max_turns: int, rng) -> dict:
     email, resumed_email = draw.two_wordings(EMAIL_TASKS)
 
     # -- save_checkpoint / load_checkpoint --
+    # One child: a save, loading it back, a missing file, then broken files, each a way a checkpoint goes
+    # bad. Their JSON is ASCII (\u escapes), so a Chinese error message cannot come from quoting the
+    # file; the GBK one is what an editor on Windows may save.
     state = draw.sample("cpB", meeting)
     saved = draw.file()
-    add(Scenario("save_roundtrip", independent_steps=True, watch=saved, meta={"state": state, "file": saved}, steps=[
-        {**call("save_checkpoint", state, path(saved)), "watch_io": True},
-        call("load_checkpoint", path(saved)),
-        call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
-    ]))
+    folder = draw.folder()
+    wrong_version = rng.randint(2, 9)
+    broken = draw.sample("cpA", meeting)
+    text = json.dumps(broken)
+    damaged = {"corrupt": text[:rng.randint(80, len(text) - 80)],
+               "future": json.dumps({**broken, "version": wrong_version}),
+               "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
+               "not_object": json.dumps([broken]),
+               "no_version": json.dumps(without_version(broken))}
+    files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
+    add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
+                 files={files[kind]: damaged[kind] for kind in damaged},
+                 meta={"state": state, "file": saved, "broken": files, "first_broken": 3, "version": wrong_version,
+                       "task": meeting},
+                 steps=[{**call("save_checkpoint", state, path(saved)), "watch_io": True},
+                        call("load_checkpoint", path(saved)),
+                        call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
+                        *(call("load_checkpoint", path(files[kind])) for kind in damaged)]))
 
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
@@ -203,22 +219,6 @@ def build(max_turns: int, rng) -> dict:
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))
-
-    # Broken files, each a way a checkpoint goes bad; ASCII-only JSON (\u escapes), so that a Chinese
-    # error message cannot come from quoting the file. The GBK one is what an editor on Windows may save.
-    folder = draw.folder()
-    wrong_version = rng.randint(2, 9)
-    broken = draw.sample("cpA", meeting)
-    text = json.dumps(broken)
-    cases = {"corrupt": text[:rng.randint(80, len(text) - 80)],
-             "future": json.dumps({**broken, "version": wrong_version}),
-             "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
-             "not_object": json.dumps([broken]),
-             "no_version": json.dumps(without_version(broken))}
-    files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in cases}
-    add(Scenario("load_errors", independent_steps=True, files={files[kind]: cases[kind] for kind in cases},
-                 meta={"files": files, "version": wrong_version, "task": meeting},
-                 steps=[call("load_checkpoint", path(files[kind])) for kind in cases]))
 
     # -- reconcile --
     read_only = [draw.with_pending(draw.sample("cpB", meeting), name, tool_input)

@@ -44,10 +44,10 @@ def test_round_trip(grading):
 @pytest.mark.grade(GRADE, 1)
 def test_load_errors(grading):
     """文件损坏、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）"""
-    outcome = grading.outcome("load_errors")
+    outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
-    for index, (kind, what) in enumerate(LOAD_ERRORS.items()):
-        name = meta["files"][kind]
+    for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
+        what = LOAD_ERRORS[kind]
         step = outcome.steps[index]
         if step["status"] == "returned":
             fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
@@ -60,8 +60,8 @@ def test_load_errors(grading):
         expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{shown}」")
         expect(is_chinese(without_paths(message, outcome.workdir, name), meta["task"]),
                f"{what}，报错信息要用中文写给用户看，你的信息是「{shown}」")
-    future = list(LOAD_ERRORS).index("future")
-    message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["files"]["future"])
+    future = meta["first_broken"] + list(meta["broken"]).index("future")
+    message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["broken"]["future"])
     expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
            f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
            f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
