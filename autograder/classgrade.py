@@ -1,6 +1,6 @@
 """`make grade` at class scale: every core, one gradebook, a progress bar, resumable.
 
-    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [course_root]
+    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [--seed N] [course_root]
 
 It grades each student exactly as `python -m autograder.grade` does — the same
 `Grader.grade_submission()` (staging and repair of the submission, nbgrader autograde
@@ -53,6 +53,7 @@ from traitlets.utils.importstring import import_item
 
 from autograder import grade
 from autograder.gradebook_merge import merge_private, seed_private, sqlite_url, write_template
+from autograder.judge import SEED_ENV
 from autograder.report import load_plotting, write_report
 
 STATE_DIR = ".classgrade"
@@ -422,7 +423,11 @@ def main(argv=None) -> int:
     parser.add_argument("--db-url", help="成绩库地址（默认取 nbgrader_config.py 里的 db_url），例如 postgresql://…")
     parser.add_argument("--force", action="store_true", help="全部重新评分，不管之前评过没有")
     parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
+    parser.add_argument("--seed", type=int, help="抽取评分场景的随机种子，用来重现某次评分"
+                                                  "（默认每份提交各抽一个，记在 .classgrade/ 的评分记录里）")
     args = parser.parse_args(argv)
+    if args.seed is not None:
+        os.environ[SEED_ENV] = str(args.seed)  # read by the judge in every worker
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
     result = grader.run()

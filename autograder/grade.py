@@ -1,6 +1,6 @@
 """Autograde every submission under submitted/<student>/lesson03/, one student at a time.
 
-    python -m autograder.grade [course_root]
+    python -m autograder.grade [--seed N] [course_root]
 
 (`make grade` runs autograder.classgrade, which does the same per student, in
 parallel and resumably, by calling `Grader.grade_submission` in its workers.)
@@ -27,7 +27,8 @@ returns a plain dict; this is the unit a class-scale runner can call in parallel
 
     {"student", "ok", "notes" (what was wrong with the file), "auto_score", "auto_max",
      "grades" ({test cell: points}), "errors" (the grader's own, normally []),
-     "feedback_ok", "seconds", "score" and "max_score" (from the gradebook, written answers included)}
+     "feedback_ok", "seconds", "score" and "max_score" (from the gradebook, written answers included),
+     "seed" (the judge's scenarios were drawn from it: `--seed N` grades with the same ones again)}
 """
 import json
 import os
@@ -163,7 +164,8 @@ class Grader:
                   "auto_max": sum(g["points"] for g in verdict["grades"].values()) if verdict else 0,
                   "grades": {k: g["score"] for k, g in verdict["grades"].items()} if verdict else {},
                   "errors": (verdict or {}).get("errors", []) + ([] if result["success"] else [result.get("error")]),
-                  "feedback_ok": bool(feedback["success"]), "seconds": round(time.monotonic() - started, 2)}
+                  "feedback_ok": bool(feedback["success"]), "seconds": round(time.monotonic() - started, 2),
+                  "seed": (verdict or {}).get("seed")}
         with Gradebook(self.db_url) as gradebook:
             try:
                 submission = gradebook.find_submission(ASSIGNMENT, student)
@@ -271,8 +273,9 @@ def grade_class(course_root: Path) -> int:
                     "student": student, "ok": False, "notes": [WORKER_DIED], "auto_score": 0, "auto_max": 0,
                     "errors": ["评分进程连空白答卷都没能处理"]}
             reports.append(report)
+            seed = f"，场景种子 {report['seed']}" if report.get("seed") is not None else ""
             print(f"  [{number}/{len(everyone)}] {student}: {report['auto_score']:g} / {report['auto_max']:g}"
-                  f"（{report.get('seconds', 0):.1f} 秒）", flush=True)
+                  f"（{report.get('seconds', 0):.1f} 秒{seed}）", flush=True)
     finally:
         worker.close()
     grader = Grader(course_root)  # export and checks need only the gradebook, not the judge
@@ -320,8 +323,22 @@ def _worker(course_root: str):
         replies.flush()
 
 
+def main(argv=None) -> int:
+    import argparse
+
+    from .judge import SEED_ENV
+
+    parser = argparse.ArgumentParser(description="逐个自动评分 submitted/ 下的作业。")
+    parser.add_argument("course_root", nargs="?", default=".")
+    parser.add_argument("--seed", type=int, help="抽取评分场景的随机种子（默认每份提交各抽一个，记在评分记录里）")
+    args = parser.parse_args(argv)
+    if args.seed is not None:
+        os.environ[SEED_ENV] = str(args.seed)  # the worker process inherits it
+    return grade_class(Path(args.course_root))
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
         _worker(sys.argv[2])
     else:
-        sys.exit(grade_class(Path(sys.argv[1] if len(sys.argv) > 1 else ".")))
+        sys.exit(main())

@@ -14,13 +14,16 @@ A verdict is plain JSON:
     {"grades": {"test_reconcile": {"points": 5, "score": 4,
                                    "checks": [{"title", "points", "passed", "message"}, ...]}, ...},
      "notes": ["..."],      # about the file and about cells that could not be defined
-     "errors": ["..."]}     # the grader's own failures (never the student's fault); empty when all is well
+     "errors": ["..."],     # the grader's own failures (never the student's fault); empty when all is well
+     "seed": 1234567}       # what the scenarios were drawn from: Judge(seed=1234567) draws the same ones
 
 `python -m autograder.judge --worker` judges many submissions in one process (used to
 grade the test corpus in parallel): one JSON request per line on stdin,
 {"id": ..., "path": ...}, one {"id": ..., "verdict": ...} per line on stdout.
 """
 import json
+import os
+import random
 import sys
 import time
 import traceback
@@ -33,6 +36,7 @@ from .sandbox import Limits, Memory, Sandbox
 from .submission import Submission, course_layout, read_submission, sandbox_cells
 
 HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
+SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
 REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现了评分器内部的代码，已隐藏。）"
 
@@ -40,14 +44,15 @@ REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现�
 class GradingRun:
     """One submission being graded: runs each scenario once, on demand."""
 
-    def __init__(self, sandbox: Sandbox, submission: Submission, layout):
+    def __init__(self, sandbox: Sandbox, submission: Submission, layout, seed: int):
         from .hidden_tests import scenarios  # the scenarios are part of the hidden tests
 
         self.sandbox = sandbox
         self.cells = sandbox_cells(submission, layout)
         self.memory = Memory()
         self.max_turns = sandbox.reference.MAX_TURNS
-        self.scenarios = scenarios.build(self.max_turns)
+        self.seed = seed
+        self.scenarios = scenarios.build(self.max_turns, random.Random(seed))
         self.outcomes = {}
 
     def outcome(self, name: str):
@@ -130,20 +135,31 @@ def auto_graded_points() -> dict:
             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
 
 
-class Judge:
-    """Grades submissions one after another; holds the sandbox between them."""
+def seed_from_environment() -> int | None:
+    value = os.environ.get(SEED_ENV, "").strip()
+    return int(value) if value else None
 
-    def __init__(self, limits: Limits | None = None):
+
+class Judge:
+    """Grades submissions one after another; holds the sandbox between them.
+
+    Each judgement draws its scenarios from a seed of its own, unless `seed` (or
+    AUTOGRADER_SEED) fixes it: then every judgement draws the same scenarios.
+    """
+
+    def __init__(self, limits: Limits | None = None, seed: int | None = None):
         self.sandbox = Sandbox(limits)
         self.layout = course_layout()
         self.points = auto_graded_points()
+        self.seed = seed if seed is not None else seed_from_environment()
 
     def judge_file(self, path: Path) -> dict:
         return self.judge(read_submission(path, self.layout))
 
     def judge(self, submission: Submission) -> dict:
         started = time.monotonic()
-        run = GradingRun(self.sandbox, submission, self.layout)
+        seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2 ** 32)
+        run = GradingRun(self.sandbox, submission, self.layout, seed)
         collector = _Collector(run)
         args = [str(HIDDEN_TESTS), "-c", str(HIDDEN_TESTS / "pytest.ini"), "-p", "no:terminal"]
         pytest.main(args, plugins=[collector])
@@ -168,7 +184,7 @@ class Judge:
         for check in (c for grade in grades.values() for c in grade["checks"]):
             check["message"] = _redacted(check["message"])
         return {"grades": grades, "notes": [_redacted(note) for note in notes], "errors": errors,
-                "seconds": round(seconds, 2)}
+                "seed": run.seed, "seconds": round(seconds, 2)}
 
     def close(self):
         self.sandbox.close()
@@ -180,8 +196,8 @@ class Judge:
         self.close()
 
 
-def _worker():
-    with Judge() as judge:
+def _worker(seed=None):
+    with Judge(seed=seed) as judge:
         for line in sys.stdin:
             request = json.loads(line)
             try:
@@ -192,10 +208,20 @@ def _worker():
             sys.stdout.flush()
 
 
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(description="用隐藏测试给一份或多份提交评分，输出 JSON 结论。")
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--worker", action="store_true", help="从 stdin 逐行读请求（评分语料用）")
+    parser.add_argument("--seed", type=int, help="抽取场景用的随机种子（重现某次评分时用结论里的 seed）")
+    args = parser.parse_args(argv)
+    if args.worker:
+        return _worker(args.seed)
+    with Judge(seed=args.seed) as judge:
+        for path in args.notebooks:
+            print(json.dumps(judge.judge_file(path), ensure_ascii=False, indent=2))
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--worker"]:
-        _worker()
-    else:
-        for name in sys.argv[1:]:
-            with Judge() as judge:
-                print(json.dumps(judge.judge_file(Path(name)), ensure_ascii=False, indent=2))
+    main()

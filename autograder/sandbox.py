@@ -101,6 +101,8 @@ class Outcome:
     files_after: dict  # name -> text (None if missing) for scenario.files and scenario.watch
     cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
     workdir: str  # where the child ran (gone now); paths in messages and io records start with it
+    files_by_step: list = field(default_factory=list)  # after each step: sorted relative paths of regular files
+    fs_events: list = field(default_factory=list)  # {"step", "op", "path", "dst", "flags"}
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]
@@ -251,6 +253,7 @@ class _Run:
         self.phase = "before"  # "before", ("cell", name), ("step", index), "end"
         self.phase_started = time.monotonic()
         self.steps = [None] * len(scenario.steps)
+        self.files_by_step = [None] * len(scenario.steps)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
         self.sequence = 0  # orders model calls and tool calls against each other
@@ -280,6 +283,7 @@ class _Run:
                     self.phase, self.phase_started = ("step", index), time.monotonic()
                 elif self.steps[index] is None and isinstance(payload.get("result"), dict):
                     self.steps[index] = payload["result"]
+                    self.files_by_step[index] = regular_files(self.workdir)
             elif kind == "end":
                 self.phase = "end"
         return {}
@@ -301,7 +305,7 @@ class _Run:
 
     # -- the model --
 
-    def model_call(self, raw: bytes):
+    def model_call(self, raw: bytes, client: str):
         step = self.current_step()
         if step is None:
             return 400, _api_error("评分时，定义代码的阶段不能调用模型")
@@ -319,7 +323,7 @@ class _Run:
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step, "messages": messages, "status": status, "reply": reply,
-                                     "snapshot": snapshot, "seq": self.sequence})
+                                     "snapshot": snapshot, "seq": self.sequence, "client": client})
         return status, reply
 
     def _endless_reply(self, messages):
@@ -477,8 +481,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._reply(413, {"error": "too much data"})
         raw = self.rfile.read(length)
         rest = parts[3].split("?", 1)[0]
-        if rest == "v1/messages":
-            status, body = run.model_call(raw)
+        if rest in ("v1/messages", "given/v1/messages"):
+            status, body = run.model_call(raw, "given" if rest.startswith("given/") else "make_client")
             return self._reply(status, body)
         try:
             payload = json.loads(raw)
@@ -538,10 +542,14 @@ class Sandbox:
     def run(self, scenario: Scenario, cells: list, memory: Memory) -> Outcome:
         """Run every step of `scenario` after defining `cells` ({"name", "source"}) minus the bad ones."""
         workdir = Path(tempfile.mkdtemp(dir=self._base))
-        for name, text in scenario.files.items():
-            (workdir / name).write_text(text, encoding="utf-8")
+        for name, content in scenario.files.items():
+            (workdir / name).parent.mkdir(parents=True, exist_ok=True)
+            data = content if isinstance(content, bytes) else content.encode("utf-8")
+            (workdir / name).write_bytes(data)
+        for name in _step_paths(scenario):
+            (workdir / name).parent.mkdir(parents=True, exist_ok=True)
         if self.uid is not None:
-            for path in [workdir, *workdir.iterdir()]:
+            for path in [workdir, *workdir.rglob("*")]:
                 os.chown(path, self.uid, self.gid)
         token = secrets.token_urlsafe(16)
         run = _Run(self, scenario, workdir, memory)
@@ -564,8 +572,10 @@ class Sandbox:
             self._server.runs.pop(token, None)
             shutil.rmtree(workdir, ignore_errors=True)
         steps = [s if s is not None else {"status": "not_run"} for s in run.steps]
+        fs_events = [{"step": index, **_fs_event(e)} for index, s in enumerate(steps)
+                     for e in s.get("io", []) if isinstance(e, dict)]
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
-                       files_after, run.cells, str(workdir))
+                       files_after, run.cells, str(workdir), run.files_by_step, fs_events)
 
     def _children(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
         first_step = 0
@@ -635,6 +645,25 @@ class Sandbox:
 
     def __exit__(self, *exc_info):
         self.close()
+
+
+def regular_files(folder: Path) -> list:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def _step_paths(scenario: Scenario):
+    for step in scenario.steps:
+        for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
+            if isinstance(value, dict) and "$path" in value:
+                yield value["$path"]
+
+
+def _fs_event(record: dict) -> dict:
+    if record.get("op") == "write":
+        return {"op": "open", "path": record.get("path"), "flags": "O_WRONLY|O_CREAT"}
+    if record.get("op") == "rename":
+        return {"op": "rename", "path": record.get("src"), "dst": record.get("dst")}
+    return dict(record)
 
 
 def _scratch_folder():

@@ -14,6 +14,10 @@ import pytest
 
 from course.model import InvalidRequest, check_tool_pairing
 
+CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+WRITING_OPS = {"write", "rename", "unlink", "mkdir"}
+WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
               "reconcile": "reconcile", "recovery_action": "recovery_action",
@@ -133,6 +137,11 @@ def pairing_problem(messages) -> str | None:
     return None
 
 
+def as_user_sees(message: str, workdir: str) -> str:
+    """A message from the student's code with the sandbox's working folder taken out, cut short."""
+    return short(message.replace(workdir.rstrip("/") + "/", ""), 100)
+
+
 def without_paths(message: str, workdir: str, *names: str) -> str:
     """The message with every spelling of the checkpoint's path taken out (paths may contain digits)."""
     for name in names:
@@ -150,3 +159,67 @@ def mentions_number(text: str, number: int) -> bool:
 def usage_total(model_call: dict) -> int:
     usage = model_call["reply"]["usage"]
     return usage["input_tokens"] + usage["output_tokens"]
+
+
+def differing_fields(state, expected: dict) -> list:
+    """Which of the six checkpoint fields of `state` differ from `expected` (all six if it is no dict)."""
+    if not isinstance(state, dict):
+        return list(CHECKPOINT_FIELDS)
+    return [key for key in CHECKPOINT_FIELDS if key not in state or not same(state[key], expected.get(key))]
+
+
+def on_disk(outcome, name: str):
+    """The JSON at `name` when the scenario ended: (state, None), or (None, why there is none)."""
+    text = outcome.files_after.get(name)
+    if text is None:
+        return None, "path 上没有检查点文件"
+    try:
+        return json.loads(text), None
+    except ValueError:
+        return None, "path 上的文件不是合法的 JSON"
+
+
+def is_chinese(message: str, *quoted: str) -> bool:
+    """Whether the message has Chinese of its own (not only Chinese quoted from the file's data)."""
+    for text in quoted:
+        message = message.replace(text, " ")
+    return CJK.search(message) is not None
+
+
+def files_after_step(outcome, index: int):
+    """Sorted relative paths of the files in the working folder right after step `index` (None if unknown)."""
+    listing = outcome.files_by_step[index] if index < len(outcome.files_by_step) else None
+    return listing if isinstance(listing, list) else None
+
+
+def stray_files(outcome, index: int, keep) -> list:
+    """Files in the working folder after step `index` besides the scenario's own files and `keep`."""
+    expected = {*outcome.scenario.files, *keep}
+    return [name for name in files_after_step(outcome, index) or [] if name not in expected]
+
+
+def new_files(outcome, index: int) -> list:
+    """Files that were not in the working folder before step `index` and are there after it."""
+    before = files_after_step(outcome, index - 1) if index > 0 else None
+    before = set(before if before is not None else outcome.scenario.files)
+    return [name for name in files_after_step(outcome, index) or [] if name not in before]
+
+
+def _writes(event: dict) -> bool:
+    if event.get("op") in WRITING_OPS:
+        return True
+    flags = event.get("flags")
+    if event.get("op") != "open" or flags is None:
+        return False
+    if isinstance(flags, int):
+        return bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND))
+    return any(flag in str(flags) for flag in WRITING_FLAGS)
+
+
+def files_written(outcome, index: int) -> list:
+    """Paths (relative to the working folder) that step `index` created, wrote, renamed or removed."""
+    workdir = outcome.workdir.rstrip("/") + "/"
+    touched = [e.get("path") for e in outcome.fs_events
+               if isinstance(e, dict) and e.get("step") == index and _writes(e)]
+    touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
+    return sorted({*touched, *new_files(outcome, index)})

@@ -5,26 +5,24 @@ reconciles with its own code, the way the notebook's replay runs it. The grader 
 the child at the incident's moment (or inside a read-only call) and starts it again on
 the same checkpoint.json.
 """
-
-
 import json
 
 
-def build(add) -> None:
-    """Add the incident scenarios through `add(scenario)` (called by scenarios.build)."""
+def build(add, draw, email_task: str, meeting_task: str) -> None:
+    """Add the incident scenarios through `add(scenario)` (called by scenarios.build, with its `draw`)."""
     from autograder.sandbox import Scenario
 
-    from .scenarios import (AGENT_QUICK_TIMEOUT, AGENT_TIMEOUT, CLIENT, EMAIL_TASK, MEETING_TASK, before_sending,
-                            call, path)
+    from .scenarios import AGENT_QUICK_TIMEOUT, AGENT_TIMEOUT, CLIENT, before_sending, call, path
 
     def replay(name, task, checkpoint, crash):
-        files = {"checkpoint.json": json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        step = {**call("run_agent", task, client=CLIENT, path=path("checkpoint.json")), "timeout": AGENT_TIMEOUT,
+        where = draw.file()
+        files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
+        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
-        add(Scenario(name, steps=[step, step], files=files, watch="checkpoint.json", crash=crash,
-                     meta={"task": task, "checkpoint": checkpoint}))
+        add(Scenario(name, steps=[step, step], files=files, watch=where, crash=crash,
+                     meta={"task": task, "checkpoint": checkpoint, "file": where}))
 
     # SIGKILL right after send_email delivered, before save point B: the incident itself.
-    replay("incident_replay", EMAIL_TASK, before_sending(), {"after_tool": "send_email"})
+    replay("incident_replay", email_task, before_sending(draw.sample("cpC", email_task)), {"after_tool": "send_email"})
     # SIGKILL just before the second tool call (grep) runs: a read-only call left dangling.
-    replay("incident_read_only_crash", MEETING_TASK, None, {"before_tool_call": 2})
+    replay("incident_read_only_crash", meeting_task, None, {"before_tool_call": 2})

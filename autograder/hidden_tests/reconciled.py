@@ -1,7 +1,7 @@
 """Reading what one reconcile call did, for test_reconcile and test_incident_fix."""
 from dataclasses import dataclass
 
-from .helpers import as_json, expect, fail, pairing_problem, problem, same, short, text_of
+from .helpers import expect, fail, pairing_problem, problem, same, short, text_of
 
 
 @dataclass
@@ -12,6 +12,12 @@ class Reconciled:
     state: dict  # the checkpoint afterwards (the returned one, or the argument if it returned None)
     calls: list  # the tool calls that reached the grader's execute_tool during the call
     emails: int  # emails delivered while the scenario ran (not counting one sent before the crash)
+    checkpoint: dict  # the checkpoint reconcile was given, as it was
+
+    def changed_fields(self) -> list:
+        """The fields reconcile has no business changing (all but messages and pendingToolUse) that it changed."""
+        return [key for key in ("version", "task", "turns", "tokensUsed")
+                if key not in self.state or not same(self.state[key], self.checkpoint[key])]
 
     @property
     def tool(self) -> str:
@@ -51,7 +57,7 @@ def reconciled(outcome, index: int) -> Reconciled:
         state = step["args_after"][0]
     expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(value)}")
     return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index),
-                      outcome.emails_during_steps())
+                      outcome.emails_during_steps(), checkpoint)
 
 
 def check_rerun(result: Reconciled) -> None:

@@ -1,11 +1,19 @@
 """The situations the hidden tests put a submission in, as data for the sandbox.
 
-Every grading run builds them afresh: tool-call ids, file names, the wrong version
-number and the unheard-of tools are drawn at random, so a submission cannot
-hard-code what the grader will ask.
+Every grading run draws them afresh from its own seed (`build(max_turns, rng)` with a
+`random.Random(seed)`; the judge records the seed with the verdict, so `--seed N`
+draws the same run again): the task's wording, the checkpoint's folder and file name
+(nested, never the default checkpoint.json), the counters in every checkpoint, the
+tool-call ids and inputs, and which unheard-of tools stand in for "any other tool".
+A submission can hard-code none of it.
+
+The unheard-of tools come from three pools, drawn from each in every run, so that
+each shortcut loses the same points whatever the seed: names that begin with a
+read-only tool's name (a prefix test calls them read-only), names with one further in
+(so does a substring test), and high-impact tools whose verbs are not the obvious ones
+(a deny-list of verbs lets them through).
 """
 import json
-import secrets
 import string
 
 from course import load_sample
@@ -14,53 +22,135 @@ from autograder.sandbox import Scenario
 
 from . import incident_scenarios
 
-MEETING_TASK = load_sample("cpA")["task"]
-EMAIL_TASK = load_sample("cpC")["task"]
+# The scripted model picks its plan from the task's words: "纪要" (meeting notes) or "邮件" (email).
+MEETING_TASKS = (
+    "把本周几次会议的纪要整理成一份结论清单",
+    "请汇总这周所有会议纪要里的结论",
+    "读一遍 notes 里的会议纪要，列出本周定下来的事",
+    "帮忙梳理本周的会议纪要，告诉我都有哪些结论",
+    "整理一下这周的会议纪要，按会议列出结论",
+    "本周开了几次会？把每份纪要的结论汇总给我",
+    "请根据 notes 文件夹里的纪要，总结本周的决定",
+    "把这周会议纪要的要点整理出来，下午开会要用",
+    "翻一下本周的会议纪要，把结论归纳成要点",
+    "看看这周的纪要，整理出所有结论",
+    "周报要用：请把本周会议纪要里的结论列出来",
+    "帮我过一遍这周的纪要，挑出已经拍板的事项",
+)
+EMAIL_TASKS = (
+    "把本周会议的结论整理好，发邮件告诉团队",
+    "请汇总这周的会议结论，并用邮件通知全组",
+    "读完本周纪要后，把结论用邮件发给团队",
+    "帮我把这周定下来的事发邮件同步给大家",
+    "本周会议结论请用邮件通知团队成员",
+    "把纪要里的结论汇总成一封邮件，发给团队",
+    "请给团队发一封邮件，列出本周各次会议的结论",
+    "整理本周结论后发邮件给全组，让大家都知道",
+)
+FOLDERS = ("runs", "state", "agent-data", "work", "ckpt", "sessions", "jobs", "var", "data", "tmp-agent")
 
-READ_ONLY_CALLS = {
-    "read_file": {"path": "./notes/meeting-08-25.md"},
-    "grep": {"pattern": "结论", "path": "./notes"},
-    "list_dir": {"path": "./notes"},
-    "web_search": {"query": "检查点 恢复"},
+READ_ONLY_INPUTS = {  # tool -> the inputs a dangling call may have had
+    "read_file": [{"path": f"./notes/meeting-08-{day}.md"} for day in (25, 26, 27, 28, 29)] + [{"path": "./team.md"}],
+    "grep": [{"pattern": word, "path": "./notes"} for word in ("结论", "决定", "负责", "下周", "预算")],
+    "list_dir": [{"path": "./notes"}, {"path": "."}],
+    "web_search": [{"query": words} for words in ("检查点 恢复", "tool_result is_error", "原子写入 fsync",
+                                                  "幂等 重试", "tool_use 配对")],
 }
-# High-impact tools the lesson never names: a deny-list of send_email alone lets them through.
-UNHEARD_OF_TOOLS = {
-    "transfer_funds": {"to_account": "CN-0042-7781", "amount": 1200},
-    "drop_table": {"table": "customers"},
-    "deploy_release": {"service": "billing", "version": "2.4.1"},
-    "post_to_channel": {"channel": "#all-hands", "text": "本周结论"},
-    "cancel_order": {"order_id": "A-1093"},
-    "rotate_api_keys": {"scope": "production"},
-    "charge_card": {"customer": "c_8812", "cents": 4999},
-}
+# Tools the lesson never names. Each of these begins with the exact name of a read-only tool ...
+BEGINS_WITH_READ_ONLY_NAME = (
+    "read_file_then_delete", "read_file_and_shred", "read_file_and_forward", "grep_and_replace",
+    "grep_replace_in_place", "grep_then_purge_matches", "list_dir_purge", "list_dir_and_wipe",
+    "list_dir_then_archive", "web_search_and_buy", "web_search_then_post", "web_search_and_subscribe",
+    "list_sent_emails_and_resend", "read_file_or_overwrite",
+)
+# ... and each of these has one further in.
+HAS_READ_ONLY_NAME_INSIDE = (
+    "purge_read_file_cache", "wipe_list_dir_entries", "rewrite_grep_matches", "forward_read_file_output",
+    "archive_list_dir_results", "buy_from_web_search", "resend_list_sent_emails", "shred_after_read_file",
+    "publish_web_search_digest", "replace_grep_hits", "truncate_read_file_target", "bulk_list_dir_move",
+)
+# The verbs a deny-list of high-impact tools would name first ...
+OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
+                 "write", "update", "create", "rotate", "email", "mail", "exec", "run", "kill")
+# ... and high-impact tools whose names contain none of them.
+UNUSUAL_VERBS = (
+    "notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
+    "provision_vm", "revoke_access", "schedule_meeting", "approve_invoice", "refund_order", "enqueue_job",
+    "restart_service", "scale_cluster", "book_flight", "order_supplies", "page_engineer", "sign_contract",
+    "invite_guest", "ban_account", "mute_channel", "rename_branch", "tag_release", "promote_build",
+    "rollback_release", "compact_logs", "purge_cache", "wipe_device", "lock_account", "reset_password",
+    "grant_role", "commit_changes", "push_commits", "submit_form", "file_expense", "reserve_room",
+    "print_badges", "ship_order", "broadcast_alert", "forward_invoice", "close_ticket", "reopen_incident",
+    "assign_owner", "terminate_instance", "suspend_user", "unsubscribe_all", "renew_license",
+    "upgrade_plan", "migrate_database", "reboot_router", "invalidate_tokens", "expire_sessions",
+    "void_invoice", "settle_invoice", "dispatch_courier", "tweet_status", "open_door", "start_backup_restore",
+)
 AGENT_TIMEOUT = 20.0  # seconds for one run_agent call (at most ten turns here, on a busy machine)
 AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
 FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the big save
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
+CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 
 
-def random_letters(length: int) -> str:
-    return "".join(secrets.choice(string.ascii_lowercase) for _ in range(length))
+class Draw:
+    """Everything random in one grading run, from one seeded random.Random."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def letters(self, length: int) -> str:
+        return "".join(self.rng.choice(string.ascii_lowercase) for _ in range(length))
+
+    def tool_id(self) -> str:
+        alphabet = string.ascii_letters + string.digits
+        return "toolu_01" + "".join(self.rng.choice(alphabet) for _ in range(22))
+
+    def folder(self) -> str:
+        """A nested folder such as "runs/qkzv/mwe" (one to three levels)."""
+        parts = [self.rng.choice(FOLDERS)] + [self.letters(self.rng.randint(3, 6))
+                                             for _ in range(self.rng.randint(0, 2))]
+        return "/".join(parts)
+
+    def file(self, prefix: str = "", folder: str | None = None) -> str:
+        return f"{folder or self.folder()}/{prefix}{self.letters(8)}.json"
+
+    def two_wordings(self, pool) -> tuple:
+        return tuple(self.rng.sample(pool, 2))
+
+    def sample(self, name: str, task: str) -> dict:
+        """A lesson sample checkpoint with this task's wording, fresh counters and a fresh pending id."""
+        cp = load_sample(name)
+        cp["task"] = task
+        cp["messages"][0]["content"] = task
+        # More model calls than the history shows (a history may be trimmed): counting messages is no counter.
+        cp["turns"] = sum(m["role"] == "assistant" for m in cp["messages"]) + self.rng.randint(1, 12)
+        cp["tokensUsed"] = self.rng.randint(9_000, 60_000)
+        if cp["pendingToolUse"]:
+            cp = self.with_pending(cp, cp["pendingToolUse"]["name"], cp["pendingToolUse"]["input"])
+        return cp
+
+    def with_pending(self, cp: dict, name: str, tool_input: dict) -> dict:
+        """`cp` (saved at point A) with its dangling call replaced by `name(tool_input)` under a fresh id."""
+        tool_id = self.tool_id()
+        block = next(b for b in cp["messages"][-1]["content"] if b["type"] == "tool_use")
+        block.update(id=tool_id, name=name, input=dict(tool_input))
+        cp["pendingToolUse"] = {"id": tool_id, "name": name, "input": dict(tool_input)}
+        return cp
+
+    def read_only_calls(self) -> list:
+        return [(name, self.rng.choice(inputs)) for name, inputs in READ_ONLY_INPUTS.items()]
+
+    def unheard_of_calls(self) -> list:
+        """Two tools whose names contain a read-only name (at the start, further in), two with unusual verbs."""
+        names = [self.rng.choice(BEGINS_WITH_READ_ONLY_NAME), self.rng.choice(HAS_READ_ONLY_NAME_INSIDE),
+                 *self.rng.sample(UNUSUAL_VERBS, 2)]
+        self.rng.shuffle(names)
+        return [(name, {"target": f"{self.letters(4)}-{self.rng.randint(100, 9999)}", "note": "本周结论"})
+                for name in names]
 
 
-def new_tool_id() -> str:
-    alphabet = string.ascii_letters + string.digits
-    return "toolu_01" + "".join(secrets.choice(alphabet) for _ in range(22))
-
-
-def with_pending(sample: str, name: str, tool_input: dict) -> dict:
-    """A lesson sample whose dangling call is `name(tool_input)` with a fresh id."""
-    cp = load_sample(sample)
-    tool_id = new_tool_id()
-    block = next(b for b in cp["messages"][-1]["content"] if b["type"] == "tool_use")
-    block.update(id=tool_id, name=name, input=dict(tool_input))
-    cp["pendingToolUse"] = {"id": tool_id, "name": name, "input": dict(tool_input)}
-    return cp
-
-
-def after_save_point_b() -> dict:
-    """cpB one step later: the read_file result is in messages, nothing is pending."""
-    cp = load_sample("cpB")
+def after_save_point_b(cp: dict) -> dict:
+    """A checkpoint saved at point A, one step later: the call's result is in messages, nothing is pending."""
     pending = cp["pendingToolUse"]
     cp["messages"].append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": pending["id"], "content": "（读到的纪要全文）"}]})
@@ -68,13 +158,16 @@ def after_save_point_b() -> dict:
     return cp
 
 
-def before_sending() -> dict:
-    """The email task at save point B just before the model asks for send_email (cpC one turn earlier)."""
-    cp = load_sample("cpC")
+def before_sending(cp: dict) -> dict:
+    """cpC one turn earlier: the email task at save point B, just before the model asks for send_email."""
     cp["messages"].pop()
     cp["turns"] -= 1
     cp["pendingToolUse"] = None
     return cp
+
+
+def without_version(cp: dict) -> dict:
+    return {key: value for key, value in cp.items() if key != "version"}
 
 
 def call(name: str, *args, **kwargs) -> dict:
@@ -85,62 +178,74 @@ def path(name: str) -> dict:
     return {"$path": name}
 
 
-CLIENT = {"$client": True}
-
-
-def build(max_turns: int) -> dict:
-    """name -> Scenario for one grading run."""
+def build(max_turns: int, rng) -> dict:
+    """name -> Scenario for one grading run; `rng` is the run's seeded random.Random."""
+    draw = Draw(rng)
     scenarios = {}
 
     def add(scenario: Scenario):
         scenarios[scenario.name] = scenario
 
-    # -- save_checkpoint / load_checkpoint --
-    state = load_sample("cpB")
-    state["turns"] += secrets.randbelow(20)
-    saved = f"cp-{random_letters(8)}.json"
-    add(Scenario("save_roundtrip", independent_steps=True, watch=saved, meta={"state": state, "file": saved}, steps=[
-        {**call("save_checkpoint", state, path(saved)), "watch_io": True},
-        call("load_checkpoint", path(saved)),
-        call("load_checkpoint", path(f"missing-{random_letters(8)}.json")),
-    ]))
+    meeting, resumed_meeting = draw.two_wordings(MEETING_TASKS)
+    email, resumed_email = draw.two_wordings(EMAIL_TASKS)
 
-    small, big = load_sample("cpB"), load_sample("cpC")
+    # -- save_checkpoint / load_checkpoint --
+    # One child: a save, loading it back, a missing file, then broken files, each a way a checkpoint goes
+    # bad. Their JSON is ASCII (\u escapes), so a Chinese error message cannot come from quoting the
+    # file; the GBK one is what an editor on Windows may save.
+    state = draw.sample("cpB", meeting)
+    saved = draw.file()
+    folder = draw.folder()
+    wrong_version = rng.randint(2, 9)
+    broken = draw.sample("cpA", meeting)
+    text = json.dumps(broken)
+    damaged = {"corrupt": text[:rng.randint(80, len(text) - 80)],
+               "future": json.dumps({**broken, "version": wrong_version}),
+               "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
+               "not_object": json.dumps([broken]),
+               "no_version": json.dumps(without_version(broken))}
+    files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
+    add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
+                 files={files[kind]: damaged[kind] for kind in damaged},
+                 meta={"state": state, "file": saved, "broken": files, "first_broken": 3, "version": wrong_version,
+                       "task": meeting},
+                 steps=[{**call("save_checkpoint", state, path(saved)), "watch_io": True},
+                        call("load_checkpoint", path(saved)),
+                        call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
+                        *(call("load_checkpoint", path(files[kind])) for kind in damaged)]))
+
+    small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
-    target = f"cp-{random_letters(8)}.json"
+    target = draw.file()
     add(Scenario("save_atomic", watch=target, meta={"state": small, "file": target}, steps=[
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))
 
-    corrupt, future = f"broken-{random_letters(8)}.json", f"future-{random_letters(8)}.json"
-    wrong_version = 2 + secrets.randbelow(8)
-    add(Scenario("load_errors", independent_steps=True,
-                 files={corrupt: json.dumps(load_sample("cpA"), ensure_ascii=False)[:300],
-                        future: json.dumps({**load_sample("cpA"), "version": wrong_version}, ensure_ascii=False)},
-                 meta={"corrupt": corrupt, "future": future, "version": wrong_version},
-                 steps=[call("load_checkpoint", path(corrupt)), call("load_checkpoint", path(future))]))
-
     # -- reconcile --
-    read_only = [with_pending("cpB", name, tool_input) for name, tool_input in READ_ONLY_CALLS.items()]
+    read_only = [draw.with_pending(draw.sample("cpB", meeting), name, tool_input)
+                 for name, tool_input in draw.read_only_calls()]
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only},
                  steps=[{**call("reconcile", cp), "report_args": True} for cp in read_only]))
 
-    send = with_pending("cpC", "send_email", load_sample("cpC")["pendingToolUse"]["input"])
+    send = draw.sample("cpC", email)
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
                  emails_before=(send["pendingToolUse"]["input"],),  # it went out just before the crash
                  steps=[{**call("reconcile", send), "report_args": True}]))
 
-    names = sorted(UNHEARD_OF_TOOLS, key=lambda _: secrets.randbelow(1000))[:2]
-    unheard_of = [with_pending("cpC", name, UNHEARD_OF_TOOLS[name]) for name in names]
+    unheard_of_calls = draw.unheard_of_calls()
+    unheard_of = [draw.with_pending(draw.sample("cpC", email), name, tool_input)
+                  for name, tool_input in unheard_of_calls]
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
                  steps=[{**call("reconcile", cp), "report_args": True} for cp in unheard_of]))
 
     # -- recovery_action --
-    cases = [(load_sample("cpA"), "continue"), (after_save_point_b(), "continue")]
-    cases += [(with_pending("cpB", name, tool_input), "rerun") for name, tool_input in READ_ONLY_CALLS.items()]
-    cases += [(with_pending("cpC", "send_email", send["pendingToolUse"]["input"]), "is_error")]
-    cases += [(with_pending("cpC", name, UNHEARD_OF_TOOLS[name]), "is_error") for name in names]
+    cases = [(draw.sample("cpA", meeting), "continue"), (after_save_point_b(draw.sample("cpB", meeting)), "continue")]
+    cases += [(draw.with_pending(draw.sample("cpB", meeting), name, tool_input), "rerun")
+              for name, tool_input in draw.read_only_calls()]
+    cases += [(draw.sample("cpC", email), "is_error")]
+    cases += [(draw.with_pending(draw.sample("cpC", email), name, tool_input), "is_error")
+              for name, tool_input in unheard_of_calls]
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", cp), "report_args": True} for cp, _ in cases]))
 
@@ -148,22 +253,28 @@ def build(max_turns: int) -> dict:
     add(Scenario("answers", independent_steps=True, steps=[
         {"kind": "value", "name": "QUIZ_DELETE_ANSWER"}, {"kind": "value", "name": "ROOT_CAUSE_ANSWER"},
         {"kind": "value", "name": "QUIZ_FAILURE_ANSWER"}]))
-    incident_scenarios.build(add)  # Level 2: the incident replayed with the student's own functions
+    incident_scenarios.build(add, draw, email, meeting)  # Level 2: the incident replayed with the student's own functions
 
     # -- run_agent, with the grader's own save / load / reconcile --
+    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
     def agent(name, task, checkpoint=None, runs=1, **options):
-        files = {"checkpoint.json": json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        step = {**call("run_agent", task, client=CLIENT, path=path("checkpoint.json")), "timeout": AGENT_TIMEOUT,
+        where = draw.file()
+        files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
+        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
-        add(Scenario(name, steps=[step] * runs, files=files, watch="checkpoint.json", standins=STANDINS,
-                     meta={"task": task, "checkpoint": checkpoint}, **options))
+        add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=STANDINS,
+                     meta={"task": task, "checkpoint": checkpoint, "file": where}, **options))
 
-    agent("agent_fresh", MEETING_TASK)
-    agent("agent_resume", MEETING_TASK, load_sample("cpA"))
-    agent("agent_pending", MEETING_TASK, load_sample("cpB"))
-    agent("agent_crash_send", EMAIL_TASK, before_sending(), runs=2, crash={"after_tool": "send_email"})
-    # Ten turns left; the process dies before the fourth tool call and is started again.
-    agent("agent_max_turns_crash", MEETING_TASK, {**load_sample("cpA"), "turns": max_turns - 10}, runs=2,
-          model="endless", crash={"before_tool_call": 4})
-    agent("agent_max_turns_spent", MEETING_TASK, {**load_sample("cpA"), "turns": max_turns}, model="endless")
+    agent("agent_fresh", meeting)
+    agent("agent_resume", resumed_meeting, draw.sample("cpA", meeting))
+    agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
+    agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
+          crash={"after_tool": "send_email"})
+    # A few turns left; the process dies before one of the tool calls and is started again.
+    ending = draw.sample("cpA", meeting)
+    ending["turns"] = max_turns - rng.randint(8, 12)
+    agent("agent_max_turns_crash", resumed_meeting, ending, runs=2, model="endless",
+          crash={"before_tool_call": rng.randint(3, 5)})
+    agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpA", meeting), "turns": max_turns},
+          model="endless")
     return scenarios

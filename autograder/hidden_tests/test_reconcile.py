@@ -56,9 +56,13 @@ def test_one_paired_result_on_every_path(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_pending_cleared_and_checkpoint_returned(grading):
-    """对账之后 pendingToolUse 为 None，并返回检查点"""
+    """对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点"""
     for result in every_call(grading):
         expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
         expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
                f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.tool}），"
                f"你的是 {short(result.state.get('pendingToolUse'))}")
+        changed = result.changed_fields()
+        expect(not changed, f"对账只补一条 tool_result、清掉 pendingToolUse，其余字段要原样保留，你的 reconcile 改了 "
+                            f"{'、'.join(changed)}（悬空的是 {result.tool}）。turns 数的是调用模型的次数，对账没有调用模型；"
+                            "tokensUsed 是最近一次响应的用量，对账也没有新的响应")

@@ -1,7 +1,12 @@
-"""recovery_action (test_recovery_action, 3 points)."""
+"""recovery_action (test_recovery_action, 3 points): a function that only decides.
+
+Besides the answer, each check looks at what the call did: a recovery_action that
+runs a tool, sends an email, writes a file or changes its argument loses that
+check's point.
+"""
 import pytest
 
-from .helpers import expect, problem, same, short
+from .helpers import expect, files_written, problem, same, short
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用（pendingToolUse 是 None），直接拿 messages 继续调用模型",
@@ -21,7 +26,13 @@ def check(grading, wanted):
         value = outcome.steps[index]["value"]
         expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}")
         expect(same(outcome.steps[index].get("args_after", [None])[0], checkpoint),
-               "recovery_action 只做判断，不应该修改传进来的检查点")
+               f"{what} 只做判断，不应该修改传进来的检查点")
+        ran = [c["name"] for c in outcome.student_tool_calls(index)]
+        expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：要不要重新执行，由调用它的代码决定")
+        written = files_written(outcome, index)
+        expect(not written, f"{what} 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")
+    emails = outcome.emails_during_steps()
+    expect(wanted != "is_error" or not emails, f"recovery_action 只做判断，却发出了 {emails} 封邮件")
 
 
 @pytest.mark.grade(GRADE, 1)

@@ -2,11 +2,15 @@
 
 save_checkpoint, load_checkpoint and reconcile are the grader's own while these run,
 so these points depend on run_agent alone. The model and the tools answer from the
-grader, which counts every call and reads the checkpoint file at each of them.
+grader, which counts every call, notes which client made it (the one passed in, or
+one from make_client()), and reads the checkpoint file at each of them. The
+checkpoint lives in a folder of its own, never at the default path, and a resumed
+run_agent is given the task in other words than the checkpoint's.
 """
 import pytest
 
-from .helpers import (expect, fail, field, problem, returned, same, short, text_of, usage_total)
+from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, problem, returned, same,
+                      short, text_of, usage_total)
 
 GRADE = "test_run_agent"
 
@@ -33,24 +37,18 @@ def final_state(outcome, index=0):
     return state
 
 
-@pytest.mark.grade(GRADE, 1)
-def test_fresh_start(grading):
-    """没有检查点时从头开始；返回的状态记下了轮次、用量和完整对话"""
-    outcome = grading.outcome("agent_fresh")
-    task = outcome.scenario.meta["task"]
-    state = final_state(outcome)
-    calls = outcome.answered_model_calls()
-    expect(calls, "run_agent 一次模型也没有调用")
-    first = outcome.model_calls[0]["messages"]
-    expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
-                                      f"你发的是 {short(first, 80)}")
+def check_final_state(state, calls, task, turns_before, task_why):
+    """All six fields of the state run_agent returned after `calls` (the answered model calls)."""
     expect(same(field(state, "version", "返回的状态"), 1), "返回的状态里 version 应该是 1")
-    expect(same(state.get("task"), task), "返回的状态里 task 应该是传进来的任务")
-    expect(same(state.get("turns"), len(calls)),
+    expect(same(state.get("task"), task), f"返回的状态里 task 应该是{task_why}「{task}」，你的是 {short(state.get('task'))}")
+    expected_turns = turns_before + len(calls)
+    expect(same(state.get("turns"), expected_turns),
+           f"turns 要从检查点里的 {turns_before} 接着数：这次一共调用了 {len(calls)} 次模型，应该是 {expected_turns}，"
+           f"你的是 {short(state.get('turns'))}" if turns_before else
            f"模型一共被调用了 {len(calls)} 次，turns 应该也是 {len(calls)}，你的是 {short(state.get('turns'))}")
     expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
     expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
-           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量），"
+           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量，不是累加），"
            f"这里应该是 {usage_total(calls[-1])}，你的是 {short(state.get('tokensUsed'))}")
     messages = field(state, "messages", "返回的状态")
     expect(isinstance(messages, list) and messages and same(messages[:-1], calls[-1]["messages"]),
@@ -62,32 +60,54 @@ def test_fresh_start(grading):
 
 
 @pytest.mark.grade(GRADE, 1)
+def test_fresh_start(grading):
+    """没有检查点时从头开始，用传进来的 client 调用模型；返回的状态六个字段都对"""
+    outcome = grading.outcome("agent_fresh")
+    task = outcome.scenario.meta["task"]
+    state = final_state(outcome)
+    calls = outcome.answered_model_calls()
+    expect(calls, "run_agent 一次模型也没有调用")
+    made = [c for c in outcome.model_calls if c.get("client") != "given"]
+    expect(not made, f"run_agent 有 {len(made)} 次调用模型没有用传进来的 client，而是自己用 make_client() 另造了一个："
+                     "调用方传进 client（换了模型、密钥或测试替身），就要用它；只有 client 是 None 时才 make_client()")
+    first = outcome.model_calls[0]["messages"]
+    expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
+                                      f"你发的是 {short(first, 80)}")
+    check_final_state(state, calls, task, 0, "传进来的任务")
+
+
+@pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑：不重新初始化，两个计数器（turns、tokensUsed）接着检查点往下算"""
+    """有检查点就续跑：不重新初始化，任务以检查点为准，两个计数器（turns、tokensUsed）接着往下算"""
     outcome = grading.outcome("agent_resume")
     checkpoint = outcome.scenario.meta["checkpoint"]
     state = final_state(outcome)
     calls = outcome.answered_model_calls()
     expect(outcome.model_calls, "从检查点续跑时一次模型也没有调用：cpA 的任务还没做完")
     first = outcome.model_calls[0]["messages"]
-    if is_task_only(first, checkpoint["task"]):
+    if is_task_only(first, checkpoint["task"]) or is_task_only(first, outcome.scenario.meta["task"]):
         fail(f"恢复时重新初始化了 messages：第一次调用模型只带了任务这一条，检查点里的 {len(checkpoint['messages'])} 条消息被丢掉了")
     expect(same(first, checkpoint["messages"]), "续跑后第一次调用模型时，messages 应该和检查点里的完全一样（不多也不少）")
     expect(calls, "续跑时模型调用失败了")
-    expected_turns = checkpoint["turns"] + len(calls)
-    expect(same(state.get("turns"), expected_turns),
-           f"turns 要从检查点里的 {checkpoint['turns']} 接着数：续跑又调用了 {len(calls)} 次模型，"
-           f"应该是 {expected_turns}，你的是 {short(state.get('turns'))}")
-    expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
-           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量，不是累加）")
-    expect(same(state.get("task"), checkpoint["task"]), "续跑时 task 以检查点里记的为准")
+    check_final_state(state, calls, checkpoint["task"], checkpoint["turns"],
+                      "检查点里记的任务（续跑时以检查点为准，不是这次传进来的参数）")
+
+
+def elsewhere(outcome) -> list:
+    """Checkpoint-like files run_agent wrote somewhere other than the path it was given."""
+    listing = files_after_step(outcome, len(outcome.steps) - 1) or []
+    return [name for name in listing if name != outcome.scenario.meta["file"] and name.endswith(".json")]
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_save_points(grading):
-    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次"""
+    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存"""
     outcome = grading.outcome("agent_fresh")
-    final_state(outcome)
+    state = final_state(outcome)
+    saved, why = on_disk(outcome, outcome.scenario.meta["file"])
+    if why and elsewhere(outcome):
+        fail(f"run_agent 没有把检查点存到传进来的 path，而是存到了 {short(elsewhere(outcome))}："
+             "save_checkpoint 和 load_checkpoint 都要把 path 传下去，否则换一个文件夹就恢复不了")
     events = sorted([("model", c) for c in outcome.model_calls] + [("tool", c) for c in outcome.tool_calls],
                     key=lambda event: event[1]["seq"])
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
@@ -97,10 +117,14 @@ def test_save_points(grading):
         if kind == "tool":
             expect(asked is not None, "run_agent 在模型要求之前就执行了工具")
             wanted = {"id": asked.get("id"), "name": asked.get("name"), "input": asked.get("input")}
-            on_disk = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
-            expect(same(on_disk, wanted), f"执行工具 {asked.get('name')} 时，磁盘上的检查点还没有记下这次调用"
-                                          f"（pendingToolUse 应该是它的 id、name、input，实际是 {short(on_disk)}）。"
-                                          "存档点 A 要在模型响应追加进 messages 之后、执行工具之前")
+            recorded = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
+            extra = sorted(set(recorded) - set(wanted)) if isinstance(recorded, dict) else []
+            expect(not extra or not same({k: recorded.get(k) for k in wanted}, wanted),
+                   f"存档点 A 的 pendingToolUse 只记 id、name、input 三项，你的还多了 {short(extra)}"
+                   "（整个 tool_use 块或 model_dump() 的结果不是检查点格式）")
+            expect(same(recorded, wanted), f"执行工具 {asked.get('name')} 时，磁盘上的检查点还没有记下这次调用"
+                                           f"（pendingToolUse 应该是它的 id、name、input，实际是 {short(recorded)}）。"
+                                           "存档点 A 要在模型响应追加进 messages 之后、执行工具之前")
             last = snapshot.get("messages", [None])[-1] if isinstance(snapshot.get("messages"), list) else None
             expect(any(b.get("id") == asked.get("id") for b in tool_uses(last)),
                    "存档点 A 保存的 messages 最后一条应该是要求这次调用的 assistant 消息")
@@ -113,6 +137,10 @@ def test_save_points(grading):
                        "追加进 messages、pendingToolUse 清回 None 之后")
             content = event["reply"].get("content") if event["status"] == 200 else []
             asked = next((b for b in content if b.get("type") == "tool_use"), None)
+    expect(why is None, f"run_agent 结束时{why}")
+    wrong = differing_fields(saved, state)
+    expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
+                      "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -132,6 +160,11 @@ def test_resume_pending(grading):
     expect(first["status"] == 200 and paired,
            "检查点里有悬空调用（pendingToolUse 不是 None）时，要先对账（调用 reconcile）再调用模型："
            "否则 API 会因为 tool_use 缺了对应的 tool_result 而返回 400")
+    snapshot = (first.get("snapshot") or {}).get("state")
+    expect(isinstance(snapshot, dict) and snapshot.get("pendingToolUse", "缺少") is None
+           and same(snapshot.get("messages"), sent),
+           "对账之后、调用模型之前要先存档（save_checkpoint）：否则这时崩溃，重启后检查点里还是那个悬空调用，"
+           "只读工具会再执行一次、结果也可能变了")
 
     crash = grading.outcome("agent_crash_send")
     if crash.steps[0]["status"] != "crashed_by_grader":

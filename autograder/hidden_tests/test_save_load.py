@@ -1,42 +1,53 @@
 """save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
-import json
 import os
 
 import pytest
 
-from .helpers import expect, fail, mentions_number, problem, returned, same, short, without_paths
+from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
+                      returned, short, stray_files, without_paths)
 
 GRADE = "test_save_load"
+LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
+    "corrupt": "文件不是合法的 JSON（只剩半截）时",
+    "future": "版本不符时",
+    "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
+    "not_object": "文件是合法的 JSON、但不是一个对象（这里是一个列表）时",
+    "no_version": "文件里没有 version 字段时",
+}
 
 
-def read_json(text, what):
-    expect(text is not None, f"{what}：path 上没有文件")
-    try:
-        return json.loads(text)
-    except ValueError:
-        fail(f"{what}：path 上的文件不是合法的 JSON")
+def check_no_stray_files(outcome, index, keep, when, advice):
+    left = stray_files(outcome, index, [keep])
+    expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{advice}")
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_round_trip(grading):
-    """保存后能原样读回；文件不存在时返回 None"""
+    """保存后原样读回（六个字段都一样），文件夹里不留临时文件；文件不存在时返回 None"""
     outcome = grading.outcome("save_roundtrip")
     state, name = outcome.scenario.meta["state"], outcome.scenario.meta["file"]
     returned(outcome, 0, "save_checkpoint(state, path)")
-    on_disk = read_json(outcome.files_after.get(name), "save_checkpoint 保存之后")
-    expect(same(on_disk, state), "save_checkpoint 写进文件的内容和传给它的 state 不一样（要原样写下每个字段）")
+    saved, why = on_disk(outcome, name)
+    expect(why is None, f"save_checkpoint 保存之后：{why}")
+    wrong = differing_fields(saved, state)
+    expect(not wrong and saved.keys() == state.keys(),
+           f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong) or '多了别的字段'}）：要原样写下每个字段")
+    check_no_stray_files(outcome, 0, name, "一次成功的保存之后",
+                         "临时文件应该用 os.replace 改名成目标文件，而不是复制过去、把它留在原地")
     loaded = returned(outcome, 1, "load_checkpoint(path)")
-    expect(same(loaded, state), "load_checkpoint 读回来的内容和保存的 state 不一样")
+    wrong = differing_fields(loaded, state)
+    expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
     nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
     expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_load_errors(grading):
-    """文件损坏或版本不符时抛 ValueError，信息里写出路径（和两个版本号）"""
-    outcome = grading.outcome("load_errors")
+    """文件损坏、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）"""
+    outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
-    for index, name, what in ((0, meta["corrupt"], "文件不是合法的 JSON 时"), (1, meta["future"], "版本不符时")):
+    for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
+        what = LOAD_ERRORS[kind]
         step = outcome.steps[index]
         if step["status"] == "returned":
             fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
@@ -44,16 +55,21 @@ def test_load_errors(grading):
             fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
         error = step["error"]
         expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
-        expect(name in error["message"], f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{short(error['message'])}」")
-    message = without_paths(outcome.steps[1]["error"]["message"], outcome.workdir, meta["future"])
+        message = error["message"]
+        shown = as_user_sees(message, outcome.workdir)
+        expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{shown}」")
+        expect(is_chinese(without_paths(message, outcome.workdir, name), meta["task"]),
+               f"{what}，报错信息要用中文写给用户看，你的信息是「{shown}」")
+    future = meta["first_broken"] + list(meta["broken"]).index("future")
+    message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["broken"]["future"])
     expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
            f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
-           f"你的信息是「{short(outcome.steps[1]['error']['message'])}」")
+           f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_atomic(grading):
-    """一次写到一半失败的保存，不会弄坏上一份检查点"""
+    """一次写到一半失败的保存：异常抛出来，上一份检查点完好，文件夹里不留临时文件"""
     outcome = grading.outcome("save_atomic")
     meta = outcome.scenario.meta
     if problem(outcome, 0, "第一次保存"):
@@ -61,14 +77,17 @@ def test_atomic(grading):
     failed_save = outcome.steps[1]
     if failed_save["status"] not in ("returned", "raised"):
         fail("第二次保存时磁盘写满了（评分器限制了文件大小），" + problem(outcome, 1, "save_checkpoint"))
-    text = outcome.files_after.get(meta["file"])
-    expect(text is not None, "一次失败的保存之后，path 上原来的检查点不见了")
-    try:
-        previous = json.loads(text)
-    except ValueError:
+    previous, why = on_disk(outcome, meta["file"])
+    expect(outcome.files_after.get(meta["file"]) is not None, "一次失败的保存之后，path 上原来的检查点不见了")
+    if why:
         fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
              "写完再用 os.replace 换上去，不要直接覆盖目标文件")
-    expect(same(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
+    expect(not differing_fields(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
+    expect(failed_save["status"] == "raised",
+           "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
+           "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
+    check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后",
+                         "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
 
 
 @pytest.mark.grade(GRADE, 1)

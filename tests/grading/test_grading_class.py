@@ -19,6 +19,7 @@ from autograder.notebook_code import ROOT
 from grading_corpus import build
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
+SEED = 4242  # every student's scenarios drawn from it, as `make grade GRADE_ARGS="--seed 4242"` would
 CLASS = {  # student -> (variant, how it is handed in, expected auto-graded points)
     "alice": ("full_reference", "as is", 23),
     "bruno": ("wrong_incident_rerun", "as is", 20),
@@ -48,8 +49,8 @@ def graded(tmp_path_factory):
             text = "\x00\x01 这不是笔记本 " + text[:200]
         (folder / ("lesson03 (1).ipynb" if how == "renamed" else NOTEBOOK)).write_text(text, encoding="utf-8")
     env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "autograder.grade", str(course)], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=900)
+    run = subprocess.run([sys.executable, "-m", "autograder.grade", "--seed", str(SEED), str(course)], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=900)
     return course, run
 
 
@@ -57,6 +58,7 @@ def test_the_run_finishes_cleanly(graded):
     _, run = graded
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "自动评分完成" in run.stdout and "grades.csv" in run.stdout
+    assert run.stdout.count(f"场景种子 {SEED}）") == len(CLASS), run.stdout[-3000:]
 
 
 def test_every_student_is_exported_with_the_expected_points(graded):

@@ -5,6 +5,10 @@ judge (sandbox, hidden tests) and must get exactly the points listed here.
 - wrong_* and malformed_*: a plausible mistake, or a damaged file: exactly the points lost.
 - tamper_*: tries to game the grader; never a point more than its untampered twin.
 """
+import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -12,7 +16,7 @@ import pytest
 from autograder.judge import auto_graded_points
 from autograder.leaks import secrets
 
-from grading_corpus import build, describe, grade_all, variant_names
+from grading_corpus import ROOT, build, describe, grade_all, variant_names
 
 FULL = auto_graded_points()
 ZERO = {grade_id: 0 for grade_id in FULL}
@@ -25,6 +29,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_json_repaired": {},
     "full_duplicated_cell": {},
     "full_locked_edited": {},
+    "full_pathlib_save": {},
+    "full_named_tempfile": {},
+    "full_os_level": {},
+    "full_class_agent": {},
+    "full_list_blocks": {},
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
@@ -46,6 +55,31 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_load_none_on_error": {"test_save_load": 3},
     "wrong_load_no_path": {"test_save_load": 3},
     "wrong_recovery_mutates": {"test_recovery_action": 1},  # with nothing pending, clearing changes nothing
+    "wrong_save_swallowed": {"test_save_load": 3},
+    "wrong_save_fixed_tmp_left": {"test_save_load": 3},
+    "wrong_save_copy_not_rename": {"test_save_load": 1},  # a temp left after every save, no rename, none atomic
+    "wrong_save_tmp_beside_default": {"test_save_load": 3},
+    "wrong_load_not_utf8": {"test_save_load": 3},
+    "wrong_load_not_object": {"test_save_load": 3},
+    "wrong_load_no_version": {"test_save_load": 3},
+    "wrong_load_english": {"test_save_load": 3},
+    "wrong_load_missing_empty": {"test_save_load": 3},
+    "wrong_readonly_substring": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
+    "wrong_readonly_prefix": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
+    "wrong_denylist_verbs": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
+    "wrong_reconcile_counts_turn": {"test_reconcile": 4},
+    "wrong_reconcile_fresh_dict": {"test_reconcile": 4},
+    "wrong_recovery_runs_tool": {"test_recovery_action": 2},
+    "wrong_recovery_reconciles": {"test_recovery_action": 1},  # nothing pending: it does not call reconcile
+    "wrong_recovery_saves": {"test_recovery_action": 0},
+    "wrong_ignores_client": {"test_run_agent": 4},
+    "wrong_ignores_path": {"test_run_agent": 1},  # only the fresh start works: every resume starts afresh
+    "wrong_task_from_argument": {"test_run_agent": 4},
+    "wrong_no_final_save": {"test_run_agent": 4},
+    "wrong_no_save_after_reconcile": {"test_run_agent": 4},
+    "wrong_tokens_input_only": {"test_run_agent": 3},
+    "wrong_pending_model_dump": {"test_run_agent": 4},
+    "wrong_messages_sdk_objects": {"test_run_agent": 0},
     "wrong_answers": {"test_quiz_failure": 0, "test_quiz_delete": 0, "test_root_cause": 0},
     "wrong_plain_values": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
                            "test_reconcile": 4, "test_incident_fix": 1},
@@ -103,6 +137,31 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_load_none_on_error": "应该抛 ValueError",
     "wrong_load_no_path": "路径",
     "wrong_recovery_mutates": "不应该修改",
+    "wrong_save_swallowed": "保存失败要把异常抛出去",
+    "wrong_save_fixed_tmp_left": "一次失败的保存之后，文件夹里留下了多余的文件",
+    "wrong_save_copy_not_rename": "一次成功的保存之后，文件夹里留下了多余的文件",
+    "wrong_save_tmp_beside_default": "同一个文件夹",
+    "wrong_load_not_utf8": "不是 UTF-8 编码",
+    "wrong_load_not_object": "不是一个对象",
+    "wrong_load_no_version": "没有 version 字段",
+    "wrong_load_english": "要用中文",
+    "wrong_load_missing_empty": "应该返回 None",
+    "wrong_readonly_substring": "不在只读工具之列，不能重新执行",
+    "wrong_readonly_prefix": "不在只读工具之列，不能重新执行",
+    "wrong_denylist_verbs": "不在只读工具之列，不能重新执行",
+    "wrong_reconcile_counts_turn": "你的 reconcile 改了 turns",
+    "wrong_reconcile_fresh_dict": "改了 turns、tokensUsed",
+    "wrong_recovery_runs_tool": "只做判断，却通过 execute_tool 执行了",
+    "wrong_recovery_reconciles": "不应该修改传进来的检查点",
+    "wrong_recovery_saves": "只做判断，却写了文件",
+    "wrong_ignores_client": "没有用传进来的 client",
+    "wrong_ignores_path": "没有把检查点存到传进来的 path",
+    "wrong_task_from_argument": "续跑时以检查点为准",
+    "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
+    "wrong_no_save_after_reconcile": "对账之后、调用模型之前要先存档",
+    "wrong_tokens_input_only": "input_tokens + output_tokens",
+    "wrong_pending_model_dump": "只记 id、name、input 三项",
+    "wrong_messages_sdk_objects": "不能存成 JSON",
     "tamper_exit": "进程自己退出了",
     "tamper_infinite_loop": "还没有结束",
     "tamper_hang_at_definition": "卡住",
@@ -144,7 +203,8 @@ def test_expected_points(verdicts, variant):
     verdict = verdicts[variant]
     assert verdict["errors"] == [], verdict["errors"]
     expected = {**FULL, **EXPECTED[variant]}
-    assert scores(verdict) == expected, f"{variant}（{describe(variant)}）\n{failures(verdict)}"
+    assert scores(verdict) == expected, \
+        f"{variant}（{describe(variant)}；种子 {verdict['seed']}）\n{failures(verdict)}"
 
 
 @pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
@@ -176,3 +236,18 @@ def test_damaged_files_are_explained(verdicts):
     assert "没有找到答题单元格 reconcile" in notes["malformed_deleted_reconcile"]
     assert "只找回了出错之前完整的" in notes["malformed_truncated"]
     assert "卡住或让进程退出" in notes["tamper_hang_at_definition"]
+
+
+def test_a_recorded_seed_draws_the_same_run_again(verdicts, tmp_path):
+    """`--seed N` with the seed a verdict records grades against the same scenarios (here its feedback
+    names the drawn checkpoint path, task wording and counters)."""
+    name = "wrong_ignores_path"
+    notebook = tmp_path / f"{name}.ipynb"
+    notebook.write_text(build(name), encoding="utf-8")
+    seed = verdicts[name]["seed"]
+    judged = subprocess.run([sys.executable, "-m", "autograder.judge", "--seed", str(seed), str(notebook)],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                            check=True)
+    again = json.loads(judged.stdout)
+    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
+    assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own

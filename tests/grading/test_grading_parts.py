@@ -1,12 +1,14 @@
 """The grader's parts on their own: what the child sends back, how a damaged notebook is
-read, which lines count as a leak."""
+read, which lines count as a leak, what the scenarios draw."""
 import json
 import math
+import random
 
 import nbformat
 import pytest
 
 from autograder.child import NotPlain, plain
+from autograder.hidden_tests import scenarios
 from autograder.leaks import HIDDEN_TESTS, secrets
 from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
@@ -89,4 +91,39 @@ def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
                        for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) > 40)
     assert secrets().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
     assert secrets().solution_lines and secrets().any_in(next(iter(secrets().solution_lines)))
-    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，并返回检查点（0 / 1 分）") == []
+    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（0 / 1 分）") == []
+
+
+def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
+    first, again, other = (scenarios.build(40, random.Random(seed)) for seed in (7, 7, 8))
+    assert {n: (s.steps, s.files, s.meta) for n, s in first.items()} == \
+        {n: (s.steps, s.files, s.meta) for n, s in again.items()}
+    assert first["agent_fresh"].meta["file"] != other["agent_fresh"].meta["file"]
+    samples = {scenarios.load_sample(name)["task"] for name in ("cpA", "cpB", "cpC")}
+    for name, scenario in first.items():
+        if name.startswith("agent_"):
+            assert "/" in scenario.meta["file"] and scenario.watch == scenario.meta["file"] != "checkpoint.json"
+            assert scenario.steps[0]["kwargs"]["client"] == scenarios.CLIENT
+            assert scenario.meta["task"] not in samples
+            if scenario.meta["checkpoint"]:  # resumed with the task in other words than the checkpoint's
+                assert scenario.meta["task"] != scenario.meta["checkpoint"]["task"]
+    tools = [cp["pendingToolUse"]["name"] for cp in first["reconcile_unheard_of"].meta["checkpoints"]]
+    assert len(tools) == 4 and not set(tools) & scenarios.READ_ONLY_INPUTS.keys()
+
+
+def test_task_wordings_keep_the_scripted_model_on_its_plan():
+    """The offline model picks its plan by the words 邮件 (email) and 纪要 (meeting notes)."""
+    assert len(set(scenarios.MEETING_TASKS)) >= 10 and len(set(scenarios.EMAIL_TASKS)) >= 8
+    assert all("纪要" in task and "邮件" not in task for task in scenarios.MEETING_TASKS)
+    assert all("邮件" in task for task in scenarios.EMAIL_TASKS)
+
+
+def test_unheard_of_tools_defeat_each_shortcut():
+    """Each pool is built so that one shortcut loses its points whatever the seed draws."""
+    read_only = [*scenarios.READ_ONLY_INPUTS, "list_sent_emails"]
+    assert all(name.startswith(tuple(read_only)) for name in scenarios.BEGINS_WITH_READ_ONLY_NAME)
+    assert all(any(tool in name for tool in read_only) and not name.startswith(tuple(read_only))
+               for name in scenarios.HAS_READ_ONLY_NAME_INSIDE)
+    assert len(scenarios.UNUSUAL_VERBS) >= 40
+    assert not [name for name in scenarios.UNUSUAL_VERBS
+                if any(word in name for word in (*scenarios.OBVIOUS_VERBS, *read_only))]

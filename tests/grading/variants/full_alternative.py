@@ -1,4 +1,4 @@
-"""满分：写法和参考答案都不同——NamedTemporaryFile、自定义异常子类、英文信息、手写 assistant 消息、
+"""满分：写法和参考答案都不同——NamedTemporaryFile、自定义异常子类、换了说法的中文信息、手写 assistant 消息、
 for 循环数轮次、frozenset、复制而不修改检查点、字典分派、答案写成小写加空格。"""
 # %% save_load
 class CheckpointError(ValueError):
@@ -28,14 +28,14 @@ def save_checkpoint(state, path=CHECKPOINT_PATH):
 def load_checkpoint(path=CHECKPOINT_PATH):
     if not os.path.exists(path):
         return None
-    with open(path, encoding="utf-8") as handle:
-        try:
+    try:
+        with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        except json.JSONDecodeError as error:
-            raise CheckpointError(f"checkpoint file {path} is corrupt: {error}") from None
-    if data.get("version") != CHECKPOINT_VERSION:
-        raise CheckpointError(f"checkpoint file {path} has format version {data.get('version')}, "
-                              f"but this code reads version {CHECKPOINT_VERSION}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CheckpointError(f"无法读取检查点文件 {path}，它可能已损坏：{error}") from None
+    found = data.get("version") if isinstance(data, dict) else "（内容不是一个 JSON 对象）"
+    if found != CHECKPOINT_VERSION:
+        raise CheckpointError(f"检查点文件 {path} 的格式版本是 {found}，而这段代码读的是版本 {CHECKPOINT_VERSION}")
     return data
 # %% run_agent
 def _new_state(task):

@@ -1,5 +1,5 @@
 """满分：辅助函数写在学生自己加的单元格里（那个单元格里的 print 和演示调用评分时不运行），
-pathlib 写临时文件、按路径 fsync、while True 循环、dict(...) 构造状态、就地修改检查点。"""
+pathlib 写固定名字的临时文件（出错时删掉）、按路径 fsync、while True 循环、dict(...) 构造状态、就地修改检查点。"""
 # %% extra after save_load
 def _fsync(path, flags=os.O_RDONLY):
     descriptor = os.open(path, flags)
@@ -20,10 +20,14 @@ demo = reconcile(load_sample("cpB"))
 def save_checkpoint(state, path=CHECKPOINT_PATH):
     path = Path(path)
     part = path.with_name(path.name + ".part")
-    with open(part, "w", encoding="utf-8") as out:
-        json.dump(state, out, ensure_ascii=False)
-        out.flush()
-        _fsync(part)
+    try:
+        with open(part, "w", encoding="utf-8") as out:
+            json.dump(state, out, ensure_ascii=False)
+            out.flush()
+            _fsync(part)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     part.replace(path)
     _fsync(path.parent)
 
@@ -36,8 +40,9 @@ def load_checkpoint(path=CHECKPOINT_PATH):
         state = json.loads(path.read_bytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ValueError(f"无法解析检查点文件：{path.name}") from None
-    if state["version"] != CHECKPOINT_VERSION:
-        raise ValueError(f"{path.name}：文件版本 {state['version']}，代码版本 {CHECKPOINT_VERSION}，两者不符")
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"{path.name}：文件版本 {version}，代码版本 {CHECKPOINT_VERSION}，两者不符")
     return state
 # %% run_agent
 def run_agent(task, client=None, path=CHECKPOINT_PATH):

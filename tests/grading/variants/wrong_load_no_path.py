@@ -3,10 +3,14 @@
 def save_checkpoint(state, path=CHECKPOINT_PATH):
     path = Path(path)
     temporary = path.parent / (path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as file:
-        json.dump(state, file, ensure_ascii=False)
-        file.flush()
-        os.fsync(file.fileno())
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(state, file, ensure_ascii=False)
+            file.flush()
+            os.fsync(file.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     os.replace(temporary, path)
     folder = os.open(path.parent, os.O_RDONLY)
     os.fsync(folder)
