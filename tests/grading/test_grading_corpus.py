@@ -63,23 +63,23 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_load_not_object": {"test_save_load": 3},
     "wrong_load_no_version": {"test_save_load": 3},
     "wrong_load_english": {"test_save_load": 3},
-    "wrong_load_missing_empty": {"test_save_load": 3},
-    "wrong_readonly_substring": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
-    "wrong_readonly_prefix": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
-    "wrong_denylist_verbs": {"test_reconcile": 4, "test_incident_fix": 2, "test_recovery_action": 2},
+    "wrong_load_missing_empty": {"test_save_load": 3, "test_incident_fix": 2},  # its own run_agent starts from {}
+    "wrong_readonly_substring": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
+    "wrong_readonly_prefix": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
+    "wrong_denylist_verbs": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
     "wrong_reconcile_counts_turn": {"test_reconcile": 4},
     "wrong_reconcile_fresh_dict": {"test_reconcile": 4},
     "wrong_recovery_runs_tool": {"test_recovery_action": 2},
     "wrong_recovery_reconciles": {"test_recovery_action": 1},  # nothing pending: it does not call reconcile
     "wrong_recovery_saves": {"test_recovery_action": 0},
     "wrong_ignores_client": {"test_run_agent": 4},
-    "wrong_ignores_path": {"test_run_agent": 1},  # only the fresh start works: every resume starts afresh
+    "wrong_ignores_path": {"test_run_agent": 1, "test_incident_fix": 1},  # only the fresh start works: every resume starts afresh
     "wrong_task_from_argument": {"test_run_agent": 4},
     "wrong_no_final_save": {"test_run_agent": 4},
     "wrong_no_save_after_reconcile": {"test_run_agent": 4},
     "wrong_tokens_input_only": {"test_run_agent": 3},
     "wrong_pending_model_dump": {"test_run_agent": 4},
-    "wrong_messages_sdk_objects": {"test_run_agent": 0},
+    "wrong_messages_sdk_objects": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_answers": {"test_quiz_failure": 0, "test_quiz_delete": 0, "test_root_cause": 0},
     "wrong_plain_values": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
                            "test_reconcile": 4, "test_incident_fix": 1},
