@@ -1,6 +1,6 @@
 """`make grade` at class scale: every core, one gradebook, a progress bar, resumable.
 
-    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [course_root]
+    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [--allow-unisolated] [course_root]
 
 It grades each student exactly as `python -m autograder.grade` does — the same
 `Grader.grade_submission()` (staging and repair of the submission, nbgrader autograde
@@ -54,6 +54,7 @@ from traitlets.utils.importstring import import_item
 from autograder import grade
 from autograder.gradebook_merge import merge_private, seed_private, sqlite_url, write_template
 from autograder.report import load_plotting, write_report
+from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
 
 STATE_DIR = ".classgrade"
 PR_SET_PDEATHSIG = 1
@@ -422,7 +423,16 @@ def main(argv=None) -> int:
     parser.add_argument("--db-url", help="成绩库地址（默认取 nbgrader_config.py 里的 db_url），例如 postgresql://…")
     parser.add_argument("--force", action="store_true", help="全部重新评分，不管之前评过没有")
     parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
+    parser.add_argument(ALLOW_FLAG, action="store_true",
+                        help="没有 user namespace 时也评分：学生代码不隔离，以你的身份运行（清楚风险时才用）")
     args = parser.parse_args(argv)
+    if args.allow_unisolated:
+        allow_unisolated()
+    try:
+        require_isolation()  # before anyone is graded
+    except IsolationUnavailable as refusal:
+        print(refusal.code, file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
     result = grader.run()

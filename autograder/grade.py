@@ -1,6 +1,6 @@
 """Autograde every submission under submitted/<student>/lesson03/, one student at a time.
 
-    python -m autograder.grade [course_root]
+    python -m autograder.grade [--allow-unisolated] [course_root]
 
 (`make grade` runs autograder.classgrade, which does the same per student, in
 parallel and resumably, by calling `Grader.grade_submission` in its workers.)
@@ -320,8 +320,22 @@ def _worker(course_root: str):
         replies.flush()
 
 
+def main(argv: list) -> int:
+    from .sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
+
+    if ALLOW_FLAG in argv:
+        argv = [a for a in argv if a != ALLOW_FLAG]
+        allow_unisolated()  # the worker inherits the environment
+    try:
+        require_isolation()  # before anyone is graded
+    except IsolationUnavailable as refusal:
+        print(refusal.code, file=sys.stderr)
+        return 2
+    return grade_class(Path(argv[0] if argv else "."))
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
         _worker(sys.argv[2])
     else:
-        sys.exit(grade_class(Path(sys.argv[1] if len(sys.argv) > 1 else ".")))
+        sys.exit(main(sys.argv[1:]))

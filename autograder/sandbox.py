@@ -170,6 +170,20 @@ def allow_unisolated() -> None:
     os.environ[ALLOW_ENV] = "1"
 
 
+def require_isolation() -> bool:
+    """Before grading anyone: True when namespaces work; False when the instructor accepted grading
+    without them (a warning is printed); IsolationUnavailable otherwise."""
+    _strace()
+    problem = isolation_problem()
+    if problem is None:
+        return True
+    if not unisolated_allowed():
+        raise IsolationUnavailable(isolation_refusal(problem))
+    print(f"警告：评分沙箱没有隔离（{problem}），按 {ALLOW_FLAG} 的要求照常评分。/ WARNING: grading without "
+          f"isolation ({problem}), as {ALLOW_FLAG} asks.", file=sys.stderr)
+    return False
+
+
 def _strace() -> str:
     found = shutil.which("strace")
     if found is None:
@@ -798,13 +812,7 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.strace = _strace()
-        problem = isolation_problem()
-        if problem is not None and not unisolated_allowed():
-            raise IsolationUnavailable(isolation_refusal(problem))
-        if problem is not None:
-            print(f"警告：评分沙箱没有隔离（{problem}），按 {ALLOW_ENV} 的要求照常评分。/ WARNING: grading without "
-                  f"isolation ({problem}), as {ALLOW_ENV} asks.", file=sys.stderr)
-        self.isolated = problem is None
+        self.isolated = require_isolation()
         self.bwrap = _bwrap()
         self.reference = load_reference()
         self.tool_lock = threading.RLock()
