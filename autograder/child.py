@@ -61,7 +61,7 @@ SIGNAL_EXIT = 128  # a step process killed by signal N exits the namespace with 
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 0x40000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
 
@@ -268,8 +268,16 @@ def _enter_namespaces(job) -> int:
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
     vm_size = _vm_size()
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    # A fresh /tmp, made aside and moved over the sandbox's: an interpreter or venv that lives under /tmp
+    # is bound into it again first.
+    fresh = job["fresh_tmp"]
     tmp_options = f"size={job['limits']['tmp_size']},mode=1777".encode()
-    _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount /tmp")
+    _check(_libc.mount(b"tmpfs", fresh.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount tmpfs")
+    for prefix in job["under_tmp"]:
+        inside = fresh + prefix[len("/tmp"):]
+        os.makedirs(inside)
+        _check(_libc.mount(prefix.encode(), inside.encode(), None, MS_BIND | MS_REC, None), f"bind {prefix}")
+    _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
     # The zygote and the other steps' processes stay out of sight: no /proc at all.
     _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=555"),
            "mount /proc")
@@ -512,10 +520,11 @@ def _warm_up_sdk():
     httpx2.HTTPTransport(uds="/nonexistent", verify=_TLS).close()
 
 
-def zygote(socket_path: str):
+def zygote(socket_path: str, isolated: bool):
     _warm_up_sdk()
     make_poster(socket_path, "zygote")("hello", {})  # the grader learns the zygote's pid from the socket
-    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # no step process can read or write the zygote's memory
+    if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     out = sys.stdout
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
@@ -540,4 +549,4 @@ def zygote(socket_path: str):
 
 if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
-    zygote(sys.argv[1])
+    zygote(sys.argv[1], sys.argv[2:] == ["isolated"])

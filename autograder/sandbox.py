@@ -72,6 +72,7 @@ TRACE_TIMEOUT = 10.0  # strace writes a step's last line before the zygote's end
 SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace
 APP_INSIDE = "/sandbox/app"  # course/ and the driver, read-only
 WORK_INSIDE = "/sandbox/work"
+STEP_TMP_INSIDE = "/sandbox/step-tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
 SOCKET_DIR_INSIDE = "/run/grader"
 SOCKET_NAME = "grader.sock"
 ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
@@ -227,7 +228,7 @@ def isolation_problem() -> str | None:
 def _bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
-               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox"]
+               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--tmpfs", "/tmp"]
     for path in ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
         if os.path.exists(path):
             options += ["--ro-bind", path, path]
@@ -236,23 +237,29 @@ def _bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
             options += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             options += ["--ro-bind", path, path]
-    bound = []
-    for prefix in sorted({sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix}):
-        if not prefix.startswith("/usr/") and not any(prefix.startswith(p + "/") for p in bound):
-            options += ["--ro-bind", prefix, prefix]
-            bound.append(prefix)
-    for prefix in bound:  # a venv made inside the course folder shows only itself
+    for prefix in python_prefixes():
+        options += ["--ro-bind", prefix, prefix]
+    for prefix in python_prefixes():  # a venv made inside the course folder shows only itself
         if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
             options += ["--tmpfs", str(ROOT)]
     options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course",
                 "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
                 "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
-                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+                "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
     if work_size:
         options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
     if socket_dir:
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
     return options + ["--chdir", "/tmp", "--"]
+
+
+def python_prefixes() -> list:
+    """The interpreter's and the venv's folders, outside /usr (bound read-only at the same path)."""
+    bound = []
+    for prefix in sorted({sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix}):
+        if prefix != "/usr" and not prefix.startswith("/usr/") and not any(prefix.startswith(p + "/") for p in bound):
+            bound.append(prefix)
+    return bound
 
 
 def _sandbox_env(app: str = APP_INSIDE) -> dict:
@@ -385,7 +392,8 @@ class _Zygote:
         else:
             command, socket_path, env = [], str(sandbox.socket_path), _sandbox_env(str(ROOT))
         command = [*fs_trace.strace_command(sandbox.strace, str(log)), *command,
-                   sys.executable, "-m", "autograder.child", socket_path]
+                   sys.executable, "-m", "autograder.child", socket_path,
+                   "isolated" if sandbox.isolated else "unisolated"]
         with (sandbox.base / "zygote.log").open("ab") as errors:
             self.process = subprocess.Popen(command, cwd="/", env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=errors, start_new_session=True)
@@ -881,7 +889,8 @@ class Sandbox:
                    "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
                    "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                    "cells": [c for c in cells if c["name"] not in memory.bad_cells],
-                   "standins": list(scenario.standins), "index": index, "step": step}
+                   "standins": list(scenario.standins), "index": index, "step": step,
+                   "fresh_tmp": STEP_TMP_INSIDE, "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
             run.start_job(index)
             timed_out = []
 
