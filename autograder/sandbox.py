@@ -39,6 +39,7 @@ import shutil
 import signal
 import socket
 import socketserver
+import stat
 import struct
 import subprocess
 import sys
@@ -325,7 +326,7 @@ class Folder:
         finally:
             os.close(folder)
         with os.fdopen(fd, "rb") as file:
-            if not os.path.stat.S_ISREG(os.fstat(fd).st_mode):
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
             return file.read(MAX_REQUEST_BYTES)
 
@@ -477,6 +478,8 @@ class _Run:
         self.steps = [None] * len(scenario.steps)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
+        self.fs_events = []  # what strace saw, step by step
+        self.files_by_step = {}  # step index -> regular files in the folder after it
         self.sequence = 0  # orders model calls and tool calls against each other
         self.step_pid = None  # the step's process, as the kernel named it to the socket
         self.step_pidfd = None
@@ -852,7 +855,6 @@ class Sandbox:
             folder.write_atomically(relative, text.encode("utf-8"))
         token = secrets.token_urlsafe(16)
         run = _Run(self, scenario, folder, memory)
-        run.fs_events, run.files_by_step = [], {}
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
