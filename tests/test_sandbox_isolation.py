@@ -2,7 +2,10 @@
 reach, and what it cannot change about what the grader observes. Run as root and as an ordinary
 user: the guarantees are the same."""
 import os
+import shutil
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,12 +15,13 @@ from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, IsolationUnavailable, Memory, Sandbox, Scenario,
                                 isolation_problem)
 
-pytestmark = pytest.mark.skipif(isolation_problem() is not None,
-                                reason=f"no namespaces on this machine: {isolation_problem()}")
 
 
 @pytest.fixture(scope="module")
 def sandbox():
+    problem = isolation_problem()
+    if problem is not None:
+        pytest.skip(f"no namespaces on this machine: {problem}")
     with Sandbox() as box:
         yield box
 
@@ -275,3 +279,48 @@ def test_without_namespaces_grading_stops_unless_the_risk_is_accepted(monkeypatc
         outcome = run(unisolated, SAVES["durable"].replace("def save", "import json, os\ndef save", 1),
                       call("save", {"a": 1}, {"$path": "cp.json"}))
         assert [e["op"] for e in outcome.fs_events if e["op"] in ("fsync", "rename")] == ["fsync", "rename", "fsync"]
+
+
+def course_with_one_student(folder: Path) -> Path:
+    sys.path.insert(0, str(ROOT / "tests" / "grading"))
+    from grading_corpus import build
+
+    for name in ("course", "autograder", "source", "nbgrader_config.py"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy2
+        copy(ROOT / name, folder / name)
+    submitted = folder / "submitted" / "alice" / "lesson03"
+    submitted.mkdir(parents=True)
+    (submitted / "resume-from-checkpoint.ipynb").write_text(build("full_reference"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("command", [["-m", "autograder.classgrade", "--no-progress", "."],
+                                     ["-m", "nbgrader", "autograde", "lesson03"]], ids=["make grade", "nbgrader"])
+def test_make_grade_and_nbgrader_stop_before_grading_anyone(tmp_path, command):
+    course = course_with_one_student(tmp_path)
+    env = {**os.environ, BWRAP_ENV: "/nonexistent/bwrap", "PYTHONPATH": str(course),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop(ALLOW_ENV, None)
+    if "nbgrader" in command:  # the gradebook must know the assignment (make grade does this itself)
+        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "lesson03", "--force"], cwd=course,
+                       env=env, check=True, capture_output=True, timeout=600)
+    refused = subprocess.run([sys.executable, *command], cwd=course, env=env, capture_output=True, text=True,
+                             timeout=600)
+    assert refused.returncode != 0
+    assert "没有给任何学生评分" in refused.stderr and "Grading stopped before grading anyone" in refused.stderr
+    assert not (course / "grades.csv").exists() and not list(course.glob("feedback/*/lesson03/*"))
+    assert auto_scores(course) == [], "nobody has an automatic score"
+
+
+def auto_scores(course: Path) -> list:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    if not (course / "gradebook.db").exists():
+        return []
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        try:
+            submission = gradebook.find_submission("lesson03", "alice")
+        except MissingEntry:
+            return []
+        return [grade.auto_score for notebook in submission.notebooks for grade in notebook.grades
+                if grade.auto_score is not None]
