@@ -66,6 +66,7 @@ MAX_SCENARIO_BYTES = 128 * 1024 * 1024  # all requests of one scenario: a child 
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
 MAX_FILES_LISTED = 500
+MAX_TRACE_BYTES = 64 * 1024 * 1024  # the strace log is started afresh (with the zygote) past this size
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
@@ -428,7 +429,9 @@ class _Zygote:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def ensure_started(self):
+    def ensure_started(self, rotate: bool = False):
+        if rotate and self.alive() and self.trace.offset > MAX_TRACE_BYTES:  # between scenarios: a fresh log
+            self.close()
         if not self.alive():
             self._start()
 
@@ -464,6 +467,7 @@ class _Zygote:
             for stream in (self.process.stdin, self.process.stdout):
                 stream.close()
             self.process = None
+            Path(self.trace.path).unlink(missing_ok=True)
 
 
 class _Run:
@@ -847,7 +851,7 @@ class Sandbox:
 
     def run(self, scenario: Scenario, cells: list, memory: Memory) -> Outcome:
         """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones."""
-        self.zygote.ensure_started()
+        self.zygote.ensure_started(rotate=True)
         name = secrets.token_hex(6)
         inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
         folder = Folder(self.host_work / name, inside)
