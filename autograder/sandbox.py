@@ -364,7 +364,7 @@ class Folder:
                         finally:
                             os.close(inner)
 
-        walk(os.dup(self.fd), "")
+        walk(self.fd, "")  # scandir works on its own copy of the descriptor
         return sorted(found)
 
     def remove(self):
