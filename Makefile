@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed
 # nbgrader runs tools such as `alembic` by name: the venv comes first on PATH.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-# Debian packages: students need a CJK font for the pictures; the tests also need a browser and PostgreSQL.
-SYSTEM_PACKAGES := fonts-noto-cjk
+# Debian packages: students need a CJK font for the pictures; grading needs bubblewrap (the sandbox) and
+# strace (watching it from outside); the tests also need a browser and PostgreSQL.
+SYSTEM_PACKAGES := fonts-noto-cjk bubblewrap strace
 TEST_SYSTEM_PACKAGES := chromium postgresql
 
 .PHONY: setup system-deps test-deps lab test test-browser release

@@ -1,19 +1,29 @@
-"""The sandbox side of grading: a zygote that forks one child per scenario, and the
-driver that runs inside each child.
+"""The sandbox side of grading: a zygote that forks one process per step, and the driver
+that runs the student's code in it.
 
-`autograder.sandbox` starts this module as `python -m autograder.child`. It imports the
-course runtime once (importing anthropic takes seconds; forking takes milliseconds),
-then reads jobs, one JSON object per line, from stdin. For each job it forks a child
-that leaves the zygote's process group, drops root, lowers its resource limits, defines
-the student's code and performs the job's steps. The zygote answers on stdout with the
-child's pid and, once the child is gone, its exit status.
+`autograder.sandbox` starts this module as `python -m autograder.child` inside
+bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
+uid, read-only binds of only the interpreter, its packages, course/ and this file),
+under strace. The zygote imports the course runtime once (importing anthropic takes
+seconds; forking takes milliseconds), then reads jobs, one JSON object per line, from
+stdin. Each job is one step of a scenario. For it the zygote forks a process that makes
+namespaces of its own again (user, pid, network, mount, ipc, uts), hides /proc, mounts
+a fresh /tmp and forks the step's process: pid 1 of the new pid namespace. That process
+drops every capability, lowers its resource limits, defines the student's cells and
+performs the step. When it ends the kernel kills everything it started (pid 1 of a pid
+namespace takes its namespace with it), before the zygote reports the step as done.
 
-Nothing the child says is a verdict. It sends plain data to the grader over HTTP
-(what a function returned or raised, which files it opened), it asks the grader to run
-every tool and to answer every model call, and the grader judges. Student code runs in
-the child, so it can lie about anything the child reports; the grader therefore takes
-from the child only what the student's functions control anyway (return values,
-exceptions), and observes effects (tool calls, model calls, emails, files) itself.
+The zygote marks where each step begins and ends by opening a path that does not exist
+(`MARK_PREFIX`...): the grader reads those marks in the strace log, from the zygote's
+own pid (no student code ever runs in the zygote), and so knows which file-system
+events belong to which step.
+
+Nothing the step's process says is a verdict. It sends plain data to the grader over a
+Unix socket (what a function returned or raised), it asks the grader to run every tool
+and to answer every model call, and the grader judges. Student code runs in the same
+process, so it can lie about anything the process reports; the grader therefore takes
+from it only what the student's functions control anyway (return values, exceptions),
+and observes effects (tool calls, model calls, emails, files) itself.
 """
 import ctypes
 import _socket
@@ -21,7 +31,6 @@ from _json import encode_basestring_ascii as _c_encode_basestring_ascii
 from _json import make_encoder as _c_make_encoder
 import json
 import os
-import pwd
 import resource
 import signal
 import sys
@@ -31,13 +40,12 @@ import types
 from pathlib import Path
 
 # The standard library a student may import, and what gets loaded lazily later (the idna codec on the
-# SDK's first request, _strptime on the first strptime): loaded once here, so children start fast and
-# still have them after dropping to `nobody`, who may not be able to read the interpreter's files.
+# SDK's first request, _strptime on the first strptime): loaded once here, so step processes start fast.
 import argparse, collections, contextlib, copy, csv, dataclasses, datetime, decimal, difflib  # noqa: E401,F401
 import encodings.idna, encodings.utf_8_sig, fnmatch, fractions, functools, glob, gzip, hashlib  # noqa: E401,F401
 import heapq, html, itertools, math, mmap, pickle, pprint, queue, random, re, secrets, shlex  # noqa: E401,F401
 import shutil, smtplib, sqlite3, statistics, string, _strptime, tempfile, textwrap, timeit  # noqa: E401,F401
-import typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
+import threading, typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
 
 import anthropic
 import httpx2
@@ -47,10 +55,19 @@ import course.mail
 import course.model
 import course.tools
 
-PR_SET_CHILD_SUBREAPER = 36
-CHILD_FAILED = 70  # exit code of a child whose driver failed; the traceback is in job["error_file"]
+CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
+MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
+SIGNAL_EXIT = 128  # a step process killed by signal N exits the namespace with 128 + N
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
+PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
+LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
+
+_libc = ctypes.CDLL(None, use_errno=True)
 # Every SDK client builds a TLS context (reading the CA bundle) even for the grader's plain-HTTP address:
-# built once here, shared by the clients of every child.
+# built once here, shared by the clients of every step.
 _TLS = httpx2.create_ssl_context()
 
 # Captured before any student code runs: the driver keeps using these even if the
@@ -60,9 +77,8 @@ _str_copy, _int_copy, _float_copy = str.__str__, int.__index__, float.__float__
 _dict_items, _list_iter, _tuple_iter = dict.items, list.__iter__, tuple.__iter__
 _ValueError, _BaseException = ValueError, BaseException
 _json_loads = json.loads
-_Socket, _AF_INET, _SOCK_STREAM = _socket.socket, _socket.AF_INET, _socket.SOCK_STREAM
-_real_fsync, _real_fdatasync = os.fsync, os.fdatasync
-_os_exit, _readlink, _abspath, _fsdecode = os._exit, os.readlink, os.path.abspath, os.fsdecode
+_Socket, _AF_UNIX, _SOCK_STREAM = _socket.socket, _socket.AF_UNIX, _socket.SOCK_STREAM
+_os_exit = os._exit
 
 MAX_NODES = 200_000
 MAX_DEPTH = 200
@@ -130,33 +146,56 @@ def describe_exception(exc) -> dict:
             "message": message[:MESSAGE_LIMIT]}
 
 
-def make_poster(server: str, token: str):
-    """post(endpoint, payload) -> reply: JSON over HTTP to this scenario's grader endpoints.
+
+
+def make_poster(socket_path: str, token: str):
+    """post(endpoint, payload) -> reply: JSON over HTTP on the grader's Unix socket, one kept-alive connection.
 
     Built from the C socket and the C JSON encoder captured at import, so patching
     http.client, json or this module does not change what reaches the grader.
     """
-    host, port = server.rsplit(":", 1)
-    address, prefix = (host, int(port)), f"/s/{token}/"
+    prefix = f"/s/{token}/"
+    held = [None, b""]  # the connection, bytes received past the last reply
+
+    def exchange(request: bytes) -> bytes:
+        if held[0] is None:
+            connection = _Socket(_AF_UNIX, _SOCK_STREAM)
+            connection.settimeout(120)
+            connection.connect(socket_path)
+            held[0], held[1] = connection, b""
+        connection = held[0]
+        connection.sendall(request)
+        data = held[1]
+        while b"\r\n\r\n" not in data:
+            chunk = connection.recv(65536)
+            if not chunk:
+                raise ConnectionError("评分器关闭了连接")
+            data += chunk
+        head, _, data = data.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            key, _, value = line.partition(b":")
+            if key.strip().lower() == b"content-length":
+                length = int(value)
+        while _len(data) < length:
+            chunk = connection.recv(65536)
+            if not chunk:
+                raise ConnectionError("评分器关闭了连接")
+            data += chunk
+        held[1] = data[length:]
+        return data[:length]
 
     def post(endpoint: str, payload) -> dict:
         body = _encode(payload).encode("utf-8")
-        head = (f"POST {prefix}{endpoint} HTTP/1.1\r\nHost: grader\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {_len(body)}\r\nConnection: close\r\n\r\n").encode("ascii")
-        connection = _Socket(_AF_INET, _SOCK_STREAM)
-        connection.settimeout(120)
-        chunks = []
+        request = (f"POST {prefix}{endpoint} HTTP/1.1\r\nHost: grader\r\nContent-Type: application/json\r\n"
+                   f"Content-Length: {_len(body)}\r\n\r\n").encode("ascii") + body
         try:
-            connection.connect(address)
-            connection.sendall(head + body)
-            while True:
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            connection.close()
-        content = b"".join(chunks).partition(b"\r\n\r\n")[2]
+            content = exchange(request)
+        except OSError:  # the grader closed an idle connection (or never answered): once more, afresh
+            if held[0] is not None:
+                held[0].close()
+            held[0] = None
+            content = exchange(request)
         return _json_loads(content) if content else {}
 
     return post
@@ -173,67 +212,7 @@ def _not_json(value):
 _c_iterencode = _c_make_encoder(None, _not_json, _c_encode_basestring_ascii, None, ":", ",", False, False, True)
 
 
-# --- which files a save touches ------------------------------------------------------
-
-def _fd_path(fd) -> str:
-    try:
-        number = fd if _issubclass(_type(fd), int) else fd.fileno()
-        return _readlink(f"/proc/self/fd/{number}")
-    except Exception:
-        return "?"
-
-
-def _io_recorder():
-    """(start, stop, audit_hook, wrap_sync): record file writes, renames and fsyncs between start and stop.
-
-    The record lives in this closure, not in a module attribute.
-    """
-    holder = [None]
-
-    def start():
-        holder[0] = []
-
-    def stop() -> list:
-        log, holder[0] = holder[0], None
-        return log or []
-
-    def audit(event, args):
-        log = holder[0]
-        if log is None:
-            return
-        try:
-            if event == "open":
-                path, mode, flags = args
-                if path is None or _issubclass(_type(path), int):
-                    return
-                if _issubclass(_type(mode), str):
-                    writing = any(c in mode for c in "wax+")
-                else:
-                    writing = bool(flags & (os.O_WRONLY | os.O_RDWR))
-                if writing:
-                    log.append({"op": "write", "path": _abspath(_fsdecode(path))})
-            elif event == "os.rename":
-                log.append({"op": "rename", "src": _abspath(_fsdecode(args[0])),
-                            "dst": _abspath(_fsdecode(args[1]))})
-        except Exception:
-            pass
-
-    def wrap_sync(real, op):
-        def sync(fd):
-            log = holder[0]
-            if log is not None:
-                log.append({"op": op, "path": _fd_path(fd)})
-            return real(fd)
-        sync.__name__ = real.__name__
-        return sync
-
-    return start, stop, audit, wrap_sync
-
-
-_start_io, _stop_io, _audit, _wrap_sync = _io_recorder()
-
-
-# --- the child ------------------------------------------------------------------------
+# --- the step's process ---------------------------------------------------------------
 
 class _GraderMailServer:
     """Stands in for course.MailServer while grading: every email goes to the grader's server."""
@@ -259,28 +238,71 @@ class _GraderMailServer:
         return 0
 
 
-def _set_limits(job):
-    limits = job["limits"]
+def _check(result: int, what: str):
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def _write(path: str, text: str):
+    with open(path, "w") as file:
+        file.write(text)
+
+
+def _vm_size() -> int:
     with open("/proc/self/status") as status:
-        vm_size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+
+
+def _enter_namespaces(job) -> int:
+    """New user, pid, network, mount, ipc and uts namespaces for one step; /proc hidden, a fresh /tmp.
+
+    Returns the address-space size before the step (the memory limit is on top of it).
+    """
+    uid, gid = os.getuid(), os.getgid()
+    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")  # the zygote is not dumpable; uid_map needs it
+    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS),
+           "unshare")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    vm_size = _vm_size()
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    # A fresh /tmp, made aside and moved over the sandbox's: an interpreter or venv that lives under /tmp
+    # is bound into it again first.
+    fresh = job["fresh_tmp"]
+    tmp_options = f"size={job['limits']['tmp_size']},mode=1777".encode()
+    _check(_libc.mount(b"tmpfs", fresh.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount tmpfs")
+    for prefix in job["under_tmp"]:
+        inside = fresh + prefix[len("/tmp"):]
+        os.makedirs(inside)
+        _check(_libc.mount(prefix.encode(), inside.encode(), None, MS_BIND | MS_REC, None), f"bind {prefix}")
+    _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
+    # The zygote and the other steps' processes stay out of sight: no /proc at all.
+    _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=555"),
+           "mount /proc")
+    return vm_size
+
+
+def _drop_capabilities():
+    """No capability left in the step's user namespace (so no mount, no unmounting /proc's cover)."""
+    for capability in range(LAST_CAPABILITY + 1):
+        _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # fails for numbers the kernel does not know
+    header = (ctypes.c_uint32 * 2)(LINUX_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(_libc.capset(header, data), "capset")
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def _set_limits(limits, vm_size):
     rules = [(resource.RLIMIT_AS, vm_size + limits["memory"]), (resource.RLIMIT_CPU, limits["cpu"]),
-             (resource.RLIMIT_FSIZE, limits["file_size"]), (resource.RLIMIT_NOFILE, 256), (resource.RLIMIT_CORE, 0)]
-    if job.get("uid") is not None:
-        rules.append((resource.RLIMIT_NPROC, limits["processes"]))
+             (resource.RLIMIT_FSIZE, limits["file_size"]), (resource.RLIMIT_NOFILE, limits["files"]),
+             (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, limits["processes"])]
     for which, value in rules:
         resource.setrlimit(which, (value, value))
 
 
-def _drop_privileges(job):
-    if job.get("uid") is None:
-        return
-    os.setgroups([])
-    os.setgid(job["gid"])
-    os.setuid(job["uid"])
-
-
-def _isolate(job):
-    os.setsid()
+def _confine(job, vm_size):
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -290,24 +312,38 @@ def _isolate(job):
     os.chdir(job["workdir"])
     os.environ.clear()
     os.environ.update(job["env"])
-    _set_limits(job)
-    _drop_privileges(job)
+    if job["isolated"]:
+        _drop_capabilities()
+    else:
+        os.setsid()  # without namespaces, the grader can at least kill the step's process group
+    _set_limits(job["limits"], vm_size)
 
 
-def _child(job, plain=plain, describe=describe_exception, make_poster=make_poster, perform=None):
+def _step(job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster):
     # Everything the driver needs is bound here, before any student code runs.
-    _isolate(job)
-    perform = perform or _perform
-    post = make_poster(job["server"], job["token"])
+    post = make_poster(job["socket"], job["token"])
+    _confine(job, vm_size)
+    post("hello", {"index": job["index"]})  # the grader learns this process's pid from the socket itself
+    try:
+        _define_and_perform(job, post, plain, describe)
+    except _BaseException:
+        post("failure", {"traceback": traceback.format_exc()[-4000:]})
+        _os_exit(CHILD_FAILED)
+
+
+def _define_and_perform(job, post, plain, describe):
     workdir = Path(job["workdir"])
 
     def event(**payload):
         return post("event", payload)
 
-    def grader_client(offline=None, given=False):
-        base = f"http://{job['server']}/s/{job['token']}" + ("/given" if given else "")
-        return anthropic.Anthropic(base_url=base, api_key="grader",
-                                   max_retries=0, timeout=60, http_client=anthropic.DefaultHttpxClient(verify=_TLS))
+    def client(route):
+        def make(offline=None):
+            return anthropic.Anthropic(base_url=f"http://grader/s/{job['token']}/{route}", api_key="grader",
+                                       max_retries=0, timeout=60,
+                                       http_client=anthropic.DefaultHttpxClient(
+                                           transport=httpx2.HTTPTransport(uds=job["socket"], verify=_TLS)))
+        return make
 
     def execute_tool(name, input):
         try:
@@ -319,10 +355,8 @@ def _child(job, plain=plain, describe=describe_exception, make_poster=make_poste
 
     # The student's code meets the grader's tools, model and mail server under the course's names.
     course.execute_tool = course.tools.execute_tool = execute_tool
-    course.make_client = course.model.make_client = grader_client
+    course.make_client = course.model.make_client = client("default")
     course.MailServer = course.mail.MailServer = _GraderMailServer
-    os.fsync = _wrap_sync(_real_fsync, "fsync")
-    os.fdatasync = _wrap_sync(_real_fdatasync, "fdatasync")
 
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
@@ -338,24 +372,21 @@ def _child(job, plain=plain, describe=describe_exception, make_poster=make_poste
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
-    for index, step in enumerate(job["steps"]):
-        if index < job["first_step"]:
-            continue
-        event(kind="step", index=index, status="start")
-        event(kind="step", index=index, status="done", result=perform(step, namespace, workdir, grader_client))
-    event(kind="end")
+    index = job["index"]
+    event(kind="step", index=index, status="start")
+    result = _perform(job["step"], namespace, workdir, client("given"), plain, describe)
+    event(kind="step", index=index, status="done", result=result)
 
 
-def _argument(value, workdir, grader_client):
+def _argument(value, workdir, given_client):
     if _type(value) is dict and "$path" in value:
         return workdir / value["$path"]
     if _type(value) is dict and "$client" in value:
-        return grader_client(given=True)
+        return given_client()
     return value
 
 
-def _perform(step, namespace, workdir, grader_client, plain=plain, describe=describe_exception,
-             start_io=_start_io, stop_io=_stop_io) -> dict:
+def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
     name = step["name"]
     if name not in namespace:
         return {"status": "missing"}
@@ -365,12 +396,11 @@ def _perform(step, namespace, workdir, grader_client, plain=plain, describe=desc
         except NotPlain as exc:
             return {"status": "unsupported", "detail": str(exc)}
     function = namespace[name]
-    args = [_argument(a, workdir, grader_client) for a in step.get("args", [])]
-    kwargs = {k: _argument(v, workdir, grader_client) for k, v in step.get("kwargs", {}).items()}
+    args = [_argument(a, workdir, given_client) for a in step.get("args", [])]
+    kwargs = {k: _argument(v, workdir, given_client) for k, v in step.get("kwargs", {}).items()}
     if step.get("file_size_limit"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (step["file_size_limit"], step["file_size_limit"]))
-    start_io()
     started = time.monotonic()
     try:
         value = function(*args, **kwargs)
@@ -381,12 +411,7 @@ def _perform(step, namespace, workdir, grader_client, plain=plain, describe=desc
             result = {"status": "returned", "value": plain(value)}
         except NotPlain as exc:
             result = {"status": "unsupported", "detail": str(exc)}
-    io_log = stop_io()
     result["seconds"] = time.monotonic() - started
-    try:  # shim until the outside record (strace) lands: every step's file operations
-        result["io"] = plain(io_log[:500])
-    except NotPlain:
-        result["io"] = []
     if step.get("report_args"):
         try:
             result["args_after"] = [plain(a) for a in args]
@@ -399,7 +424,8 @@ def _standin(name, post, namespace):
     """The grader's own save/load/reconcile, so run_agent is judged on its own merits."""
 
     def default_path(path):
-        return _abspath(os.fspath(namespace.get("CHECKPOINT_PATH", "checkpoint.json") if path is None else path))
+        return os.path.abspath(os.fspath(namespace.get("CHECKPOINT_PATH", "checkpoint.json") if path is None
+                                         else path))
 
     def save_checkpoint(state, path=None):
         try:
@@ -432,56 +458,56 @@ def _standin(name, post, namespace):
 
 # --- the zygote -----------------------------------------------------------------------
 
-def _reap_orphans():
-    """Kill whatever the child left behind (it was re-parented to us, the subreaper)."""
-    me = str(os.getpid())
-    for _ in range(100):
-        found = False
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = stat.read().rsplit(")", 1)[1].split()[1]
-            except (OSError, IndexError):
-                continue
-            if parent == me:
-                found = True
-                try:
-                    os.kill(int(entry), signal.SIGKILL)
-                except OSError:
-                    pass
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-        if not found:
-            return
-        time.sleep(0.01)
+def _exit_like(status: int):
+    """End this process the way the one it waited for ended (a signal becomes 128 + N)."""
+    if os.WIFSIGNALED(status):
+        _os_exit(SIGNAL_EXIT + os.WTERMSIG(status))
+    _os_exit(os.WEXITSTATUS(status))
 
 
-def _report_failure(job):
-    """The driver itself failed (not student code, which runs inside try blocks): leave the traceback."""
-    try:
-        with open(os.path.join(job["workdir"], job["error_file"]), "w") as file:
-            file.write(traceback.format_exc())
-    except BaseException:
-        pass
+def _fork_and_wait(body):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            body()
+        except BaseException:
+            _os_exit(CHILD_FAILED)
+        _os_exit(0)
+    return os.waitpid(pid, 0)[1]
+
+
+def _run_step(job):
+    """In the zygote's fork: namespaces, then pid 1 of the new pid namespace, which waits for the step."""
+    if not job["isolated"]:
+        _step(job, _vm_size())
+        return
+    vm_size = _enter_namespaces(job)
+
+    def pid_one():  # stays out of the student's reach (pid 1 ignores signals from its own namespace)
+        _exit_like(_fork_and_wait(lambda: _step(job, vm_size)))
+
+    _exit_like(_fork_and_wait(pid_one))
 
 
 def _describe_status(status: int) -> dict:
     if os.WIFSIGNALED(status):
         return {"signal": os.WTERMSIG(status)}
-    return {"exit_code": os.WEXITSTATUS(status)}
+    code = os.WEXITSTATUS(status)
+    return {"signal": code - SIGNAL_EXIT} if code > SIGNAL_EXIT else {"exit_code": code}
+
+
+def _mark(job_id: str, where: str):
+    """A path that does not exist, opened so that strace records where a step begins or ends."""
+    try:
+        os.close(os.open(f"{MARK_PREFIX}{job_id}-{where}", os.O_RDONLY))
+    except OSError:
+        pass
 
 
 def _warm_up_sdk():
     """Two requests to the offline model, one answered with text and a tool_use and one refused with 400.
     The SDK loads its lazy imports and builds the pydantic schemas of the response and of the error on
-    first use; done here, before any fork, children do not each spend most of their time on it."""
+    first use; done here, before any fork, step processes do not each spend most of their time on it."""
     client = course.model.make_client(offline=True)
     task = [{"role": "user", "content": "帮我把结论发邮件通知团队"}]
     reply = client.messages.create(**course.model.request_params(), messages=task)
@@ -490,40 +516,37 @@ def _warm_up_sdk():
         client.messages.create(**course.model.request_params(), messages=unanswered)
     except anthropic.BadRequestError:
         pass
+    # and one request over a Unix socket transport, as the step's clients make them
+    httpx2.HTTPTransport(uds="/nonexistent", verify=_TLS).close()
 
 
-def zygote():
-    sys.addaudithook(_audit)  # records only between _start_io() and _stop_io()
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+def zygote(socket_path: str, isolated: bool):
     _warm_up_sdk()
+    make_poster(socket_path, "zygote")("hello", {})  # the grader learns the zygote's pid from the socket
+    if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
+        _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     out = sys.stdout
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
     for line in sys.stdin:
         job = json.loads(line)
+        _mark(job["id"], "begin")
         pid = os.fork()
         if pid == 0:
             try:
-                _child(job)
+                _run_step(job)
             except BaseException:
-                _report_failure(job)
+                traceback.print_exc()
                 _os_exit(CHILD_FAILED)
             _os_exit(0)
         out.write(json.dumps({"pid": pid}) + "\n")
         out.flush()
         _, status = os.waitpid(pid, 0)
-        _reap_orphans()
+        _mark(job["id"], "end")
         out.write(json.dumps({"pid": pid, "status": _describe_status(status)}) + "\n")
         out.flush()
 
 
 if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
-    try:
-        zygote()
-    finally:  # stdin closed: the grader is gone (even if it was killed); its scratch folder goes too
-        if len(sys.argv) > 1:
-            shutil.rmtree(sys.argv[1], ignore_errors=True)
+    zygote(sys.argv[1], sys.argv[2:] == ["isolated"])

@@ -1,6 +1,6 @@
 """`make grade` at class scale: every core, one gradebook, a progress bar, resumable.
 
-    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [--seed N] [course_root]
+    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [--seed N] [--allow-unisolated] [course_root]
 
 It grades each student exactly as `python -m autograder.grade` does — the same
 `Grader.grade_submission()` (staging and repair of the submission, nbgrader autograde
@@ -55,6 +55,7 @@ from autograder import grade
 from autograder.gradebook_merge import merge_private, seed_private, sqlite_url, write_template
 from autograder.judge import SEED_ENV
 from autograder.report import load_plotting, write_report
+from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
 
 STATE_DIR = ".classgrade"
 PR_SET_PDEATHSIG = 1
@@ -274,8 +275,7 @@ class ClassGrader:
             self.grader.prepare()  # the gradebook learns the assignment once, before any worker writes
             todo = self.pending(result.students)
             state = self.root / STATE_DIR
-            state.mkdir(mode=0o700, exist_ok=True)
-            os.chmod(state, 0o700)  # other students' work and gradebook copies: out of the sandbox's reach
+            state.mkdir(mode=0o700, exist_ok=True)  # private gradebook copies; an existing folder is left as it is
             scratch = Path(tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=state))
             tqdm.monitor_interval = 0  # no monitor thread: workers are forked from this process
             bar = tqdm(total=len(result.students), initial=len(result.students) - len(todo), unit="人",
@@ -425,9 +425,18 @@ def main(argv=None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
     parser.add_argument("--seed", type=int, help="抽取评分场景的随机种子，用来重现某次评分"
                                                   "（默认每份提交各抽一个，记在 .classgrade/ 的评分记录里）")
+    parser.add_argument(ALLOW_FLAG, action="store_true",
+                        help="没有 user namespace 时也评分：学生代码不隔离，以你的身份运行（清楚风险时才用）")
     args = parser.parse_args(argv)
     if args.seed is not None:
         os.environ[SEED_ENV] = str(args.seed)  # read by the judge in every worker
+    if args.allow_unisolated:
+        allow_unisolated()
+    try:
+        require_isolation()  # before anyone is graded
+    except IsolationUnavailable as refusal:
+        print(refusal.code, file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
     result = grader.run()

@@ -1,6 +1,6 @@
 """Autograde every submission under submitted/<student>/lesson03/, one student at a time.
 
-    python -m autograder.grade [--seed N] [course_root]
+    python -m autograder.grade [--seed N] [--allow-unisolated] [course_root]
 
 (`make grade` runs autograder.classgrade, which does the same per student, in
 parallel and resumably, by calling `Grader.grade_submission` in its workers.)
@@ -327,13 +327,23 @@ def main(argv=None) -> int:
     import argparse
 
     from .judge import SEED_ENV
+    from .sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
 
     parser = argparse.ArgumentParser(description="逐个自动评分 submitted/ 下的作业。")
     parser.add_argument("course_root", nargs="?", default=".")
     parser.add_argument("--seed", type=int, help="抽取评分场景的随机种子（默认每份提交各抽一个，记在评分记录里）")
+    parser.add_argument(ALLOW_FLAG, action="store_true",
+                        help="没有 user namespace 时也评分：学生代码不隔离，以你的身份运行（清楚风险时才用）")
     args = parser.parse_args(argv)
     if args.seed is not None:
         os.environ[SEED_ENV] = str(args.seed)  # the worker process inherits it
+    if args.allow_unisolated:
+        allow_unisolated()  # the worker inherits the environment
+    try:
+        require_isolation()  # before anyone is graded
+    except IsolationUnavailable as refusal:
+        print(refusal.code, file=sys.stderr)
+        return 2
     return grade_class(Path(args.course_root))
 
 

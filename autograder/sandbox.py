@@ -1,40 +1,53 @@
-"""Run a student's code where it cannot reach the grader, and watch what it does.
+"""Run a student's code where it cannot reach the grader, and watch what it does from outside.
 
-A `Sandbox` owns two things that live for a whole grading session:
+A `Sandbox` owns, for a whole grading session (one student after another):
 
-- a zygote process (`autograder.child`) that has imported the course runtime and forks
-  one child per scenario: a new process group, the `nobody` user when the grader runs
-  as root, limits on memory, CPU time, file size and processes, a fresh working folder,
-  an environment without API keys;
-- an HTTP server in this process that the child must talk to for everything that
-  matters: every model call (answered by the course's scripted model, or by an endless
-  one), every tool call (run here, against a mail server that lives here and counts
-  deliveries), the grader's stand-in save/load/reconcile, and its progress reports.
+- a zygote process (`autograder.child`) that has imported the course runtime, inside
+  bubblewrap: its own user, pid, network, mount, ipc and uts namespaces, uid 65534,
+  read-only binds of only the system libraries, the interpreter and its packages,
+  course/ and the driver file; a private /tmp and a size-limited /work. No source/,
+  autograder/ hidden tests, tests/, submitted/, feedback/, gradebook or home folder is
+  there to be read. For each step of a scenario it forks a process that makes fresh
+  namespaces again, so whatever a step starts ends with it (see autograder.child);
+- strace around the whole sandbox: the grader's own record of what the file system saw
+  (autograder.fs_trace), whatever the student's code does to os, json or the builtins;
+- an HTTP server on a Unix socket, the only door out of the sandbox (bound into it at
+  /run/grader): every model call (answered by the course's scripted model, or by an
+  endless one), every tool call (run here, against a mail server that lives here and
+  counts deliveries), the grader's stand-in save/load/reconcile (only in the scenarios
+  that name them), and the steps' progress reports. The kernel tells the server which
+  process is on the other end (SO_PEERCRED), so a step's process can be killed from here.
 
-`Sandbox.run(scenario, cells, memory)` returns an `Outcome`: what each step returned or raised
-(as the child reported it), and what the grader saw for itself — model calls, tool
-calls, emails delivered, the checkpoint file at each model and tool call, the files
-left behind. A child that hangs is killed when its step's time is up; one that dies
-only loses the step it was in. A definition cell that hangs or kills the child is left
-out from then on, and the scenario runs again without it.
+`Sandbox.run(scenario, cells, memory)` returns an `Outcome`: what each step returned or
+raised (as its process reported it), and what the grader saw for itself: model calls,
+tool calls, emails delivered, file-system events in order, the files in the working
+folder after each step, the checkpoint file at each model and tool call. A step that
+hangs is killed when its time is up; a definition cell that hangs or kills the process
+is left out from then on, and the step runs again without it.
+
+Where namespaces cannot be made (bubblewrap missing, user namespaces disabled), a
+Sandbox refuses to start (`IsolationUnavailable`, Chinese and English) unless the
+instructor accepts the risk with `--allow-unisolated` (environment
+AUTOGRADER_ALLOW_UNISOLATED=1): then steps run as the grader's own user, with strace
+still watching. AUTOGRADER_BWRAP names the bubblewrap binary (default: `bwrap` on PATH).
 """
-import errno
 import json
 import os
-import pwd
 import secrets
 import select
 import shutil
 import signal
+import socket
+import socketserver
 import stat
+import struct
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import httpx2
@@ -43,34 +56,47 @@ import course.model
 import course.tools
 from course import TOOLS, MailServer
 
+from . import fs_trace
+from .child import MARK_PREFIX
 from .notebook_code import ROOT, load_reference
 
-SANDBOX_USER = "nobody"
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 MAX_SCENARIO_BYTES = 128 * 1024 * 1024  # all requests of one scenario: a child cannot fill the grader's memory
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
-CHILD_ERROR_FILE = ".grader-child-error"  # where a child whose driver failed leaves its traceback
+MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
+MAX_FILES_LISTED = 500
+MAX_TRACE_BYTES = 64 * 1024 * 1024  # the strace log is started afresh (with the zygote) past this size
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
-# Folders a sandboxed child must not read: the reference solution, hidden tests, other students' work.
-PRIVATE_ENTRIES = (".git", "source", "autograder", "tests", "submitted", "autograded", "feedback", "build",
-                   "gradebook.db")
+TRACE_TIMEOUT = 10.0  # strace writes a step's last line before the zygote's end mark; waiting longer is a bug
+SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace
+APP_INSIDE = "/sandbox/app"  # course/ and the driver, read-only
+WORK_INSIDE = "/sandbox/work"
+STEP_TMP_INSIDE = "/sandbox/step-tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
+SOCKET_DIR_INSIDE = "/run/grader"
+SOCKET_NAME = "grader.sock"
+ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
+BWRAP_ENV = "AUTOGRADER_BWRAP"
+ALLOW_FLAG = "--allow-unisolated"
 
 
 @dataclass
 class Limits:
     memory: int = 1024 * 1024 * 1024  # bytes of address space on top of what the zygote already maps
-    cpu: int = 60  # seconds of CPU time for one child
+    cpu: int = 60  # seconds of CPU time for one step
     file_size: int = 64 * 1024 * 1024
-    processes: int = 64
+    processes: int = 64  # in the step's own user namespace
+    files: int = 256  # open at once
+    tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
+    work_size: int = 256 * 1024 * 1024  # every working folder of the session together
 
 
 @dataclass
 class Memory:
     """What the sandbox learns about one submission, carried from scenario to scenario."""
-    bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the child
+    bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
     hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
 
 
@@ -79,12 +105,12 @@ class Scenario:
     """One situation to put the student's code in, described as data."""
     name: str
     steps: list  # {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
-    files: dict = field(default_factory=dict)  # written into the working folder first
+    files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
     model: str = "scripted"  # or "endless": always asks for one more list_dir
-    crash: dict | None = None  # {"after_tool": name} or {"before_tool_call": n}: the grader kills the child
+    crash: dict | None = None  # {"after_tool": name} or {"before_tool_call": n}: the grader kills the step
     standins: tuple = ()  # names replaced by the grader's own versions after the student's code is defined
-    emails_before: tuple = ()  # send_email inputs delivered before the child starts
+    emails_before: tuple = ()  # send_email inputs delivered before the first step
     independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
     step_timeout: float = 5.0
     meta: dict = field(default_factory=dict)  # what the checks need to know (ids, expected values)
@@ -93,16 +119,16 @@ class Scenario:
 @dataclass
 class Outcome:
     scenario: Scenario
-    steps: list  # one dict per step: status, value / error / detail, io, args_after, seconds
-    model_calls: list  # {"step", "messages", "status", "reply", "snapshot"}
+    steps: list  # one dict per step: status, value / error / detail, args_after, seconds
+    model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot"}
     tool_calls: list  # {"step", "name", "input", "output", "snapshot"}
     standin_calls: list
     deliveries: list  # the phase in which each email arrived
-    files_after: dict  # name -> text (None if missing) for scenario.files and scenario.watch
+    files_after: dict  # relative path -> text (None if missing) for scenario.files and scenario.watch
     cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
-    workdir: str  # where the child ran (gone now); paths in messages and io records start with it
-    files_by_step: list = field(default_factory=list)  # after each step: sorted relative paths of regular files
-    fs_events: list = field(default_factory=list)  # {"step", "op", "path", "dst", "flags"}
+    workdir: str  # where the steps ran, as the student's code saw it; paths in fs_events start with it
+    fs_events: list = field(default_factory=list)  # autograder.fs_trace records, in the order the kernel saw them
+    files_by_step: list = field(default_factory=list)  # per step: sorted relative paths of the regular files after it
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]
@@ -118,88 +144,283 @@ class SandboxError(RuntimeError):
     """The grader could not run the sandbox at all (not the student's fault)."""
 
 
-def sandbox_identity():
-    """(uid, gid) to run children as: `nobody` when we are root and `nobody` can read the course's packages.
+class IsolationUnavailable(SystemExit):
+    """Namespaces cannot be made here: grading stops before anyone is graded (SystemExit: nbgrader does
+    not catch it and go on to the next student)."""
 
-    The zygote has already imported the standard library a student may use (see
-    autograder.child), so an interpreter `nobody` cannot read (pyenv under /root) is
-    no obstacle; the installed packages and the course runtime must be readable.
-    Otherwise children run as the grader's own user.
-    """
-    if os.geteuid() != 0:
-        return None, None
+
+def isolation_refusal(reason: str) -> str:
+    return (f"评分已停止，没有给任何学生评分：评分沙箱无法隔离学生代码（{reason}）。\n"
+            "学生的代码会以你的用户身份运行，能读到参考答案、隐藏测试和成绩册。\n"
+            "解决办法：安装 bubblewrap（Debian/Ubuntu：sudo apt-get install bubblewrap），并允许非特权用户命名空间"
+            "（sysctl kernel.unprivileged_userns_clone=1、user.max_user_namespaces>0；容器里要放开 user namespace）。\n"
+            f"如果你清楚风险、仍要在没有隔离的情况下评分：加 {ALLOW_FLAG}（或设置环境变量 {ALLOW_ENV}=1）。\n"
+            f"Grading stopped before grading anyone: the grading sandbox cannot isolate student code ({reason}).\n"
+            "Student code would run as your user and could read the reference solution, the hidden tests and "
+            "the gradebook.\nFix: install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap) and allow "
+            "unprivileged user namespaces (kernel.unprivileged_userns_clone=1, user.max_user_namespaces>0; "
+            "in a container, allow user namespaces).\n"
+            f"To grade without isolation anyway, accepting the risk: pass {ALLOW_FLAG} "
+            f"(or set {ALLOW_ENV}=1).")
+
+
+def unisolated_allowed() -> bool:
+    return os.environ.get(ALLOW_ENV, "") not in ("", "0")
+
+
+def allow_unisolated() -> None:
+    """What --allow-unisolated does: every sandbox this process (and its workers) starts accepts the risk."""
+    os.environ[ALLOW_ENV] = "1"
+
+
+def require_isolation() -> bool:
+    """Before grading anyone: True when namespaces work; False when the instructor accepted grading
+    without them (a warning is printed); IsolationUnavailable otherwise."""
+    _strace()
+    problem = isolation_problem()
+    if problem is None:
+        return True
+    if not unisolated_allowed():
+        raise IsolationUnavailable(isolation_refusal(problem))
+    print(f"警告：评分沙箱没有隔离（{problem}），按 {ALLOW_FLAG} 的要求照常评分。/ WARNING: grading without "
+          f"isolation ({problem}), as {ALLOW_FLAG} asks.", file=sys.stderr)
+    return False
+
+
+def _strace() -> str:
+    found = shutil.which("strace")
+    if found is None:
+        raise SandboxError("评分需要 strace（Debian/Ubuntu：sudo apt-get install strace），它从沙箱外面记录文件操作。\n"
+                           "Grading needs strace (Debian/Ubuntu: sudo apt-get install strace): it records the "
+                           "sandbox's file operations from outside.")
+    return found
+
+
+def _bwrap() -> str | None:
+    return shutil.which(os.environ.get(BWRAP_ENV) or "bwrap")
+
+
+NESTED_PROBE = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.unshare(0x10000000 | 0x20000000 | 0x40000000 | 0x00020000 | 0x08000000 | 0x04000000):
+    raise SystemExit("nested unshare: " + os.strerror(ctypes.get_errno()))
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if os.getpid() == 1 else 3)
+raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+
+def isolation_problem() -> str | None:
+    """Why bubblewrap cannot make this sandbox's namespaces here, or None when it can."""
+    bwrap = _bwrap()
+    if bwrap is None:
+        return f"找不到 bubblewrap（{os.environ.get(BWRAP_ENV) or 'bwrap'}）/ bubblewrap not found"
     try:
-        user = pwd.getpwnam(SANDBOX_USER)
-    except KeyError:
-        return None, None
-    packages = (sysconfig.get_paths()["purelib"], Path(course.tools.__file__).parent)
-    if not all(_others_can_read(Path(p)) for p in packages):
-        return None, None
-    return user.pw_uid, user.pw_gid
+        probe = subprocess.run([bwrap, *_bwrap_options(), sys.executable, "-c", NESTED_PROBE],
+                               capture_output=True, text=True, timeout=60, env=_sandbox_env())
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap 无法运行 / bubblewrap does not run: {exc}"
+    if probe.returncode != 0:
+        return f"bubblewrap 无法创建命名空间 / bubblewrap cannot create namespaces: {probe.stderr.strip()[-300:]}"
+    return None
 
 
-def _others_can_read(folder: Path) -> bool:
-    folder = folder.resolve()
-    try:
-        if not all(parent.stat().st_mode & 0o001 for parent in (folder, *folder.parents)):
-            return False
-        return bool(folder.stat().st_mode & 0o004)
-    except OSError:
-        return False
+def _bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
+    """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
+    options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--tmpfs", "/tmp"]
+    for path in ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+        if os.path.exists(path):
+            options += ["--ro-bind", path, path]
+    for path in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(path):
+            options += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            options += ["--ro-bind", path, path]
+    for prefix in python_prefixes():
+        options += ["--ro-bind", prefix, prefix]
+    for prefix in python_prefixes():  # a venv made inside the course folder shows only itself
+        if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
+            options += ["--tmpfs", str(ROOT)]
+    options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course",
+                "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
+                "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
+                "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
+    if work_size:
+        options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
+    if socket_dir:
+        options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
+    return options + ["--chdir", "/tmp", "--"]
 
 
-def protect_private_files(roots) -> list:
-    """Take the 'others' permissions off the folders a sandboxed child must not read."""
-    changed = []
-    for root in roots:
-        for name in PRIVATE_ENTRIES:
-            path = Path(root) / name
-            try:
-                mode = path.lstat().st_mode
-            except OSError:
-                continue
-            if stat.S_ISLNK(mode) or not mode & 0o007:
-                continue
-            os.chmod(path, stat.S_IMODE(mode) & ~0o007)
-            changed.append(str(path))
-    return changed
+def python_prefixes() -> list:
+    """The interpreter's and the venv's folders, outside /usr (bound read-only at the same path)."""
+    bound = []
+    for prefix in sorted({sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix}):
+        if prefix != "/usr" and not prefix.startswith("/usr/") and not any(prefix.startswith(p + "/") for p in bound):
+            bound.append(prefix)
+    return bound
+
+
+def _sandbox_env(app: str = APP_INSIDE) -> dict:
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "COURSE_OFFLINE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": app}
+
+
+class Folder:
+    """A working folder seen from the grader, through a directory fd opened once: nothing in it is followed
+    out of it (a symlink the student's code leaves there never makes the grader read or write elsewhere)."""
+
+    def __init__(self, host_path: Path, inside: str):
+        self.inside = inside
+        host_path.mkdir()
+        self.fd = os.open(host_path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        self.host_path = host_path
+
+    @staticmethod
+    def parts(relative: str) -> list:
+        parts = [p for p in str(relative).split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            raise ValueError(f"不在工作目录里的路径：{relative}")
+        return parts
+
+    def relative(self, inside_path: str) -> str:
+        """The path relative to the folder, for a path as the student's code names it (ValueError outside)."""
+        normal = os.path.normpath(os.path.join(self.inside, os.fspath(inside_path)))
+        if not normal.startswith(self.inside + "/"):
+            raise ValueError("评分时只能在工作目录里读写检查点")
+        return normal[len(self.inside) + 1:]
+
+    def _directory(self, parts: list, create: bool = False) -> int:
+        fd = os.dup(self.fd)
+        try:
+            for part in parts:
+                if create:
+                    try:
+                        os.mkdir(part, 0o755, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+            return fd
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def make_parents(self, relative: str):
+        os.close(self._directory(self.parts(relative)[:-1], create=True))
+
+    def read_bytes(self, relative: str) -> bytes | None:
+        """The file's bytes; None when there is no regular file there (missing, a symlink, a folder)."""
+        try:
+            parts = self.parts(relative)
+            folder = self._directory(parts[:-1])
+        except (OSError, ValueError):
+            return None
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+        except OSError:
+            return None
+        finally:
+            os.close(folder)
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return file.read(MAX_REQUEST_BYTES)
+
+    def write_atomically(self, relative: str, data: bytes):
+        parts = self.parts(relative)
+        folder = self._directory(parts[:-1], create=True)
+        temporary = f".grader-{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+            with os.fdopen(fd, "wb") as file:
+                file.write(data)
+            os.replace(temporary, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
+        finally:
+            os.close(folder)
+
+    def regular_files(self) -> list:
+        """Sorted relative paths of the regular files under the folder (symlinks are not followed)."""
+        found = []
+
+        def walk(fd, prefix):
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    if len(found) >= MAX_FILES_LISTED:
+                        return
+                    if entry.is_file(follow_symlinks=False):
+                        found.append(prefix + entry.name)
+                    elif entry.is_dir(follow_symlinks=False):
+                        try:
+                            inner = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                        except OSError:
+                            continue
+                        try:
+                            walk(inner, prefix + entry.name + "/")
+                        finally:
+                            os.close(inner)
+
+        walk(self.fd, "")  # scandir works on its own copy of the descriptor
+        return sorted(found)
+
+    def remove(self):
+        os.close(self.fd)
+        shutil.rmtree(self.host_path, ignore_errors=True)
 
 
 class _Zygote:
-    """The forking process; one job at a time."""
+    """The sandbox: strace, around bubblewrap, around the forking process; one job at a time."""
 
-    def __init__(self, scratch: Path):
-        self._process = None
+    def __init__(self, sandbox):
+        self.sandbox = sandbox
+        self.process = None
+        self.trace = None
+        self.starts = 0
         self._buffer = b""
-        self._scratch = scratch  # removed by the zygote when it ends, even if the grader was killed
-        self._log = scratch / "zygote.log"  # the zygote's own stderr (children write to /dev/null)
 
     def _start(self):
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": tempfile.gettempdir(),
-               "COURSE_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(ROOT)}
-        with self._log.open("ab") as log:
-            self._process = subprocess.Popen([sys.executable, "-m", "autograder.child", str(self._scratch)],
-                                             cwd=ROOT, env=env,
-                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                                             start_new_session=True)
+        sandbox = self.sandbox
+        self.starts += 1
+        log = sandbox.base / f"trace-{self.starts}.log"
+        self.trace = fs_trace.TraceLog(log)
+        sandbox.zygote_pid = None
+        if sandbox.isolated:
+            command = [sandbox.bwrap, *_bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size)]
+            socket_path, env = f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}", _sandbox_env()
+        else:
+            command, socket_path, env = [], str(sandbox.socket_path), _sandbox_env(str(ROOT))
+        command = [*fs_trace.strace_command(sandbox.strace, str(log)), *command,
+                   sys.executable, "-m", "autograder.child", socket_path,
+                   "isolated" if sandbox.isolated else "unisolated"]
+        with (sandbox.base / "zygote.log").open("ab") as errors:
+            self.process = subprocess.Popen(command, cwd="/", env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=errors, start_new_session=True)
         self._buffer = b""
-        if self._read(time.monotonic() + 120) != {"ready": True}:
+        ready = self._read(time.monotonic() + 120)
+        if ready != {"ready": True} or sandbox.zygote_pid is None:
             self.close()
-            log = self._log.read_text(errors="replace")[-3000:]
+            log = (sandbox.base / "zygote.log").read_text(errors="replace")[-3000:]
             raise SandboxError(f"评分沙箱（autograder.child）没能启动：\n{log}")
+        self.trace.read_available()  # bubblewrap's set-up and the zygote's imports: no step's doing
+        if sandbox.isolated:
+            sandbox.host_work = Path(f"/proc/{sandbox.zygote_pid}/root{WORK_INSIDE}")
 
-    def _alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def _read(self, deadline, on_wait=None):
         """The next JSON line from the zygote, or None if it died; `on_wait()` runs while waiting."""
-        fd = self._process.stdout.fileno()
+        fd = self.process.stdout.fileno()
         while b"\n" not in self._buffer:
             if on_wait:
                 on_wait()
             if time.monotonic() > deadline:
                 return None
-            ready, _, _ = select.select([fd], [], [], 0.05)
+            ready, _, _ = select.select([fd], [], [], 0.02)
             if ready:
                 chunk = os.read(fd, 65536)
                 if not chunk:
@@ -208,66 +429,111 @@ class _Zygote:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def run(self, job: dict, on_start, on_wait) -> dict:
-        """Fork a child for `job`; return its exit status ({"exit_code"} or {"signal"})."""
-        line = json.dumps(job, ensure_ascii=False).encode() + b"\n"
-        for attempt in range(2):  # a zygote killed by the previous child is replaced
-            if not self._alive():
-                self._start()
-            try:
-                self._process.stdin.write(line)
-                self._process.stdin.flush()
-                break
-            except BrokenPipeError:
-                self.close()
+    def ensure_started(self, rotate: bool = False):
+        if rotate and self.alive() and self.trace.offset > MAX_TRACE_BYTES:  # between scenarios: a fresh log
+            self.close()
+        if not self.alive():
+            self._start()
+
+    def run(self, job: dict, on_wait) -> tuple:
+        """(exit status, strace lines of the step) for one job: {"exit_code"}, {"signal"} or {"zygote_died"}."""
+        self.ensure_started()
+        try:
+            self.process.stdin.write(json.dumps(job, ensure_ascii=False).encode() + b"\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            self.close()
+            return {"zygote_died": True}, []
         started = self._read(time.monotonic() + 60)
-        if started is None:
+        finished = self._read(float("inf"), on_wait) if started is not None else None
+        if finished is None:  # the zygote is gone, and with it the namespace of every step
+            lines = self.trace.read_available()
             self.close()
-            return {"zygote_died": True}
-        on_start(started["pid"])
-        finished = self._read(float("inf"), on_wait)
-        if finished is None:  # the zygote is gone (the child may have killed it): the child goes too
-            _kill_group(started["pid"])
+            return {"zygote_died": True}, lines
+        lines, complete = self.trace.read_until(f"{MARK_PREFIX}{job['id']}-end", self.sandbox.zygote_pid,
+                                                time.monotonic() + TRACE_TIMEOUT)
+        if not complete:
             self.close()
-            return {"zygote_died": True}
-        return finished["status"]
+            raise SandboxError("strace 的记录不完整：评分器没能看到这一步的文件操作 / strace log incomplete")
+        return finished["status"], lines
 
     def close(self):
-        if self._process is not None:
+        if self.process is not None:
             try:
-                os.killpg(self._process.pid, signal.SIGKILL)
+                os.killpg(self.process.pid, signal.SIGKILL)
             except OSError:
                 pass
-            self._process.wait()
-            for stream in (self._process.stdin, self._process.stdout):
+            self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout):
                 stream.close()
-            self._process = None
+            self.process = None
+            Path(self.trace.path).unlink(missing_ok=True)
 
 
 class _Run:
-    """The grader's side of one scenario while its children run."""
+    """The grader's side of one scenario while its steps run."""
 
-    def __init__(self, sandbox, scenario: Scenario, workdir: Path, memory: Memory):
-        self.sandbox, self.scenario, self.workdir, self.memory, self.mail = sandbox, scenario, workdir, memory, None
+    def __init__(self, sandbox, scenario: Scenario, folder: Folder, memory: Memory):
+        self.sandbox, self.scenario, self.folder, self.memory, self.mail = sandbox, scenario, folder, memory, None
         self.lock = threading.RLock()
         self.phase = "before"  # "before", ("cell", name), ("step", index), "end"
         self.phase_started = time.monotonic()
+        self.job_index = None  # the step the running process was started for
         self.steps = [None] * len(scenario.steps)
-        self.files_by_step = [None] * len(scenario.steps)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
+        self.fs_events = []  # what strace saw, step by step
+        self.files_by_step = {}  # step index -> regular files in the folder after it
         self.sequence = 0  # orders model calls and tool calls against each other
-        self.pid = None
-        self.crashed = False  # the grader has killed the current child on purpose
+        self.step_pid = None  # the step's process, as the kernel named it to the socket
+        self.step_pidfd = None
+        self.failure = None  # the driver's own traceback, if it failed
+        self.crashed = False  # the grader has killed the current step on purpose
         self.crash_done = False
         self.sending_before = False  # the grader itself is delivering scenario.emails_before
-        self.received = 0  # bytes the children have sent
+        self.received = 0  # bytes the steps have sent
 
     def on_delivery(self, message):
         with self.lock:
             self.deliveries.append("before" if self.sending_before else str(self.phase))
 
-    # -- progress reported by the child --
+    def start_job(self, index: int):
+        with self.lock:
+            self.phase, self.phase_started, self.crashed, self.job_index = "before", time.monotonic(), False, index
+            self.step_pid, self.step_pidfd, self.failure = None, None, None
+
+    def end_job(self):
+        with self.lock:
+            if self.step_pidfd is not None:
+                os.close(self.step_pidfd)
+            self.step_pid, self.step_pidfd, self.job_index = None, None, None
+
+    # -- what the step's process says --
+
+    def hello(self, pid: int):
+        """The first connection of a step's process, before any student code: the kernel names its pid."""
+        with self.lock:
+            if self.step_pid is not None or self.job_index is None:
+                return
+            self.step_pid = pid
+            try:
+                self.step_pidfd = os.pidfd_open(pid)
+            except OSError:
+                self.step_pidfd = None
+
+    def kill_step(self):
+        with self.lock:
+            pid, pidfd = self.step_pid, self.step_pidfd
+        if pid is None:  # not even connected yet: only the whole sandbox can be stopped
+            self.sandbox.zygote.close()
+            return
+        try:
+            if self.sandbox.isolated and pidfd is not None:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # pid 1 then ends the step's namespace
+            else:
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     def event(self, payload: dict) -> dict:
         with self.lock:
@@ -277,15 +543,13 @@ class _Run:
                 if payload.get("status") != "start":
                     self.cells[str(payload.get("name"))] = {"status": payload.get("status"),
                                                             "error": payload.get("error")}
-            elif kind == "step" and isinstance(payload.get("index"), int) and 0 <= payload["index"] < len(self.steps):
-                index = payload["index"]
-                if payload.get("status") == "start":
+            elif kind == "step" and payload.get("index") == self.job_index is not None:
+                index = self.job_index
+                if payload.get("status") == "start" and self.phase != ("step", index):
                     self.phase, self.phase_started = ("step", index), time.monotonic()
-                elif self.steps[index] is None and isinstance(payload.get("result"), dict):
-                    self.steps[index] = payload["result"]
-                    self.files_by_step[index] = regular_files(self.workdir)
-            elif kind == "end":
-                self.phase = "end"
+                elif (self.phase == ("step", index) and self.steps[index] is None
+                      and isinstance(payload.get("result"), dict)):
+                    self.steps[index] = _checked_result(payload["result"])
         return {}
 
     def current_step(self):
@@ -295,17 +559,17 @@ class _Run:
     def _snapshot(self):
         if not self.scenario.watch:
             return None
-        path = self.workdir / self.scenario.watch
-        try:
-            return {"state": json.loads(path.read_text(encoding="utf-8"))}
-        except FileNotFoundError:
+        data = self.folder.read_bytes(self.scenario.watch)
+        if data is None:
             return {"missing": True}
-        except (ValueError, OSError):
+        try:
+            return {"state": json.loads(data.decode("utf-8"))}
+        except ValueError:
             return {"invalid": True}
 
     # -- the model --
 
-    def model_call(self, raw: bytes, client: str):
+    def model_call(self, raw: bytes, route: str):
         step = self.current_step()
         if step is None:
             return 400, _api_error("评分时，定义代码的阶段不能调用模型")
@@ -322,8 +586,9 @@ class _Run:
             status, reply = response.status_code, json.loads(response.content)
         with self.lock:
             self.sequence += 1
-            self.model_calls.append({"step": step, "messages": messages, "status": status, "reply": reply,
-                                     "snapshot": snapshot, "seq": self.sequence, "client": client})
+            self.model_calls.append({"step": step, "client": "given" if route == "given" else "make_client",
+                                     "messages": messages, "status": status, "reply": reply,
+                                     "snapshot": snapshot, "seq": self.sequence})
         return status, reply
 
     def _endless_reply(self, messages):
@@ -381,12 +646,15 @@ class _Run:
     def crash_now(self):
         with self.lock:
             self.crashed = self.crash_done = True
-            pid = self.pid
-        _kill_group(pid)
+        self.kill_step()
+
 
     # -- the grader's own save / load / reconcile --
 
     def standin(self, name: str, payload: dict) -> dict:
+        """Only in a scenario that names the stand-in: elsewhere a student's code cannot borrow it."""
+        if name not in self.scenario.standins:
+            return {"error": f"没有名为 {name} 的替身函数"}
         reference = self.sandbox.reference
         record = {"step": self.current_step(), "name": name}
         with self.lock:
@@ -396,15 +664,22 @@ class _Run:
                 with self.sandbox.tool_lock:
                     reference.execute_tool = self._standin_tool
                     return {"cp": reference.reconcile(payload["cp"])}
-            path = self._inside(payload["path"])
+            relative = self.folder.relative(payload["path"])
             if name == "save_checkpoint":
-                reference.save_checkpoint(payload["state"], path)
+                with tempfile.TemporaryDirectory(dir=self.sandbox.base) as private:
+                    saved = Path(private) / "checkpoint.json"
+                    reference.save_checkpoint(payload["state"], saved)
+                    self.folder.write_atomically(relative, saved.read_bytes())
                 record["state"] = payload["state"]
-                if self.sandbox.uid is not None:
-                    os.chown(path, self.sandbox.uid, self.sandbox.gid)
                 return {}
             if name == "load_checkpoint":
-                return {"state": reference.load_checkpoint(path)}
+                data = self.folder.read_bytes(relative)
+                if data is None:
+                    return {"state": None}
+                with tempfile.TemporaryDirectory(dir=self.sandbox.base) as private:
+                    copy = Path(private) / Path(relative).name
+                    copy.write_bytes(data)
+                    return {"state": reference.load_checkpoint(copy)}
         except Exception as exc:  # the student's data made the reference fail: tell the student's code
             return {"error": f"{type(exc).__name__}: {exc}"}
         return {"error": f"没有名为 {name} 的替身函数"}
@@ -415,12 +690,6 @@ class _Run:
             return "错误：工具调用的参数不对"
         output = course.tools.execute_tool(name, tool_input)
         return output + (f"\n\n〔评分器标记 {secrets.token_hex(8)}〕" if name in READ_ONLY_TOOL_NAMES else "")
-
-    def _inside(self, path) -> Path:
-        target = Path(str(path)).resolve()
-        if self.workdir.resolve() not in target.parents:
-            raise ValueError("评分时只能在工作目录里读写检查点")
-        return target
 
     # -- deadlines --
 
@@ -445,44 +714,71 @@ class _Run:
         return time.monotonic() - since > limit
 
 
+RESULT_STATUSES = {"returned", "raised", "missing", "unsupported"}
+
+
+def _checked_result(result: dict) -> dict:
+    """A step's report, as the grader accepts it: a known status and only the fields that status has."""
+    status = result.get("status")
+    if status not in RESULT_STATUSES:
+        return {"status": "died", "detail": "进程报告了评分器不认识的结果"}
+    checked = {"status": status}
+    if status == "returned":
+        checked["value"] = result.get("value")
+    elif status == "raised":
+        error = result.get("error") if isinstance(result.get("error"), dict) else {}
+        checked["error"] = {"type": str(error.get("type", "")), "value_error": error.get("value_error") is True,
+                            "message": str(error.get("message", ""))}
+    elif status == "unsupported":
+        checked["detail"] = str(result.get("detail", ""))
+    if isinstance(result.get("seconds"), (int, float)):
+        checked["seconds"] = float(result["seconds"])
+    if isinstance(result.get("args_after"), list):
+        checked["args_after"] = result["args_after"]
+    if "args_after_problem" in result:
+        checked["args_after_problem"] = str(result["args_after_problem"])
+    return checked
+
+
 def _api_error(message: str) -> dict:
     return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
-
-
-def _kill_group(pid):
-    if pid is None:
-        return
-    for kill, target in ((os.killpg, pid), (os.kill, pid)):
-        try:
-            kill(target, signal.SIGKILL)
-            return
-        except OSError as exc:
-            if exc.errno != errno.ESRCH:
-                continue
 
 
 class _Handler(BaseHTTPRequestHandler):
     server_version = "grader"
     protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True  # small replies on a kept-alive connection: Nagle + delayed ACK cost ~40 ms each
 
     def log_message(self, *args):
         pass
 
+    def _peer_pid(self) -> int:
+        pid, _, _ = struct.unpack("3i", self.connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                                   struct.calcsize("3i")))
+        return pid
+
     def do_POST(self):
-        parts = self.path.split("/", 3)  # "", "s", token, rest
-        run = self.server.runs.get(parts[2]) if len(parts) == 4 and parts[1] == "s" else None
+        sandbox = self.server.sandbox
         length = int(self.headers.get("Content-Length") or 0)
-        if run is None or length > MAX_REQUEST_BYTES:
+        parts = self.path.split("?", 1)[0].split("/", 3)  # "", "s", token, rest
+        run = sandbox.runs.get(parts[2]) if len(parts) == 4 and parts[1] == "s" else None
+        if length > MAX_REQUEST_BYTES:
+            self.close_connection = True
+            return self._reply(413, {"error": "too much data"})
+        if run is None:
+            self.rfile.read(length)
+            if self.path == "/s/zygote/hello":
+                sandbox.zygote_hello(self._peer_pid())
+                return self._reply(200, {})
             return self._reply(404, {"error": "unknown"})
         with run.lock:
             run.received += length
             if run.received > MAX_SCENARIO_BYTES:
+                self.close_connection = True
                 return self._reply(413, {"error": "too much data"})
         raw = self.rfile.read(length)
-        rest = parts[3].split("?", 1)[0]
-        if rest in ("v1/messages", "given/v1/messages"):
-            status, body = run.model_call(raw, "given" if rest.startswith("given/") else "make_client")
+        rest = parts[3]
+        if rest in ("given/v1/messages", "default/v1/messages"):
+            status, body = run.model_call(raw, rest.split("/", 1)[0])
             return self._reply(status, body)
         try:
             payload = json.loads(raw)
@@ -490,11 +786,17 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(400, {"error": "bad json"})
         if not isinstance(payload, dict):
             return self._reply(400, {"error": "bad json"})
+        if rest == "hello":
+            run.hello(self._peer_pid())
+            return self._reply(200, {})
         if rest == "event":
             return self._reply(200, run.event(payload))
+        if rest == "failure":
+            run.failure = str(payload.get("traceback"))[-4000:]
+            return self._reply(200, {})
         if rest == "tool":
             reply = run.tool_call(payload)
-            if reply is None:  # the child was killed on purpose; nobody is listening
+            if reply is None:  # the step was killed on purpose; nobody is listening
                 self.close_connection = True
                 return
             return self._reply(200, reply)
@@ -515,44 +817,48 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
 
-class Sandbox:
-    """The zygote and the grader's endpoints, for one grading session (one student at a time)."""
+class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
 
-    def __init__(self, limits: Limits | None = None, protect: bool = True):
+
+class Sandbox:
+    """The sandboxed zygote, strace and the grader's endpoints, for one grading session."""
+
+    def __init__(self, limits: Limits | None = None):
         self.limits = limits or Limits()
-        self.uid, self.gid = sandbox_identity()
-        self.protected = protect_private_files({ROOT, Path.cwd()}) if protect and self.uid is not None else []
-        if self.protected:
-            print(f"评分沙箱：子进程以 {SANDBOX_USER} 运行，已收回其他用户对这些路径的读权限：{', '.join(self.protected)}",
-                  file=sys.stderr)
+        self.strace = _strace()
+        self.isolated = require_isolation()
+        self.bwrap = _bwrap()
         self.reference = load_reference()
         self.tool_lock = threading.RLock()
-        self._base = Path(tempfile.mkdtemp(prefix="grader-", dir=_scratch_folder()))
-        os.chmod(self._base, 0o711)  # children may enter their own folder but not list the others
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.daemon_threads = True
-        self._server.runs = {}
+        _remove_abandoned()
+        self.base = Path(tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-", dir=_scratch_folder()))
+        self.socket_dir = self.base / "socket"
+        self.socket_dir.mkdir()
+        self.socket_path = self.socket_dir / SOCKET_NAME
+        self.host_work = self.base / "work"  # without isolation; with it, the sandbox's own /work
+        self.host_work.mkdir()
+        self.zygote_pid = None
+        self.runs = {}
+        self._server = _Server(str(self.socket_path), _Handler)
+        self._server.sandbox = self
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self._zygote = _Zygote(self._base)
+        self.zygote = _Zygote(self)
 
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self._server.server_port}"
+    def zygote_hello(self, pid: int):
+        if self.zygote_pid is None:
+            self.zygote_pid = pid
 
     def run(self, scenario: Scenario, cells: list, memory: Memory) -> Outcome:
-        """Run every step of `scenario` after defining `cells` ({"name", "source"}) minus the bad ones."""
-        workdir = Path(tempfile.mkdtemp(dir=self._base))
-        for name, content in scenario.files.items():
-            (workdir / name).parent.mkdir(parents=True, exist_ok=True)
-            data = content if isinstance(content, bytes) else content.encode("utf-8")
-            (workdir / name).write_bytes(data)
-        for name in _step_paths(scenario):
-            (workdir / name).parent.mkdir(parents=True, exist_ok=True)
-        if self.uid is not None:
-            for path in [workdir, *workdir.rglob("*")]:
-                os.chown(path, self.uid, self.gid)
+        """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones."""
+        self.zygote.ensure_started(rotate=True)
+        name = secrets.token_hex(6)
+        inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
+        folder = Folder(self.host_work / name, inside)
+        for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
+            folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
-        run = _Run(self, scenario, workdir, memory)
+        run = _Run(self, scenario, folder, memory)
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
@@ -560,85 +866,83 @@ class Sandbox:
                 for email in scenario.emails_before:
                     run.run_tool("send_email", dict(email))
                 run.sending_before = False
-                self._server.runs[token] = run
-                self._children(run, scenario, cells, memory, token)
+                self.runs[token] = run
+                self._steps(run, scenario, cells, memory, token)
                 files_after = {}
-                for name in {*scenario.files, *([scenario.watch] if scenario.watch else [])}:
-                    try:  # a file cut off mid-character is still there, and still broken
-                        files_after[name] = (workdir / name).read_bytes().decode("utf-8", errors="replace")
-                    except OSError:
-                        files_after[name] = None
+                for relative in {*scenario.files, *([scenario.watch] if scenario.watch else [])}:
+                    data = folder.read_bytes(relative)  # a file cut off mid-character is still there, and broken
+                    files_after[relative] = None if data is None else data.decode("utf-8", errors="replace")
+                listing = folder.regular_files()
         finally:
-            self._server.runs.pop(token, None)
-            shutil.rmtree(workdir, ignore_errors=True)
+            self.runs.pop(token, None)
+            folder.remove()
         steps = [s if s is not None else {"status": "not_run"} for s in run.steps]
-        fs_events = [{"step": index, **_fs_event(e)} for index, s in enumerate(steps)
-                     for e in s.get("io", []) if isinstance(e, dict)]
+        files_by_step = []
+        for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
+            files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
-                       files_after, run.cells, str(workdir), run.files_by_step, fs_events)
+                       files_after, run.cells, inside, run.fs_events, files_by_step)
 
-    def _children(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
-        first_step = 0
-        for _ in range(len(cells) + len(scenario.steps) + 2):
-            if first_step >= len(scenario.steps):
-                return
-            job = {"workdir": str(run.workdir), "uid": self.uid, "gid": self.gid, "server": self.address,
-                   "token": token, "env": self._child_env(run), "limits": vars(self.limits),
+    def _steps(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
+        index, attempts = 0, 0
+        while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 2:
+            attempts += 1
+            step = scenario.steps[index]
+            for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
+                if isinstance(value, dict) and "$path" in value:
+                    run.folder.make_parents(value["$path"])
+            job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
+                   "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
+                   "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                    "cells": [c for c in cells if c["name"] not in memory.bad_cells],
-                   "standins": list(scenario.standins),
-                   "steps": scenario.steps, "first_step": first_step, "error_file": CHILD_ERROR_FILE}
-            with run.lock:
-                run.phase, run.phase_started, run.crashed = "before", time.monotonic(), False
+                   "standins": list(scenario.standins), "index": index, "step": step,
+                   "fresh_tmp": STEP_TMP_INSIDE, "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
+            run.start_job(index)
             timed_out = []
-
-            def on_start(pid):
-                with run.lock:
-                    run.pid = pid
 
             def on_wait():
                 if not timed_out and run.overdue():
                     timed_out.append(True)
-                    _kill_group(run.pid)
+                    run.kill_step()
 
-            status = self._zygote.run(job, on_start, on_wait)
+            status, lines = self.zygote.run(job, on_wait)
             with run.lock:
-                phase, crashed = run.phase, run.crashed
-                run.pid = None
-            if phase == "end":
-                return
-            if phase == "before":  # no student code has run yet: the grader itself is broken
-                error_file = run.workdir / CHILD_ERROR_FILE
-                details = error_file.read_text() if error_file.exists() else ""
+                phase, crashed, failure = run.phase, run.crashed, run.failure
+            run.end_job()
+            run.fs_events += fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid)[
+                :MAX_EVENTS_PER_STEP]
+            run.files_by_step[index] = run.folder.regular_files()
+            if failure is not None or phase == "before":  # no student code has run yet: the grader is broken
                 how = "超时" if timed_out else _how_it_died(status)
-                raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{details}")
+                raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
+            if run.steps[index] is not None:
+                index += 1
+                continue
             if phase[0] == "cell":
                 memory.bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
                 run.cells[phase[1]] = {"status": "timeout" if timed_out else "died",
                                        "error": {"type": "", "message": _how_it_died(status)}}
                 continue
-            index = phase[1]
-            if run.steps[index] is None:
-                if crashed:
-                    run.steps[index] = {"status": "crashed_by_grader"}
-                elif timed_out:
-                    run.steps[index] = {"status": "timeout", "detail": f"{run.step_limit(index):g} 秒"}
-                    memory.hung.add(scenario.steps[index]["name"])
-                else:
-                    run.steps[index] = {"status": "died", "detail": _how_it_died(status)}
-            first_step = index + 1
+            if crashed:
+                run.steps[index] = {"status": "crashed_by_grader"}
+            elif timed_out:
+                run.steps[index] = {"status": "timeout", "detail": f"{run.step_limit(index):g} 秒"}
+                memory.hung.add(step["name"])
+            else:
+                run.steps[index] = {"status": "died", "detail": _how_it_died(status)}
+            index += 1
             if not (crashed or scenario.independent_steps):
                 return
 
-    def _child_env(self, run: _Run) -> dict:
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(run.workdir), "COURSE_OFFLINE": "1",
-                "COURSE_SMTP_PORT": str(run.mail.port), "COURSE_MAILDIR": str(run.workdir / "maildir"),
-                "PYTHONDONTWRITEBYTECODE": "1"}
+    def _step_env(self, run: _Run) -> dict:
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run.folder.inside, "COURSE_OFFLINE": "1",
+                "COURSE_MAILDIR": f"{run.folder.inside}/maildir", "PYTHONDONTWRITEBYTECODE": "1"}
 
     def close(self):
-        self._zygote.close()
+        self.zygote.close()
         self._server.shutdown()
         self._server.server_close()
-        shutil.rmtree(self._base, ignore_errors=True)
+        shutil.rmtree(self.base, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -647,29 +951,22 @@ class Sandbox:
         self.close()
 
 
-def regular_files(folder: Path) -> list:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
-
-
-def _step_paths(scenario: Scenario):
-    for step in scenario.steps:
-        for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
-            if isinstance(value, dict) and "$path" in value:
-                yield value["$path"]
-
-
-def _fs_event(record: dict) -> dict:
-    if record.get("op") == "write":
-        return {"op": "open", "path": record.get("path"), "flags": "O_WRONLY|O_CREAT"}
-    if record.get("op") == "rename":
-        return {"op": "rename", "path": record.get("src"), "dst": record.get("dst")}
-    return dict(record)
-
-
 def _scratch_folder():
-    """Working folders go to memory when possible: checkpoints fsync a lot, and fsync on tmpfs costs nothing."""
+    """Scratch goes to memory when possible: the strace log grows with every step."""
     shared_memory = Path("/dev/shm")
     return str(shared_memory) if shared_memory.is_dir() and os.access(shared_memory, os.W_OK | os.X_OK) else None
+
+
+def _remove_abandoned():
+    """Scratch folders of this user's graders that were killed (their pid is gone)."""
+    for folder in Path(_scratch_folder() or tempfile.gettempdir()).glob("grader-*-*"):
+        try:
+            if folder.stat().st_uid == os.geteuid():
+                os.kill(int(folder.name.split("-")[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, OSError):
+            continue
 
 
 def _how_it_died(status: dict) -> str:

@@ -99,8 +99,15 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_infinite_loop": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_hang_at_definition": {"test_recovery_action": 0},
     "tamper_memory_bomb": {"test_reconcile": 2, "test_incident_fix": 1},
-    "tamper_direct_smtp": {"test_incident_fix": 2},
+    "tamper_direct_smtp": {"test_reconcile": 2, "test_incident_fix": 1},  # no network: the direct send fails
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
+    "tamper_forge_fsync": {"test_save_load": 3},
+    "tamper_read_solution": ZERO,
+    "tamper_grader_endpoints": {"test_save_load": 2},
+    "tamper_act_after_step": {"test_save_load": 2},
+    "tamper_detect_grader": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_gradebook": {"test_reconcile": 0, "test_incident_fix": 0},  # its kill(-1) ends its own step
+    "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -117,6 +124,13 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_memory_bomb": "wrong_incident_rerun",
     "tamper_direct_smtp": "wrong_rerun_all_is_error",
     "tamper_fake_agent": "wrong_run_agent_stub",
+    "tamper_forge_fsync": "wrong_save_no_fsync",
+    "tamper_read_solution": "blank",
+    "tamper_grader_endpoints": "wrong_save_direct_write",
+    "tamper_act_after_step": "wrong_save_direct_write",
+    "tamper_detect_grader": "wrong_incident_rerun",
+    "tamper_gradebook": "wrong_incident_rerun",
+    "tamper_exhaust": "wrong_incident_rerun",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -166,7 +180,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_infinite_loop": "还没有结束",
     "tamper_hang_at_definition": "卡住",
     "tamper_memory_bomb": "MemoryError",
-    "tamper_direct_smtp": "send_email 在恢复时被重新执行了一次",
+    "tamper_forge_fsync": "fsync",
 }
 
 

@@ -1,0 +1,221 @@
+"""What the file system saw, read from strace's log of the sandbox (never from the sandbox itself).
+
+The grader runs the sandbox under `strace -f -y` (see `strace_command`): the kernel stops
+a traced process at each of the system calls in TRACED, and strace, outside the sandbox,
+writes what the call was, with every file descriptor followed by the path the kernel
+knows for it (`write(3</work/ab/cp.json.tmp>, ...)`). Student code can patch `os.fsync`,
+`json` or the builtins inside the sandbox as it likes: what reaches the kernel is what
+is logged here.
+
+`TraceLog` reads the log as it grows; `events(lines, ...)` turns lines into the records
+the hidden tests read:
+
+    {"step": 0, "op": "open", "path": "/work/ab/cp.json.tmp", "flags": "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC"}
+    {"step": 0, "op": "write", "path": "/work/ab/cp.json.tmp"}
+    {"step": 0, "op": "fsync", "path": "/work/ab/cp.json.tmp"}
+    {"step": 0, "op": "rename", "path": "/work/ab/cp.json.tmp", "dst": "/work/ab/cp.json"}
+
+ops: open, write, fsync, fdatasync, rename, unlink, mkdir, close. Only calls that
+succeeded, and only those that touch the working folder or /tmp.
+"""
+import os
+import re
+import time
+
+TRACED = ("open,openat,creat,write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,"
+          "fsync,fdatasync,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat,close,chdir,fchdir")
+WRITES = {"write": 0, "pwrite64": 0, "writev": 0, "pwritev": 0, "pwritev2": 0, "sendfile": 0, "copy_file_range": 2}
+SYNCS = {"fsync": "fsync", "fdatasync": "fdatasync"}
+LINE = re.compile(r"^(\d+) +(.*)$")
+RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
+CALL = re.compile(r"^(\w+)\((.*)\) += (.*)$", re.DOTALL)
+UNFINISHED = " <unfinished ...>"
+ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)")
+SIMPLE_ESCAPES = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"v": b"\v", b"f": b"\f", b"a": b"\a", b"b": b"\b"}
+
+
+def strace_command(strace: str, log: str) -> list:
+    """strace options: follow every process, stop only at the traced calls (seccomp-bpf), paths for fds."""
+    return [strace, "-f", "-qq", "--seccomp-bpf", "-y", "-s", "0", "-e", "signal=none", "-e", f"trace={TRACED}",
+            "-o", log]
+
+
+def _unescape(text: str) -> str:
+    def replace(match):
+        code = match.group(1)
+        if code[:1] == b"x" and len(code) == 3:
+            return bytes([int(code[1:], 16)])
+        if code[:1].isdigit():
+            return bytes([int(code, 8) & 0xFF])
+        return SIMPLE_ESCAPES.get(code, code)
+
+    return ESCAPE.sub(replace, text.encode("utf-8", "surrogateescape")).decode("utf-8", "replace")
+
+
+def split_arguments(text: str) -> list:
+    """Top-level arguments of a strace call, quotes, brackets and <path> decorations kept whole."""
+    parts, depth, current, quoted, index = [], 0, [], False, 0
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            current.append(char)
+            if char == "\\" and index + 1 < len(text):
+                current.append(text[index + 1])
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+            current.append(char)
+        elif char in "[{(<":
+            depth += 1
+            current.append(char)
+        elif char in "]})>":
+            depth -= 1
+            current.append(char)
+        elif char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+        index += 1
+    if current or parts:
+        parts.append("".join(current).strip())
+    return parts
+
+
+def string_argument(token: str) -> str | None:
+    """The text of a quoted strace string ("a\\344b"...), or None."""
+    if not token.startswith('"'):
+        return None
+    end = token.rfind('"')
+    return _unescape(token[1:end]) if end > 0 else None
+
+
+def fd_path(token: str) -> str | None:
+    """The path in an fd decoration: `3</work/x>` or `AT_FDCWD</work>`."""
+    start = token.find("<")
+    if start < 0 or not token.endswith(">"):
+        return None
+    return _unescape(token[start + 1:-1])
+
+
+class TraceLog:
+    """strace's log file, read as it grows; complete lines only, split calls joined again."""
+
+    def __init__(self, path):
+        self.path = path
+        self.offset = 0
+        self.partial = b""
+        self.unfinished = {}  # pid -> the start of a call another thread interrupted
+        self.pending = []  # lines already read, past the last mark
+
+    def _new_lines(self) -> list:
+        try:
+            with open(self.path, "rb") as log:
+                log.seek(self.offset)
+                data = log.read()
+        except FileNotFoundError:
+            return []
+        self.offset += len(data)
+        data = self.partial + data
+        *complete, self.partial = data.split(b"\n")
+        lines = []
+        for raw in complete:
+            match = LINE.match(raw.decode("utf-8", "surrogateescape"))
+            if not match:
+                continue
+            pid, text = int(match.group(1)), match.group(2)
+            if text.endswith(UNFINISHED):
+                self.unfinished[pid] = text[:-len(UNFINISHED)]
+                continue
+            resumed = RESUMED.match(text)
+            if resumed:
+                text = self.unfinished.pop(pid, resumed.group(1) + "(") + resumed.group(2)
+            lines.append((pid, text))
+        return lines
+
+    def read_until(self, mark: str, mark_pid: int, deadline: float) -> tuple:
+        """(lines, found): every new line up to the one where `mark_pid` opened `mark`."""
+        lines = []
+        needle = f'"{mark}"'
+        new, self.pending = self.pending, []
+        while True:
+            new += self._new_lines()
+            for number, (pid, text) in enumerate(new):
+                if pid == mark_pid and needle in text:
+                    self.pending = new[number + 1:]  # past the mark: for the next read
+                    return lines + new[:number], True
+            lines, new = lines + new, []
+            if time.monotonic() > deadline:
+                return lines, False
+            time.sleep(0.002)
+
+    def read_available(self) -> list:
+        lines, self.pending = self.pending + self._new_lines(), []
+        return lines
+
+
+def _within(path: str | None, roots) -> bool:
+    return path is not None and any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp",)) -> list:
+    """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`."""
+    roots = (workdir, *roots)
+    cwd = {}
+    found = []
+
+    def resolve(pid, path, base=None):
+        if path is None:
+            return None
+        return os.path.normpath(os.path.join(base or cwd.get(pid, workdir), path))
+
+    for pid, text in lines:
+        if pid == skip_pid:
+            continue
+        call = CALL.match(text)
+        if not call:
+            continue
+        name, args, result = call.group(1), split_arguments(call.group(2)), call.group(3).strip()
+        for token in args:
+            if token.startswith("AT_FDCWD<"):
+                cwd[pid] = fd_path(token)
+        if result.startswith("-1") or result.startswith("?"):
+            continue
+        record = None
+        if name in ("open", "openat", "creat"):
+            path_index = 1 if name == "openat" else 0
+            base = fd_path(args[0]) if name == "openat" and len(args) > 1 else None
+            opened = fd_path(result) or resolve(pid, string_argument(args[path_index]), base)
+            flags = "O_CREAT|O_WRONLY|O_TRUNC" if name == "creat" else (args[path_index + 1]
+                                                                        if len(args) > path_index + 1 else "")
+            record = {"op": "open", "path": opened, "flags": flags}
+        elif name in WRITES and len(args) > WRITES[name]:
+            record = {"op": "write", "path": fd_path(args[WRITES[name]])}
+        elif name in SYNCS and args:
+            record = {"op": SYNCS[name], "path": fd_path(args[0])}
+        elif name == "close" and args:
+            record = {"op": "close", "path": fd_path(args[0])}
+        elif name in ("rename", "renameat", "renameat2"):
+            if name == "rename" and len(args) >= 2:
+                source, target = resolve(pid, string_argument(args[0])), resolve(pid, string_argument(args[1]))
+            elif len(args) >= 4:
+                source = resolve(pid, string_argument(args[1]), fd_path(args[0]))
+                target = resolve(pid, string_argument(args[3]), fd_path(args[2]))
+            else:
+                continue
+            record = {"op": "rename", "path": source, "dst": target}
+        elif name in ("unlink", "unlinkat", "mkdir", "mkdirat"):
+            at = name.endswith("at")
+            if len(args) < (2 if at else 1):
+                continue
+            path = resolve(pid, string_argument(args[1 if at else 0]), fd_path(args[0]) if at else None)
+            record = {"op": name.removesuffix("at"), "path": path}
+        elif name == "chdir" and args:
+            cwd[pid] = resolve(pid, string_argument(args[0]))
+        elif name == "fchdir" and args:
+            cwd[pid] = fd_path(args[0]) or cwd.get(pid)
+        if record and (_within(record["path"], roots) or _within(record.get("dst"), roots)):
+            found.append({"step": step, **record})
+    return found

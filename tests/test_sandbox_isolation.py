@@ -1,0 +1,326 @@
+"""The grading sandbox (autograder.sandbox) from the student's side: what code inside can see and
+reach, and what it cannot change about what the grader observes. Run as root and as an ordinary
+user: the guarantees are the same."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.hidden_tests import test_save_load as hidden_save_load
+from autograder.notebook_code import ROOT
+from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, IsolationUnavailable, Memory, Sandbox, Scenario,
+                                isolation_problem)
+
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    problem = isolation_problem()
+    if problem is not None:
+        pytest.skip(f"no namespaces on this machine: {problem}")
+    with Sandbox() as box:
+        yield box
+
+
+def call(name, *args, **options):
+    return {"kind": "call", "name": name, "args": list(args), "kwargs": {}, **options}
+
+
+def run(sandbox, source, *steps, **options):
+    scenario = Scenario("t", steps=list(steps), independent_steps=True, **options)
+    return sandbox.run(scenario, [{"name": "code", "source": source}], Memory())
+
+
+def value(outcome, index=0):
+    step = outcome.steps[index]
+    assert step["status"] == "returned", step
+    return step["value"]
+
+
+PROBE = f'''
+import os, socket, course
+from pathlib import Path
+
+def look():
+    seen = {{"uid": os.getuid(), "root": sorted(os.listdir("/")), "proc": os.listdir("/proc"),
+            "course_parent": sorted(os.listdir(Path(course.__file__).resolve().parent.parent)),
+            "repository": os.path.exists({str(ROOT / "source")!r}), "home": sorted(os.listdir({str(Path.home())!r})) if os.path.isdir({str(Path.home())!r}) else [],
+            "env": sorted(os.environ)}}
+    try:
+        socket.create_connection(("127.0.0.1", PORT), timeout=2).close()
+        seen["tcp"] = "connected"
+    except OSError as error:
+        seen["tcp"] = type(error).__name__
+    return seen
+'''
+
+
+def test_student_code_sees_no_course_files_no_processes_no_network(sandbox):
+    listener = socket.create_server(("127.0.0.1", 0))  # a service on the grader's machine, e.g. a mail server
+    port = listener.getsockname()[1]
+    try:
+        seen = value(run(sandbox, PROBE.replace("PORT", str(port)), call("look")))
+    finally:
+        listener.close()
+    assert seen["uid"] == 65534
+    assert seen["proc"] == []  # no other process (the zygote, the grader, other students) is visible
+    assert seen["course_parent"] == ["autograder", "course"]
+    assert not seen["repository"]
+    assert set(seen["home"]) <= {".pyenv"}  # at most the folder that holds the interpreter
+    assert {"sandbox", "tmp", "usr"} <= set(seen["root"])
+    assert not any("KEY" in name or "TOKEN" in name for name in seen["env"])
+    assert seen["tcp"] != "connected"
+
+
+FORGED = '''
+import builtins, json, os
+
+os.fsync = os.fdatasync = lambda fd: None          # a save that never syncs, made to look durable...
+real_replace = os.replace
+os.replace = lambda a, b: real_replace(a, b)
+json.dump = lambda obj, fp, **kw: fp.write(json.dumps(obj))
+builtins.print = lambda *a, **k: None
+
+def save(state, path):
+    tmp = str(path) + ".tmp"
+    with open(tmp, "w") as file:
+        json.dump(state, file)
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+    folder = os.open(os.path.dirname(str(path)), os.O_RDONLY)
+    os.fsync(folder)
+    os.close(folder)
+'''
+
+
+def test_patching_fsync_json_or_builtins_changes_nothing_the_grader_sees(sandbox):
+    outcome = run(sandbox, FORGED, call("save", {"a": 1}, {"$path": "runs/x7/cp-abc.json"}))
+    assert outcome.steps[0]["status"] == "returned"
+    ops = [(e["op"], os.path.basename(e["path"])) for e in outcome.fs_events]
+    assert ("write", "cp-abc.json.tmp") in ops and ("rename", "cp-abc.json.tmp") in ops
+    assert not any(op in ("fsync", "fdatasync") for op, _ in ops), ops
+    assert outcome.files_after == {} and outcome.files_by_step == [["runs/x7/cp-abc.json"]]
+    assert all(e["path"].startswith(outcome.workdir + "/") for e in outcome.fs_events)
+
+
+class Grading:
+    """What test_durable needs of a grading run: one outcome."""
+
+    def __init__(self, outcome):
+        self._outcome = outcome
+
+    def outcome(self, name):
+        return self._outcome
+
+
+SAVES = {
+    "durable": '''
+def save(state, path):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as file:
+        file.write(json.dumps(state))
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    os.fsync(folder)
+    os.close(folder)
+''',
+    "fsync before the last write": '''
+def save(state, path):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as file:
+        file.write(json.dumps(state)[:5])
+        file.flush()
+        os.fsync(file.fileno())
+        file.write(json.dumps(state)[5:])
+    os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    os.fsync(folder)
+    os.close(folder)
+''',
+    "fsync before flush": '''
+def save(state, path):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as file:
+        file.write(json.dumps(state))
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    os.fsync(folder)
+    os.close(folder)
+''',
+    "no folder fsync": '''
+def save(state, path):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as file:
+        file.write(json.dumps(state))
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+''',
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SAVES))
+def test_durable_reads_the_order_the_kernel_saw(sandbox, kind):
+    source = "import json, os\n" + SAVES[kind]
+    scenario = Scenario("save_roundtrip", steps=[call("save", {"a": 1}, {"$path": "cp-x.json"})],
+                        meta={"file": "cp-x.json"})
+    outcome = sandbox.run(scenario, [{"name": "code", "source": source}], Memory())
+    if kind == "durable":
+        hidden_save_load.test_durable(Grading(outcome))
+    else:
+        with pytest.raises(pytest.fail.Exception):
+            hidden_save_load.test_durable(Grading(outcome))
+
+
+LATER = '''
+import os, threading, time
+
+def start_everything():
+    def later(name):
+        time.sleep(0.6)
+        open(name, "w").write("still here")
+    threading.Thread(target=later, args=("thread.txt",), daemon=False).start()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            later("daemon.txt")
+        os._exit(0)
+    return "started"
+
+def wait_and_look():
+    time.sleep(1.2)
+    return sorted(os.listdir("."))
+
+def kill_everyone():
+    import signal
+    if os.fork() == 0:
+        time.sleep(30)
+        os._exit(0)
+    os.kill(-1, signal.SIGKILL)  # everyone this process may signal, but itself
+    return os.waitpid(-1, 0)[1]
+'''
+
+
+def test_nothing_a_step_started_outlives_it(sandbox):
+    outcome = run(sandbox, LATER, call("start_everything"), call("wait_and_look"))
+    assert value(outcome, 0) == "started"
+    assert value(outcome, 1) == []
+    assert outcome.files_by_step == [[], []]
+
+
+def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
+    starts = sandbox.zygote.starts
+    outcome = run(sandbox, LATER, call("kill_everyone"), call("wait_and_look", timeout=5))
+    assert value(outcome, 0) == 9  # its own child was killed, and nothing else it could name
+    assert value(outcome, 1) == []
+    assert sandbox.zygote.starts == starts, "the zygote survived"
+
+
+ENDPOINTS = '''
+import gc, json, socket
+
+def borrow_the_reference_save(path):
+    """Find the grader's token in memory and ask its stand-in to save (this scenario names none)."""
+    job = next(o for o in gc.get_objects() if isinstance(o, dict) and "token" in o and "socket" in o)
+    body = json.dumps({"state": {"version": 1}, "path": str(path)}).encode()
+    connection = socket.socket(socket.AF_UNIX)
+    connection.connect(job["socket"])
+    connection.sendall(f"POST /s/{job['token']}/standin/save_checkpoint HTTP/1.1\\r\\nHost: g\\r\\n"
+                       f"Content-Length: {len(body)}\\r\\nConnection: close\\r\\n\\r\\n".encode() + body)
+    reply = b""
+    while chunk := connection.recv(4096):
+        reply += chunk
+    return json.loads(reply.partition(b"\\r\\n\\r\\n")[2])
+'''
+
+
+def test_a_stand_in_answers_only_in_a_scenario_that_names_it(sandbox):
+    outcome = run(sandbox, ENDPOINTS, call("borrow_the_reference_save", {"$path": "cp.json"}))
+    assert "error" in value(outcome)
+    assert outcome.standin_calls == [] and outcome.files_by_step == [[]]
+
+
+CLIENTS = '''
+import course
+
+def ask(client):
+    for each in (client, course.make_client()):
+        each.messages.create(model="claude-sonnet-4-6", max_tokens=100,
+                             messages=[{"role": "user", "content": "你好"}])
+    return client is not course.make_client()
+'''
+
+
+def test_model_calls_say_which_client_made_them(sandbox):
+    outcome = run(sandbox, CLIENTS, call("ask", {"$client": True}))
+    assert value(outcome) is True
+    assert [c["client"] for c in outcome.model_calls] == ["given", "make_client"]
+    assert all(c["status"] == 200 for c in outcome.model_calls)
+
+
+def test_without_namespaces_grading_stops_unless_the_risk_is_accepted(monkeypatch):
+    monkeypatch.setenv(BWRAP_ENV, "/nonexistent/bwrap")
+    monkeypatch.delenv(ALLOW_ENV, raising=False)
+    with pytest.raises(IsolationUnavailable) as refused:
+        Sandbox()
+    message = str(refused.value.code)
+    assert "没有给任何学生评分" in message and "Grading stopped before grading anyone" in message
+    assert "apt-get install bubblewrap" in message and "--allow-unisolated" in message
+    monkeypatch.setenv(ALLOW_ENV, "1")
+    with Sandbox() as unisolated:
+        assert not unisolated.isolated
+        outcome = run(unisolated, SAVES["durable"].replace("def save", "import json, os\ndef save", 1),
+                      call("save", {"a": 1}, {"$path": "cp.json"}))
+        assert [e["op"] for e in outcome.fs_events if e["op"] in ("fsync", "rename")] == ["fsync", "rename", "fsync"]
+
+
+def course_with_one_student(folder: Path) -> Path:
+    sys.path.insert(0, str(ROOT / "tests" / "grading"))
+    from grading_corpus import build
+
+    for name in ("course", "autograder", "source", "nbgrader_config.py"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy2
+        copy(ROOT / name, folder / name)
+    submitted = folder / "submitted" / "alice" / "lesson03"
+    submitted.mkdir(parents=True)
+    (submitted / "resume-from-checkpoint.ipynb").write_text(build("full_reference"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("command", [["-m", "autograder.classgrade", "--no-progress", "."],
+                                     ["-m", "nbgrader", "autograde", "lesson03"]], ids=["make grade", "nbgrader"])
+def test_make_grade_and_nbgrader_stop_before_grading_anyone(tmp_path, command):
+    course = course_with_one_student(tmp_path)
+    env = {**os.environ, BWRAP_ENV: "/nonexistent/bwrap", "PYTHONPATH": str(course),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop(ALLOW_ENV, None)
+    if "nbgrader" in command:  # the gradebook must know the assignment (make grade does this itself)
+        subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "lesson03", "--force"], cwd=course,
+                       env=env, check=True, capture_output=True, timeout=600)
+    refused = subprocess.run([sys.executable, *command], cwd=course, env=env, capture_output=True, text=True,
+                             timeout=600)
+    assert refused.returncode != 0
+    assert "没有给任何学生评分" in refused.stderr and "Grading stopped before grading anyone" in refused.stderr
+    assert not (course / "grades.csv").exists() and not list(course.glob("feedback/*/lesson03/*"))
+    assert auto_scores(course) == [], "nobody has an automatic score"
+
+
+def auto_scores(course: Path) -> list:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    if not (course / "gradebook.db").exists():
+        return []
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        try:
+            submission = gradebook.find_submission("lesson03", "alice")
+        except MissingEntry:
+            return []
+        return [grade.auto_score for notebook in submission.notebooks for grade in notebook.grades
+                if grade.auto_score is not None]
