@@ -8,7 +8,7 @@ READ_ONLY_TOOLS = {"read_file", "grep", "list_dir", "web_search"}
 
 
 def _exhaust():
-    for _ in range(500):
+    for _ in range(100):  # more than the step may have (64)
         try:
             if os.fork() == 0:
                 os._exit(0)
@@ -16,7 +16,7 @@ def _exhaust():
             break
     handles = []
     try:
-        for number in range(100_000):
+        for number in range(5_000):  # more than the step may open
             handles.append(open(f"/tmp/f{number}", "w"))
     except OSError:
         pass
@@ -25,13 +25,13 @@ def _exhaust():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         with open("filler.bin", "wb") as filler:
-            for _ in range(1000):
+            for _ in range(100):  # 100 MiB: more than the step may write (64 MiB)
                 filler.write(b"x" * 1024 * 1024)
     except OSError:
         pass
     os.remove("filler.bin")
     try:
-        hog = [bytearray(100 * 1024 * 1024) for _ in range(50)]
+        hog = [bytearray(100 * 1024 * 1024) for _ in range(20)]  # 2 GiB: more than the step may map
     except MemoryError:
         pass
 

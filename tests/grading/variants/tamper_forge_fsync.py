@@ -13,9 +13,13 @@ builtins.open = lambda *args, **kwargs: _real_open(*args, **kwargs)
 def save_checkpoint(state, path=CHECKPOINT_PATH):
     path = Path(path)
     temporary = path.parent / (path.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as file:
-        json.dump(state, file, ensure_ascii=False)
-        os.fsync(file.fileno())
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(state, file, ensure_ascii=False)
+            os.fsync(file.fileno())
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     os.replace(temporary, path)
     folder = os.open(path.parent, os.O_RDONLY)
     os.fsync(folder)
@@ -27,8 +31,9 @@ def load_checkpoint(path=CHECKPOINT_PATH):
         return None
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+    except ValueError as error:  # UnicodeDecodeError 和 JSONDecodeError 都是 ValueError
         raise ValueError(f"检查点 {path} 已损坏：{error}") from error
-    if state.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"检查点 {path} 是版本 {state.get('version')}，需要版本 {CHECKPOINT_VERSION}")
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 是版本 {version}，需要版本 {CHECKPOINT_VERSION}")
     return state

@@ -35,8 +35,9 @@ def load_checkpoint(path=CHECKPOINT_PATH):
         return None
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+    except ValueError as error:  # UnicodeDecodeError 和 JSONDecodeError 都是 ValueError
         raise ValueError(f"检查点 {path} 已损坏：{error}") from error
-    if state.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"检查点 {path} 是版本 {state.get('version')}，需要版本 {CHECKPOINT_VERSION}")
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 是版本 {version}，需要版本 {CHECKPOINT_VERSION}")
     return state

@@ -32,3 +32,7 @@ _steal("run_agent")
 _steal("quiz_delete")
 # %% root_cause
 _steal("root_cause")
+# %% quiz_failure
+_steal("quiz_failure")
+# %% read_only_tools
+_steal("read_only_tools")
