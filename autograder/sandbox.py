@@ -87,7 +87,7 @@ class Limits:
     memory: int = 1024 * 1024 * 1024  # bytes of address space on top of what the zygote already maps
     cpu: int = 60  # seconds of CPU time for one step
     file_size: int = 64 * 1024 * 1024
-    processes: int = 64  # in the step's own user namespace
+    processes: int = 16  # in the step's own user namespace (the lesson needs one)
     files: int = 256  # open at once
     tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
     work_size: int = 256 * 1024 * 1024  # every working folder of the session together

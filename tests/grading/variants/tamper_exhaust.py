@@ -3,14 +3,16 @@
 这些尝试只让它自己的调用失败。对照：wrong_incident_rerun。"""
 # %% reconcile
 import signal
+import time
 
 READ_ONLY_TOOLS = {"read_file", "grep", "list_dir", "web_search"}
 
 
 def _exhaust():
-    for _ in range(500):
+    for _ in range(500):  # until the step's process limit: they all end with the step
         try:
             if os.fork() == 0:
+                time.sleep(60)
                 os._exit(0)
         except OSError:
             break
@@ -31,7 +33,7 @@ def _exhaust():
         pass
     os.remove("filler.bin")
     try:
-        hog = [bytearray(100 * 1024 * 1024) for _ in range(50)]
+        hog = bytearray(64 * 1024 ** 3)
     except MemoryError:
         pass
 
