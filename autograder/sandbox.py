@@ -538,11 +538,11 @@ class _Run:
     def event(self, payload: dict) -> dict:
         with self.lock:
             kind = payload.get("kind")
+            previous = payload.get("previous")
+            if isinstance(previous, dict) and previous.get("status") in ("ok", "raised"):
+                self.cells[str(previous.get("name"))] = {"status": previous["status"], "error": previous.get("error")}
             if kind == "cell":
                 self.phase, self.phase_started = ("cell", str(payload.get("name"))), time.monotonic()
-                if payload.get("status") != "start":
-                    self.cells[str(payload.get("name"))] = {"status": payload.get("status"),
-                                                            "error": payload.get("error")}
             elif kind == "step" and payload.get("index") == self.job_index is not None:
                 index = self.job_index
                 if payload.get("status") == "start" and self.phase != ("step", index):
