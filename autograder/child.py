@@ -361,19 +361,20 @@ def _define_and_perform(job, post, plain, describe):
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
     namespace = module.__dict__
+    previous = None  # how the last cell ended, sent with the next report (one request per cell)
     for cell in job["cells"]:
-        event(kind="cell", name=cell["name"], status="start")
+        event(kind="cell", name=cell["name"], status="start", previous=previous)
         try:
             exec(compile(cell["source"], f"<{cell['name']}>", "exec"), namespace)
-            event(kind="cell", name=cell["name"], status="ok")
+            previous = {"name": cell["name"], "status": "ok"}
         except _BaseException as exc:
-            event(kind="cell", name=cell["name"], status="raised", error=describe(exc))
+            previous = {"name": cell["name"], "status": "raised", "error": describe(exc)}
 
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
     index = job["index"]
-    event(kind="step", index=index, status="start")
+    event(kind="step", index=index, status="start", previous=previous)
     result = _perform(job["step"], namespace, workdir, client("given"), plain, describe)
     event(kind="step", index=index, status="done", result=result)
 

@@ -87,7 +87,7 @@ class Limits:
     memory: int = 1024 * 1024 * 1024  # bytes of address space on top of what the zygote already maps
     cpu: int = 60  # seconds of CPU time for one step
     file_size: int = 64 * 1024 * 1024
-    processes: int = 64  # in the step's own user namespace
+    processes: int = 16  # in the step's own user namespace (the lesson needs one)
     files: int = 256  # open at once
     tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
     work_size: int = 256 * 1024 * 1024  # every working folder of the session together
@@ -538,11 +538,11 @@ class _Run:
     def event(self, payload: dict) -> dict:
         with self.lock:
             kind = payload.get("kind")
+            previous = payload.get("previous")
+            if isinstance(previous, dict) and previous.get("status") in ("ok", "raised"):
+                self.cells[str(previous.get("name"))] = {"status": previous["status"], "error": previous.get("error")}
             if kind == "cell":
                 self.phase, self.phase_started = ("cell", str(payload.get("name"))), time.monotonic()
-                if payload.get("status") != "start":
-                    self.cells[str(payload.get("name"))] = {"status": payload.get("status"),
-                                                            "error": payload.get("error")}
             elif kind == "step" and payload.get("index") == self.job_index is not None:
                 index = self.job_index
                 if payload.get("status") == "start" and self.phase != ("step", index):

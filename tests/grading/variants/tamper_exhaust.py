@@ -3,20 +3,22 @@
 这些尝试只让它自己的调用失败。对照：wrong_incident_rerun。"""
 # %% reconcile
 import signal
+import time
 
 READ_ONLY_TOOLS = {"read_file", "grep", "list_dir", "web_search"}
 
 
 def _exhaust():
-    for _ in range(100):  # more than the step may have (64)
+    for _ in range(100):  # up to the step's process limit: they all end with the step
         try:
             if os.fork() == 0:
+                time.sleep(60)
                 os._exit(0)
         except OSError:
             break
     handles = []
     try:
-        for number in range(5_000):  # more than the step may open
+        for number in range(100_000):
             handles.append(open(f"/tmp/f{number}", "w"))
     except OSError:
         pass
@@ -25,13 +27,13 @@ def _exhaust():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         with open("filler.bin", "wb") as filler:
-            for _ in range(100):  # 100 MiB: more than the step may write (64 MiB)
+            for _ in range(1000):
                 filler.write(b"x" * 1024 * 1024)
     except OSError:
         pass
     os.remove("filler.bin")
     try:
-        hog = [bytearray(100 * 1024 * 1024) for _ in range(20)]  # 2 GiB: more than the step may map
+        hog = bytearray(64 * 1024 ** 3)
     except MemoryError:
         pass
 
