@@ -209,7 +209,7 @@ def build(max_turns: int, rng) -> dict:
                  files={files[kind]: damaged[kind] for kind in damaged},
                  meta={"state": state, "file": saved, "broken": files, "first_broken": 3, "version": wrong_version,
                        "task": meeting},
-                 steps=[{**call("save_checkpoint", state, path(saved)), "watch_io": True},
+                 steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
                         *(call("load_checkpoint", path(files[kind])) for kind in damaged)]))
