@@ -1,4 +1,4 @@
-"""Reading what one reconcile call did, for test_reconcile and test_incident_fix."""
+"""Reading what one reconcile call did, for test_reconcile."""
 from dataclasses import dataclass
 
 from .helpers import expect, fail, pairing_problem, problem, same, short, text_of
@@ -11,7 +11,6 @@ class Reconciled:
     returned: object  # what reconcile returned
     state: dict  # the checkpoint afterwards (the returned one, or the argument if it returned None)
     calls: list  # the tool calls that reached the grader's execute_tool during the call
-    emails: int  # emails delivered while the scenario ran (not counting one sent before the crash)
     checkpoint: dict  # the checkpoint reconcile was given, as it was
 
     def changed_fields(self) -> list:
@@ -56,8 +55,7 @@ def reconciled(outcome, index: int) -> Reconciled:
     if value is None and step.get("args_after"):
         state = step["args_after"][0]
     expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(value)}")
-    return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index),
-                      outcome.emails_during_steps(), checkpoint)
+    return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index), checkpoint)
 
 
 def check_rerun(result: Reconciled) -> None:
@@ -69,20 +67,6 @@ def check_rerun(result: Reconciled) -> None:
     block = result.result_block()
     expect(result.calls[0]["output"] in text_of(block.get("content")),
            f"{result.tool} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
-
-
-def check_not_run(result: Reconciled) -> None:
-    """The call was not run (by any route) and was answered with is_error."""
-    names = [c["name"] for c in result.calls]
-    if result.tool in names or (result.tool == "send_email" and result.emails):
-        resent = "：崩溃前已经发出的邮件又发了一封" if result.tool == "send_email" else ""
-        fail(f"{result.tool} 在恢复时被重新执行了一次{resent}。不在只读工具之列的调用不能重新执行")
-    expect(not names, f"悬空的是 {result.tool}，reconcile 却通过 execute_tool 执行了 {short(names)}")
-    expect(not result.emails, f"对账时邮件服务器又收到了 {result.emails} 封邮件")
-    block = result.result_block()
-    expect(block.get("is_error") is True,
-           f"{result.tool} 没有重新执行，它的 tool_result 要带 is_error: True（布尔值）告诉模型结果未知"
-           + (f"，你写的是 {short(block.get('is_error'))}" if "is_error" in block else "，你的没有 is_error"))
 
 
 def the_result(result: Reconciled) -> dict:
