@@ -22,8 +22,8 @@ from autograder import grade
 from autograder.classgrade import STATE_DIR
 from autograder.gradebook_merge import class_scores
 from autograder.leaks import secrets
-from autograder.postgres import LocalPostgres
 from grading.grading_corpus import build
+from postgres_harness import LocalPostgres
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "resume-from-checkpoint.ipynb"

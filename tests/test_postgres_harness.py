@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.postgres import LocalPostgres
+from postgres_harness import LocalPostgres
 
 
 def port_open(port: int) -> bool:

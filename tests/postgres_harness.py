@@ -1,9 +1,9 @@
-"""A throwaway PostgreSQL server on 127.0.0.1 for tests and trial runs.
+"""A throwaway PostgreSQL server on 127.0.0.1 for the gradebook tests.
 
     with LocalPostgres() as server:
         url = server.create_database("gradebook")   # postgresql://grader@127.0.0.1:PORT/gradebook
 
-Uses Debian's server binaries (package `postgresql`, installed by `make system-deps`)
+Uses Debian's server binaries (package `postgresql`, installed by `make test-deps`)
 straight from /usr/lib/postgresql/<version>/bin: a fresh cluster in a temporary
 folder, a free port, trust authentication on loopback only, no Unix socket, fsync
 off (nothing in it outlives the test). PostgreSQL refuses to run as root, so as
