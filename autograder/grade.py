@@ -42,7 +42,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
-from .leaks import secrets
+from .leaks import private_lines
 from .notebook_code import SOURCE_NOTEBOOK
 from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_notebook_text,
                          restore_missing_cells, submission_from_notebook)
@@ -187,7 +187,7 @@ class Grader:
         """Hidden-test or reference-solution lines found in what this student receives."""
         found = []
         for page in (self.root / "feedback" / student / ASSIGNMENT).glob("*.html"):
-            found += secrets().hidden_test_code_in(page.read_text(encoding="utf-8"))
+            found += private_lines().hidden_test_code_in(page.read_text(encoding="utf-8"))
         graded = self.root / "autograded" / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
         if graded.exists():  # the student's own cells may match the reference; the grader's words may not
             notebook = nbformat.read(str(graded), as_version=4)
@@ -195,7 +195,7 @@ class Grader:
                 written = cell.source if cell.cell_type == "markdown" and "nbgrader" not in cell.metadata else ""
                 written += "".join(o.get("text", "") + json.dumps(o.get("data", {}), ensure_ascii=False)
                                    for o in cell.get("outputs", []))
-                found += secrets().any_in(written)
+                found += private_lines().any_in(written)
         return sorted(set(found))
 
 

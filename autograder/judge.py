@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from .leaks import secrets
+from .leaks import private_lines
 from .sandbox import Limits, Memory, Sandbox
 from .submission import Submission, course_layout, read_submission, sandbox_cells
 
@@ -121,7 +121,7 @@ class _Collector:
 
 def _redacted(text: str) -> str:
     """Feedback quotes what the student's code said; never let that carry the grader's own code."""
-    return REDACTED if text and secrets().any_in(text) else text
+    return REDACTED if text and private_lines().any_in(text) else text
 
 
 def auto_graded_points() -> dict:

@@ -1,7 +1,7 @@
 """Find hidden-test code and reference solutions in text meant for students.
 
 Feedback quotes bits of what the student's code returned or raised; a student whose
-code reads the grader's files could try to smuggle them out that way. `Secrets`
+code reads the grader's files could try to smuggle them out that way. `PrivateLines`
 knows every substantial line of the hidden tests and of the reference solution, and
 says which of them a text contains.
 """
@@ -30,7 +30,9 @@ def _solution_lines(source: str) -> list:
     return lines
 
 
-class Secrets:
+class PrivateLines:
+    """The lines students must never see: the hidden tests' and the reference solution's."""
+
     def __init__(self):
         hidden = [line.strip() for path in sorted(HIDDEN_TESTS.glob("*.py"))
                   for line in path.read_text(encoding="utf-8").splitlines()]
@@ -52,5 +54,5 @@ class Secrets:
 
 
 @lru_cache(maxsize=1)
-def secrets() -> Secrets:
-    return Secrets()
+def private_lines() -> PrivateLines:
+    return PrivateLines()

@@ -21,7 +21,7 @@ from nbgrader.api import Gradebook
 from autograder import grade
 from autograder.classgrade import STATE_DIR
 from autograder.gradebook_merge import class_scores
-from autograder.leaks import secrets
+from autograder.leaks import private_lines
 from grading.grading_corpus import build
 from postgres_harness import LocalPostgres
 
@@ -313,4 +313,4 @@ def test_class_report(parallel):
     assert "<td>s02_repaired</td><td>提交文件有问题</td>" in problems
     assert "<td>s08_unreadable</td><td>提交文件有问题</td>" in problems
     assert "s01_full" not in problems
-    assert secrets().any_in(page) == []  # no hidden test code, no reference solution
+    assert private_lines().any_in(page) == []  # no hidden test code, no reference solution

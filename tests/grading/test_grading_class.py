@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from autograder.leaks import secrets
+from autograder.leaks import private_lines
 from autograder.notebook_code import ROOT
 
 from grading_corpus import build
@@ -78,7 +78,7 @@ def test_every_student_gets_feedback_without_hidden_tests(graded):
         assert len(pages) == 1, student
         page = pages[0].read_text(encoding="utf-8")
         assert "评分器在隔离的进程里检查了你的代码" in page
-        assert secrets().hidden_test_code_in(page) == [], student
+        assert private_lines().hidden_test_code_in(page) == [], student
 
 
 def test_problems_are_explained_to_the_student(graded):
@@ -117,4 +117,4 @@ def test_plain_nbgrader_commands_use_the_judge(tmp_path):
         (row,) = csv.DictReader(file)
     assert float(row["raw_score"]) == 18
     page = (tmp_path / "feedback" / "zoe" / "lesson03" / "resume-from-checkpoint.html").read_text(encoding="utf-8")
-    assert "进程自己退出了" in page and secrets().hidden_test_code_in(page) == []
+    assert "进程自己退出了" in page and private_lines().hidden_test_code_in(page) == []

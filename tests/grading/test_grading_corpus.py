@@ -14,7 +14,7 @@ import time
 import pytest
 
 from autograder.judge import auto_graded_points
-from autograder.leaks import secrets
+from autograder.leaks import private_lines
 
 from grading_corpus import ROOT, build, describe, grade_all, variant_names
 
@@ -237,7 +237,7 @@ def test_feedback_names_the_mistake(verdicts, variant):
 def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
     for name, verdict in verdicts.items():
         words = [c["title"] + c["message"] for g in verdict["grades"].values() for c in g["checks"]]
-        leaked = secrets().any_in("\n".join(words + verdict["notes"]))
+        leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
         assert not leaked, f"{name}: {leaked}"
         assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
 

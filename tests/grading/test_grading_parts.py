@@ -9,7 +9,7 @@ import pytest
 
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import scenarios
-from autograder.leaks import HIDDEN_TESTS, secrets
+from autograder.leaks import HIDDEN_TESTS, private_lines
 from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
 
@@ -89,9 +89,9 @@ def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
 def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
     hidden_line = next(line.strip() for path in HIDDEN_TESTS.glob("test_*.py")
                        for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) > 40)
-    assert secrets().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
-    assert secrets().solution_lines and secrets().any_in(next(iter(secrets().solution_lines)))
-    assert secrets().any_in("✘ 对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（0 / 1 分）") == []
+    assert private_lines().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
+    assert private_lines().solution_lines and private_lines().any_in(next(iter(private_lines().solution_lines)))
+    assert private_lines().any_in("✘ 对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（0 / 1 分）") == []
 
 
 def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
