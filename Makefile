@@ -73,12 +73,12 @@ release: setup
 # The duplicate-email incident replayed for real: 2 emails with the incident's reconcile, then 1.
 .PHONY: replay
 replay: setup
-	$(BIN)/python -m autograder.replay
+	$(BIN)/python -m instruments.teacher_demo
 
 # Every crash point of the email task, killed for real and resumed, for four variants (table + build/crash-matrix.png).
-.PHONY: explore
-explore: setup
-	$(BIN)/python -m autograder.replay --matrix
+.PHONY: crash-matrix
+crash-matrix: setup
+	$(BIN)/python -m instruments.teacher_demo --crash-matrix
 
 # Autograde every submission under submitted/<student>/lesson03/ in the sandboxed judge:
 # gradebook, feedback/<student>/lesson03/, grades.csv, a short summary and reports/lesson03.html.

@@ -28,7 +28,7 @@ from jinja2 import Environment
 
 from autograder import grade
 from autograder.nbgrader_judge import notes_markdown
-from course.explorer import cjk_font
+from instruments.host import cjk_font
 
 FAILED_CHECK = re.compile(r"^✘ (?P<title>.+)（0 / [\d.]+ 分）$")
 NOTES_HEADING = notes_markdown([]).strip()  # the heading of the judge's notes cell

@@ -582,7 +582,7 @@ class _Run:
         if self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
         else:
-            response = course.model._handle_http(httpx2.Request("POST", "http://grader/v1/messages", content=raw))
+            response = course.model.answer_request(httpx2.Request("POST", "http://grader/v1/messages", content=raw))
             status, reply = response.status_code, json.loads(response.content)
         with self.lock:
             self.sequence += 1

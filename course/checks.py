@@ -54,9 +54,11 @@ def expect(condition, message: str):
         fail(message)
 
 
-def _short(value, limit: int = 80) -> str:
+def short(value, limit: int = 80) -> str:
+    """A value in one line of at most `limit` characters, for a message: a string as it is, anything else as JSON."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[:limit] + "…"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def call(what: str, function, *args, **kwargs):
@@ -70,7 +72,7 @@ def call(what: str, function, *args, **kwargs):
     except anthropic.BadRequestError as exc:
         raise CheckFailed(f"{what} 调用模型时 API 返回了 400：{api_advice(exc)}") from exc
     except Exception as exc:
-        raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}：{_short(str(exc), 160)}"
+        raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}：{short(str(exc), 160)}"
                           "（上面的 traceback 最后几行指向你代码里出错的那一行）") from exc
 
 
@@ -216,11 +218,11 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         try:
             load_checkpoint(folder / name)
         except ValueError as err:
-            expect(name in str(err), f"文件{what}时的报错要写出是哪个文件（路径），你的是：{_short(str(err))}")
+            expect(name in str(err), f"文件{what}时的报错要写出是哪个文件（路径），你的是：{short(str(err))}")
         except NotImplementedError:
             fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
         except Exception as err:
-            fail(f"文件{what}时应该抛 ValueError，你的代码抛出了 {type(err).__name__}：{_short(str(err))}")
+            fail(f"文件{what}时应该抛 ValueError，你的代码抛出了 {type(err).__name__}：{short(str(err))}")
         else:
             fail(f"文件{what}时应该抛 ValueError，而不是返回一个值：返回值会被当成能用的检查点。")
 
@@ -230,10 +232,10 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         load_checkpoint(folder / "future.json")
     except ValueError as err:
         words = _without(str(err), folder)
-        expect("future.json" in str(err), f"版本不符的报错要写出是哪个文件，你的是：{_short(str(err))}")
+        expect("future.json" in str(err), f"版本不符的报错要写出是哪个文件，你的是：{short(str(err))}")
         expect(_mentions(words, future) and _mentions(words, checkpoint_version),
                f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
-               f"你的是：{_short(str(err))}")
+               f"你的是：{short(str(err))}")
     except Exception as err:
         fail(f"version 不等于 CHECKPOINT_VERSION 时应该抛 ValueError，你的代码抛出了 {type(err).__name__}。")
     else:
@@ -310,7 +312,7 @@ def _run(run_agent, namespace, task, path):
                 raise CheckFailed("检查点里有悬空调用（pendingToolUse 不是 None），你的 run_agent 续跑时没有调用 reconcile "
                                   "就去调用模型，API 返回了 400：没有配对结果的 tool_use 发不出去。") from failure.__cause__
             raise
-    expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {_short(state)}")
+    expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
     return state, recorder
 
 
@@ -333,13 +335,13 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(final.get("task") == cp["task"], "续跑时任务以检查点里记的为准，不是参数 task。")
     expect(final.get("turns") == cp["turns"] + len(models),
            f"turns 要从检查点里的 {cp['turns']} 接着数，每调用一次模型加 1：这次调用了 {len(models)} 次模型，"
-           f"turns 应该是 {cp['turns'] + len(models)}，你的是 {_short(final.get('turns'))}。")
+           f"turns 应该是 {cp['turns'] + len(models)}，你的是 {short(final.get('turns'))}。")
     latest, total = models[-1][2], sum(m[2] for m in models)
     if final.get("tokensUsed") != latest:
         summed = final.get("tokensUsed") in (total, total + cp["tokensUsed"])
         fail("tokensUsed 记的是最近一次响应的 input_tokens + output_tokens（当前上下文窗口有多大），"
              + ("不是历次响应的累加：每次调用模型之后用新的值覆盖它。" if summed else
-                f"这里应该是 {latest}，你的是 {_short(final.get('tokensUsed'))}。"))
+                f"这里应该是 {latest}，你的是 {short(final.get('tokensUsed'))}。"))
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
 
     saves = seen.of("save")
@@ -423,7 +425,7 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
     returned = call(f"reconcile（悬空的是 {pending['name']}）", reconcile, cp)
     expect(returned is not None, "reconcile 没有返回任何东西（返回了 None）：run_agent 要用它返回的检查点接着跑，"
                                  "最后要把检查点 return 出来。")
-    expect(isinstance(returned, dict), f"reconcile 应该返回检查点（一个 dict），你的返回了 {_short(returned)}")
+    expect(isinstance(returned, dict), f"reconcile 应该返回检查点（一个 dict），你的返回了 {short(returned)}")
     messages = returned.get("messages")
     expect(isinstance(messages, list) and messages[:len(before)] == before,
            "原来的消息要原样保留，尤其是末尾那条发起工具调用的 assistant 消息：删掉它，模型就忘了自己做过的决定。")
@@ -438,7 +440,7 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
     expect(isinstance(block, dict) and block.get("type") == "tool_result",
            "追加的 user 消息里，tool_result 块要排在 content 的最前面。")
     expect(block.get("tool_use_id") == pending["id"],
-           f"tool_result 的 tool_use_id 要等于悬空调用的 id（{pending['id']}），你的是 {_short(block.get('tool_use_id'))}。")
+           f"tool_result 的 tool_use_id 要等于悬空调用的 id（{pending['id']}），你的是 {short(block.get('tool_use_id'))}。")
     expect(returned.get("pendingToolUse") is None, "对账之后 pendingToolUse 应该设为 None：悬空调用已经有结果了。")
     try:
         check_tool_pairing(messages)
@@ -476,7 +478,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(not spy.names(), f"悬空的是 {tool}，reconcile 却执行了 {spy.names()}。")
             flag = block.get("is_error")
             expect(flag is not None, f"{tool} 没有重新执行，它的 tool_result 要带 is_error，告诉模型结果未知。")
-            expect(flag is True, f"is_error 要是布尔值 True，你的是 {_short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
+            expect(flag is True, f"is_error 要是布尔值 True，你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
     print(PASSED)

@@ -10,6 +10,7 @@ The scripted model is a small policy, not a recording: it reads the request's
 messages and decides the next step, so a conversation resumed from any
 checkpoint carries on sensibly.
 """
+import functools
 import hashlib
 import json
 import os
@@ -55,8 +56,14 @@ def make_client(offline: bool | None = None) -> anthropic.Anthropic:
         offline = os.environ.get(OFFLINE_ENV) == "1" or not os.environ.get("ANTHROPIC_API_KEY")
     if not offline:
         return anthropic.Anthropic()
-    transport = httpx2.MockTransport(_handle_http)
+    transport = httpx2.MockTransport(answer_request)
     return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
+
+
+def content_blocks(message: dict) -> list:
+    """A message's content as a list of blocks: the API reads a plain string as one text block."""
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
 
 
 # --- the HTTP side -------------------------------------------------------------------------
@@ -65,7 +72,8 @@ class InvalidRequest(Exception):
     """What the Messages API answers with HTTP 400 invalid_request_error."""
 
 
-def _handle_http(request: httpx2.Request) -> httpx2.Response:
+def answer_request(request: httpx2.Request) -> httpx2.Response:
+    """The offline model's HTTP answer to one Messages API request: 200 with a reply, or the API's 400."""
     body = json.loads(request.content)
     request_id = "req_" + _stable_id(body, 24)
     try:
@@ -90,11 +98,6 @@ def _stable_id(value, length: int) -> str:
     return "".join(chars)
 
 
-def _blocks(message: dict) -> list:
-    content = message.get("content")
-    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
-
-
 def merge_consecutive_turns(messages: list) -> list:
     """The conversation as the API counts it: consecutive messages of one role become one.
 
@@ -105,9 +108,9 @@ def merge_consecutive_turns(messages: list) -> list:
     merged = []
     for message in messages:
         if merged and message.get("role") == merged[-1]["role"]:
-            merged[-1]["content"] += _blocks(message)
+            merged[-1]["content"] += content_blocks(message)
         else:
-            merged.append({"role": message.get("role"), "content": _blocks(message)})
+            merged.append({"role": message.get("role"), "content": content_blocks(message)})
     return merged
 
 
@@ -117,10 +120,10 @@ def check_tool_pairing(messages: list) -> None:
         raise InvalidRequest("messages: first message must use the \"user\" role")
     messages = merge_consecutive_turns(messages)
     for i, message in enumerate(messages):
-        blocks = _blocks(message)
+        blocks = content_blocks(message)
         if message.get("role") == "assistant":
             asked = [b["id"] for b in blocks if b.get("type") == "tool_use"]
-            following = _blocks(messages[i + 1]) if i + 1 < len(messages) else []
+            following = content_blocks(messages[i + 1]) if i + 1 < len(messages) else []
             answered = {b.get("tool_use_id") for b in following if b.get("type") == "tool_result"}
             missing = [tool_id for tool_id in asked if tool_id not in answered]
             if missing:
@@ -129,7 +132,7 @@ def check_tool_pairing(messages: list) -> None:
                     f"{', '.join(missing)}. Each `tool_use` block must have a corresponding `tool_result` "
                     "block in the next message.")
             continue
-        previous = _blocks(messages[i - 1]) if i > 0 and messages[i - 1].get("role") == "assistant" else []
+        previous = content_blocks(messages[i - 1]) if i > 0 and messages[i - 1].get("role") == "assistant" else []
         asked_before = {b.get("id") for b in previous if b.get("type") == "tool_use"}
         seen_other_block = False
         for j, block in enumerate(blocks):
@@ -157,7 +160,7 @@ def _history(messages: list) -> list:
     """
     results = {}
     for message in messages:
-        for block in _blocks(message):
+        for block in content_blocks(message):
             if block.get("type") == "tool_result":
                 content = block.get("content", "")
                 if isinstance(content, list):
@@ -165,7 +168,7 @@ def _history(messages: list) -> list:
                 results[block.get("tool_use_id")] = (content, bool(block.get("is_error")))
     calls = []
     for message in messages:
-        for block in _blocks(message):
+        for block in content_blocks(message):
             if block.get("type") == "tool_use" and block.get("id") in results:
                 output, is_error = results[block["id"]]
                 calls.append({"name": block["name"], "input": block.get("input", {}), "output": output,
@@ -233,7 +236,7 @@ def _email_policy(calls: list):
 
 
 def _task_text(messages: list) -> str:
-    return "".join(b.get("text", "") for b in _blocks(messages[0]) if b.get("type") == "text")
+    return "".join(b.get("text", "") for b in content_blocks(messages[0]) if b.get("type") == "text")
 
 
 def _usage(context: str, content: list) -> dict:
@@ -289,3 +292,20 @@ def scripted_reply(request: dict) -> dict:
 def assistant_message(response) -> dict:
     """The response as a plain-JSON assistant message, ready for `messages` and for json.dump."""
     return {"role": "assistant", "content": [block.model_dump(exclude_none=True) for block in response.content]}
+
+
+@functools.cache
+def warm_up() -> None:
+    """Two requests to the offline model, one answered with text and a tool_use and one refused with 400.
+
+    The SDK loads its lazy imports and builds the pydantic schemas of the response and of the error
+    on first use. Done once before forking, the agent processes forked afterwards skip that work.
+    """
+    client = make_client(offline=True)
+    task = [{"role": "user", "content": "帮我把结论发邮件通知团队"}]
+    reply = client.messages.create(**request_params(), messages=task)
+    unanswered = task + [assistant_message(reply), {"role": "user", "content": "继续"}]
+    try:
+        client.messages.create(**request_params(), messages=unanswered)
+    except anthropic.BadRequestError:
+        pass

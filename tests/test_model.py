@@ -8,7 +8,7 @@ import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
-from course.model import MODEL, _handle_http, answering_model, merge_consecutive_turns
+from course.model import MODEL, answer_request, answering_model, merge_consecutive_turns
 
 
 def ask(client, messages):
@@ -159,7 +159,7 @@ FACTS = json.loads((Path(__file__).parent / "fixtures" / "messages_api_facts.jso
 
 def post(body: dict) -> httpx2.Response:
     """One request through the offline model's HTTP side, as the SDK would send it."""
-    return _handle_http(httpx2.Request("POST", "https://api.anthropic.com/v1/messages", json=body))
+    return answer_request(httpx2.Request("POST", "https://api.anthropic.com/v1/messages", json=body))
 
 
 def test_a_200_body_names_the_dated_model_with_the_apis_fields():

@@ -16,13 +16,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.leaks import HIDDEN_TESTS
 from student_env import (DEBIAN_PYTHON, NOTEBOOK, ROOT, assert_stops_at_first_stub, build_bundle, clean_env,
                          run_notebook, unpack)
 
 SOURCE_NOTEBOOKS = sorted((ROOT / "source").glob("*/*.ipynb"))
-HIDDEN_TESTS = ROOT / "autograder" / "hidden_tests"
 # Shorter lines (`return cp`, `import json`, `try:`) occur in anybody's code and in the course runtime.
-MIN_SECRET_LENGTH = 16
+MIN_PRIVATE_LENGTH = 16
 BUNDLE_TOP = {"README.md", "lab.py", "requirements.txt", "wheels", "jupyter_config", "lesson03"}
 # Packages of the grader and of the tests: a student never needs them.
 NOT_FOR_STUDENTS = {"pytest", "playwright", "psycopg", "tqdm", "uv", "jupyterhub"}
@@ -40,9 +40,9 @@ def regions(source: str, begin: str, end: str) -> list:
     return lines
 
 
-def secret_lines() -> dict:
+def find_private_lines() -> dict:
     """line -> where it comes from: solution regions, written answers, hidden test cells, hidden test files."""
-    secret, public = {}, set()
+    private, public = {}, set()
     for path in SOURCE_NOTEBOOKS:
         for cell in nbformat.read(str(path), as_version=4).cells:
             grading = cell.metadata.get("nbgrader", {})
@@ -51,14 +51,16 @@ def secret_lines() -> dict:
             else:
                 hidden = (regions(cell.source, "### BEGIN SOLUTION", "### END SOLUTION")
                           + regions(cell.source, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"))
-            secret.update({line.strip(): f"{path.name} {grading.get('grade_id')}" for line in hidden})
+            private.update({line.strip(): f"{path.name} {grading.get('grade_id')}" for line in hidden})
             public.update(line.strip() for line in cell.source.splitlines() if line not in hidden)
     for path in sorted(HIDDEN_TESTS.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            secret.update({line.strip(): str(path.relative_to(ROOT)) for line in path.read_text().splitlines()})
-    # A line the released notebook shows outside every answer (a docstring, a given import) is no secret.
-    public.update(line.strip() for path in (ROOT / "course").rglob("*.py") for line in path.read_text().splitlines())
-    return {line: origin for line, origin in secret.items() if len(line) >= MIN_SECRET_LENGTH and line not in public}
+            private.update({line.strip(): str(path.relative_to(ROOT)) for line in path.read_text().splitlines()})
+    # A line the released notebook shows outside every answer (a docstring, a given import) is not private,
+    # nor is a line of the wheel's own packages.
+    public.update(line.strip() for package in ("course", "instruments") for path in (ROOT / package).rglob("*.py")
+                  for line in path.read_text().splitlines())
+    return {line: origin for line, origin in private.items() if len(line) >= MIN_PRIVATE_LENGTH and line not in public}
 
 
 def texts(name: str, data: bytes):
@@ -88,11 +90,12 @@ def strings(value):
             yield from strings(item)
 
 
-def leaks(folder: Path, secrets: dict) -> list:
+def leaks(folder: Path, private_lines: dict) -> list:
     found = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         for name, text in texts(str(path.relative_to(folder)), path.read_bytes()):
-            found += [(name, secrets[line], line) for line in {line.strip() for line in text.splitlines()} & set(secrets)]
+            found += [(name, private_lines[line], line)
+                      for line in {line.strip() for line in text.splitlines()} & set(private_lines)]
     return found
 
 
@@ -105,9 +108,9 @@ def bundle(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def secrets() -> dict:
-    found = secret_lines()
-    assert len(found) > 50, f"只找到 {len(found)} 行参考答案和隐藏测试：检查 secret_lines() 是否还认得它们"
+def private_lines() -> dict:
+    found = find_private_lines()
+    assert len(found) > 50, f"只找到 {len(found)} 行参考答案和隐藏测试：检查 find_private_lines() 是否还认得它们"
     return found
 
 
@@ -117,28 +120,30 @@ def test_bundle_holds_only_what_students_get(bundle):
     assert sorted(path.name for path in (folder / "lesson03").iterdir()) == sorted(
         path.name for path in (ROOT / "release" / "lesson03").iterdir() if path.suffix in (".ipynb", ".svg"))
     with zipfile.ZipFile(next((folder / "wheels").glob("*.whl"))) as wheel:
-        packages = {name.split("/")[0] for name in wheel.namelist()}
-    assert packages == {"course", "crash_course_runtime-0.1.0.dist-info"}, packages
+        members = wheel.namelist()
+    packages = {name.split("/")[0] for name in members}
+    assert packages == {"course", "instruments", "crash_course_runtime-0.1.0.dist-info"}, packages
+    assert "instruments/teacher_demo.py" not in members  # it reads source/ through autograder/
     with zipfile.ZipFile(bundle / "student-bundle.zip") as archive:
         parts = {part for name in archive.namelist() for part in Path(name).parts}
     assert not parts & {"source", "autograder", "tests", "hidden_tests", ".git"}, parts
     assert json.loads((folder / "jupyter_config" / "labconfig" / "page_config.json").read_text())["disabledExtensions"]
 
 
-def test_no_solution_or_hidden_test_line_anywhere(bundle, secrets):
-    assert leaks(bundle, secrets) == []
+def test_no_solution_or_hidden_test_line_anywhere(bundle, private_lines):
+    assert leaks(bundle, private_lines) == []
 
 
-def test_the_leak_search_finds_a_planted_solution_line(bundle, secrets, tmp_path):
+def test_the_leak_search_finds_a_planted_solution_line(bundle, private_lines, tmp_path):
     """The search above can fail: a copy with one reference line pasted into the notebook is caught."""
     copy = tmp_path / "student-bundle"
     shutil.copytree(bundle / "student-bundle", copy)
     notebook = nbformat.read(str(copy / NOTEBOOK), as_version=4)
-    solution = next(line for line, origin in secrets.items() if origin.endswith("save_load"))
+    solution = next(line for line, origin in private_lines.items() if origin.endswith("save_load"))
     stub = next(cell for cell in notebook.cells if cell.cell_type == "code" and "# YOUR CODE HERE" in cell.source)
     stub.source = stub.source.replace("# YOUR CODE HERE", "# YOUR CODE HERE\n    " + solution, 1)
     nbformat.write(notebook, str(copy / NOTEBOOK))
-    assert [line for _, _, line in leaks(copy, secrets)] == [solution]
+    assert [line for _, _, line in leaks(copy, private_lines)] == [solution]
 
 
 @pytest.fixture(scope="module")

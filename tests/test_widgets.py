@@ -5,8 +5,8 @@ import ipywidgets as widgets
 import pytest
 
 from course import load_sample
-from course.explorer import crash_points
-from course.widgets import checkpoint_viewer, crash_explorer, render_checkpoint, render_timeline
+from instruments.crash_matrix import crash_points
+from instruments.widgets import checkpoint_viewer, crash_explorer, render_checkpoint, render_timeline
 
 
 def pending_spans(page):

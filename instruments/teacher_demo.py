@@ -1,29 +1,33 @@
-"""`make replay`: the duplicate-email incident, replayed for real with the reference solution.
+"""`make replay` and `make crash-matrix`: the instruments run on the reference solution, for the class.
 
-Twice: with the incident's reconcile (always re-run) and with the fixed one. Each
-time the agent process is killed with SIGKILL right after send_email delivered and
-before save point B, then started again with --resume on the same checkpoint.json.
-The account is printed in Chinese; the last line is one JSON object for machines:
+`python -m instruments.teacher_demo` replays the duplicate-email incident twice: with the
+incident's reconcile (always re-run) and with the fixed one. Each time the agent process is
+killed with SIGKILL right after send_email delivered and before save point B, then started
+again with --resume on the same checkpoint.json. The account is printed in Chinese; the last
+line is one JSON object for machines:
 {"incident_reconcile": {"emails_delivered": 2, ...}, "fixed_reconcile": {"emails_delivered": 1, ...}}
 
-`make explore` (`--matrix`): the crash explorer over every crash point of the email task
-instead, with the time it took; the picture goes to build/crash-matrix.png.
+`--crash-matrix`: the crash matrix over every crash point of the email task instead, with the
+time it took; the picture goes to build/crash-matrix.png.
+
+It reads the reference solution from source/ (through autograder.notebook_code), so it runs in
+this repository only; the student bundle's wheel leaves this module out.
 """
 import json
 import sys
 from pathlib import Path
 
 from autograder.notebook_code import load_reference
-from course.incident import replay_incident
+
+from .crash_matrix import crash_matrix, plot_matrix
+from .replay import replay_incident
 
 PICTURE = Path(__file__).resolve().parent.parent / "build" / "crash-matrix.png"
 
 
-def explore_every_crash_point() -> None:
-    from course.explorer import explore, plot_matrix
-
+def show_crash_matrix() -> None:
     reference = load_reference()
-    matrix = explore(reference.run_agent, reference.reconcile)
+    matrix = crash_matrix(reference.run_agent, reference.reconcile)
     print(matrix.to_text())
     PICTURE.parent.mkdir(exist_ok=True)
     plot_matrix(matrix).savefig(PICTURE, dpi=120)
@@ -32,9 +36,7 @@ def explore_every_crash_point() -> None:
                       "seconds": round(matrix.seconds, 1), "summary": matrix.summary()}, ensure_ascii=False))
 
 
-def main() -> None:
-    if "--matrix" in sys.argv[1:]:
-        return explore_every_crash_point()
+def replay_the_incident() -> None:
     reference = load_reference()
     runs = {
         "incident_reconcile": ("事故时线上的 reconcile（一律重跑）", reference.incident_reconcile),
@@ -50,6 +52,13 @@ def main() -> None:
     incident, fixed = (summary[key]["emails_delivered"] for key in runs)
     print(f"结论：事故版收到 {incident} 封，修好后收到 {fixed} 封。")
     print(json.dumps(summary, ensure_ascii=False))
+
+
+def main() -> None:
+    if "--crash-matrix" in sys.argv[1:]:
+        show_crash_matrix()
+    else:
+        replay_the_incident()
 
 
 if __name__ == "__main__":

@@ -3,12 +3,12 @@
 One normal run of the agent (in its own process) lists the crash points it
 passes: before and after each model call, inside each save (half-written, file
 written, before and after the rename), before and after each tool. Then, for
-each point, a fresh run is killed there with SIGKILL (`course.incident`), started
+each point, a fresh run is killed there with SIGKILL (`instruments.replay`), started
 again with --resume on what the kill left on disk, run to the end and checked.
 
-    matrix = explore(run_agent, reconcile)   # four variants of the agent, every crash point
-    matrix                                   # a table in the notebook
-    plot_matrix(matrix)                      # the same as a picture: crash point × variant
+    matrix = crash_matrix(run_agent, reconcile)   # four variants of the agent, every crash point
+    matrix                                        # a table in the notebook
+    plot_matrix(matrix)                           # the same as a picture: crash point × variant
 
 The variants: your reconcile, the incident's reconcile, one that deletes the
 dangling message, and your reconcile with a save that writes checkpoint.json in
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .incident import (SCENARIOS, TIMEOUT, Agent, ReplayResult, crash, describe_event, is_incident_point, resume,
-                       run_agent_process, scratch_space)
+from .host import cjk_font
+from .replay import (REPLAY_TASKS, TIMEOUT, Agent, ReplayResult, crash, describe_event, is_incident_point, resume,
+                     run_agent_process, scratch_space)
 
 
 def delete_dangling_message(cp):
@@ -122,7 +123,7 @@ def verdict(result: ReplayResult | None) -> str:
 @dataclass
 class CrashMatrix:
     """The invariants after a crash at each point (columns) for each variant (rows)."""
-    scenario: str
+    task_name: str   # a key of REPLAY_TASKS
     variants: dict   # name -> label
     columns: list    # CrashPoint, one per distinct place in the loop, in run order
     results: dict    # (variant name, point key) -> ReplayResult
@@ -152,7 +153,7 @@ class CrashMatrix:
         return rows
 
     def summary_lines(self) -> list[str]:
-        lines = [f"场景「{SCENARIOS[self.scenario]}」：{len(self.columns)} 个崩溃点 × {len(self.variants)} 个变体，"
+        lines = [f"场景「{REPLAY_TASKS[self.task_name]}」：{len(self.columns)} 个崩溃点 × {len(self.variants)} 个变体，"
                  f"每个点都真的 SIGKILL、续跑、检查，用时 {self.seconds:.1f} 秒。"]
         for name, label in self.variants.items():
             counts = "，".join(f"{VERDICTS[kind][0]} {n}" for kind, n in self.summary()[name].items())
@@ -194,8 +195,8 @@ def _cell_text(cell: dict | None) -> str:
     return f"{mark}（{cell['emails']} 封{turns}）"
 
 
-def variants(run_agent, reconcile, *, incident_reconcile=None, save_checkpoint=None, task=SCENARIOS["email"]):
-    """The four agents the explorer compares, by name: (label, Agent)."""
+def variants(run_agent, reconcile, *, incident_reconcile=None, save_checkpoint=None, task=REPLAY_TASKS["email"]):
+    """The four agents the crash matrix compares, by name: (label, Agent)."""
     incident_reconcile = incident_reconcile or run_agent.__globals__.get("incident_reconcile")
     found = {
         "fixed": ("你的 reconcile", Agent(run_agent, reconcile, save_checkpoint, task)),
@@ -246,12 +247,12 @@ def merge_columns(point_lists: list[list[CrashPoint]]) -> list[CrashPoint]:
     return columns
 
 
-def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
-            save_checkpoint: Callable | None = None, scenario: str = "email", workers: int = 2) -> CrashMatrix:
+def crash_matrix(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
+                 save_checkpoint: Callable | None = None, task_name: str = "email", workers: int = 2) -> CrashMatrix:
     """Crash each variant of the agent at every crash point it passes; see the module docstring."""
     started = time.monotonic()
     agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
-                      save_checkpoint=save_checkpoint, task=SCENARIOS[scenario])
+                      save_checkpoint=save_checkpoint, task=REPLAY_TASKS[task_name])
     points = {name: trace(agent) for name, (_, agent) in agents.items()}
     # Each process does at most one normal run's work: ample time, but a hanging variant must not stall the matrix.
     timeout = max(5.0, 10 * (time.monotonic() - started) / len(agents))
@@ -263,7 +264,7 @@ def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Cal
     jobs = [(point, names) for names in groups.values() for point in points[names[0]]]
     done = run_jobs([(point, [agents[name][1] for name in names], timeout) for point, names in jobs], workers)
     return CrashMatrix(
-        scenario=scenario,
+        task_name=task_name,
         variants={name: label for name, (label, _) in agents.items()},
         columns=merge_columns(list(points.values())),
         results={(name, point.key): result for (point, names), results in zip(jobs, done)
@@ -273,26 +274,6 @@ def explore(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Cal
 
 
 # --- the picture ---------------------------------------------------------------------------
-
-CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC")
-
-
-def cjk_font() -> str:
-    """A font with Chinese glyphs that matplotlib can use (Debian's fonts-noto-cjk)."""
-    from matplotlib import font_manager
-
-    for attempt in range(2):
-        names = {font.name for font in font_manager.fontManager.ttflist}
-        found = [name for name in CJK_FONTS if name in names] + sorted(n for n in names if "CJK" in n)
-        if found:
-            return found[0]
-        if attempt == 0:  # installed after matplotlib cached its font list: add the files directly
-            for path in font_manager.findSystemFonts():
-                if "CJK" in Path(path).name:
-                    font_manager.fontManager.addfont(path)
-    raise RuntimeError("没有找到中文字体，图里的中文会变成方框。请先运行 `make system-deps`"
-                       "（它会安装 Debian 的 fonts-noto-cjk），再重启内核。")
-
 
 def _turn_label(matrix: CrashMatrix, turn: int) -> str:
     tools = [c.event["name"] for c in matrix.columns if c.turn == turn and c.event["kind"] == "tool"]
@@ -325,6 +306,6 @@ def plot_matrix(matrix: CrashMatrix):
         present = [kind for kind in kinds if any(kinds.index(kind) in row for row in grid)]
         figure.legend(handles=[Patch(color=VERDICTS[kind][1], label=VERDICTS[kind][0]) for kind in present],
                       loc="outside lower center", ncol=len(present), frameon=False, prop={"family": font, "size": 9})
-        ax.set_title(f"在每个崩溃点真的 SIGKILL 再续跑：「{SCENARIOS[matrix.scenario]}」", fontfamily=font, pad=24, loc="left")
+        ax.set_title(f"在每个崩溃点真的 SIGKILL 再续跑：「{REPLAY_TASKS[matrix.task_name]}」", fontfamily=font, pad=24, loc="left")
     plt.close(figure)  # returned, not also shown by pyplot
     return figure

@@ -1,4 +1,4 @@
-"""The incident replay: a real SIGKILL at the right moment, counted at the SMTP server, nothing left behind."""
+"""The replay harness: a real SIGKILL at the right moment, counted at the SMTP server, nothing left behind."""
 import json
 import os
 import subprocess
@@ -12,7 +12,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
-from course.incident import Agent, describe_event, is_incident_point, replay_incident, run_agent_process
+from instruments.replay import Agent, describe_event, is_incident_point, replay_incident, run_agent_process
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,7 +111,7 @@ def test_crash_points_are_described_in_chinese():
 
 
 def test_make_replay_prints_two_then_one():
-    done = subprocess.run([sys.executable, "-m", "autograder.replay"], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "instruments.teacher_demo"], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=True)
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["incident_reconcile"]["emails_delivered"] == 2
@@ -125,7 +125,7 @@ def test_replay_from_a_real_kernel(tmp_path):
     cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
     cells.append(nbformat.v4.new_code_cell(
         "import json, psutil\n"
-        "from course.incident import replay_incident\n"
+        "from instruments.replay import replay_incident\n"
         "runs = [replay_incident(run_agent, incident_reconcile), replay_incident(run_agent, reconcile)]\n"
         "print(json.dumps({'emails': [r.emails_delivered for r in runs],\n"
         "                  'is_error': runs[1].dangling_result['is_error'],\n"

@@ -13,10 +13,13 @@ import json
 
 import ipywidgets as widgets
 
-from .explorer import crash_at, trace
-from .incident import INVARIANTS, SCENARIOS, Agent, ReplayResult, describe_block, is_incident_point
-from .samples import load_sample
-from .tools import TOOLS
+from course.checks import short
+from course.model import content_blocks
+from course.samples import load_sample
+from course.tools import TOOLS
+
+from .crash_matrix import crash_at, trace
+from .replay import INVARIANTS, REPLAY_TASKS, Agent, ReplayResult, describe_block, is_incident_point
 
 STYLE = """<style>
 .cp-viewer, .ce-view {font-size: 13px; line-height: 1.5}
@@ -59,16 +62,6 @@ def rule_action(cp: dict) -> str:
     return "rerun" if pending.get("name") in READ_ONLY else "is_error"
 
 
-def _short(text: str, limit: int = 140) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _blocks(message: dict) -> list:
-    content = message.get("content")
-    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
-
-
 def _action_html(cp: dict, recovery_action) -> str:
     if recovery_action is None:
         return '<div class="cp-action cp-action-missing">恢复动作：未提供 recovery_action</div>'
@@ -96,15 +89,15 @@ def render_checkpoint(cp: dict, recovery_action=None) -> str:
     pending = cp.get("pendingToolUse") or {}
     fields = "".join(
         f'<tr><td><code>{name}</code></td><td class="cp-field-{name}">'
-        f"{html.escape(_short(json.dumps(cp.get(name), ensure_ascii=False)))}</td></tr>"
+        f"{html.escape(short(json.dumps(cp.get(name), ensure_ascii=False), 140))}</td></tr>"
         for name in ("version", "task", "turns", "tokensUsed", "pendingToolUse"))
     items = []
     messages = cp.get("messages", [])
     for number, message in enumerate(messages):
         role = message.get("role", "?")
         blocks = []
-        for block in _blocks(message):
-            text = html.escape(_short(describe_block(block)))
+        for block in content_blocks(message):
+            text = html.escape(short(describe_block(block), 140))
             if block.get("type") == "tool_use" and block.get("id") == pending.get("id"):
                 text = f'<span class="cp-pending">悬空调用 → {text}</span>'
             blocks.append(text)
@@ -122,7 +115,7 @@ def _save_point(message: dict, first: bool) -> str:
     """Which save point records this message: A after the model's reply, B after a tool's result."""
     if message.get("role") == "assistant":
         return "A"
-    if not first and any(b.get("type") == "tool_result" for b in _blocks(message)):
+    if not first and any(b.get("type") == "tool_result" for b in content_blocks(message)):
         return "B"
     return ""
 
@@ -156,9 +149,9 @@ def render_crash(result: ReplayResult) -> str:
             f'<div class="ce-report">{html.escape(result.report())}</div></div>')
 
 
-def crash_explorer(run_agent, reconcile, *, save_checkpoint=None, scenario: str = "email") -> widgets.VBox:
+def crash_explorer(run_agent, reconcile, *, save_checkpoint=None, task_name: str = "email") -> widgets.VBox:
     """Pick a crash point on the slider: the agent is killed there for real, resumed, and checked."""
-    agent = Agent(run_agent, reconcile, save_checkpoint, SCENARIOS[scenario])
+    agent = Agent(run_agent, reconcile, save_checkpoint, REPLAY_TASKS[task_name])
     points = trace(agent)
     start = next((i for i, p in enumerate(points) if is_incident_point(p.event)), 0)
     slider = widgets.IntSlider(value=start, min=0, max=len(points) - 1, description="崩溃点",

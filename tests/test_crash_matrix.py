@@ -1,4 +1,4 @@
-"""The crash explorer: every crash point killed for real, the verdicts each variant must get."""
+"""The crash matrix: every crash point killed for real, the verdicts each variant must get."""
 import time
 import warnings
 from pathlib import Path
@@ -6,14 +6,14 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from course.explorer import (VERDICTS, CrashPoint, crash_at, explore, merge_columns, plot_matrix,
-                             trace, verdict)
-from course.incident import Agent, AgentRun, CheckpointFile, check_invariants
+from instruments.crash_matrix import (VERDICTS, CrashPoint, crash_at, crash_matrix, merge_columns, plot_matrix,
+                                      trace, verdict)
+from instruments.replay import Agent, AgentRun, CheckpointFile, check_invariants
 
 
 @pytest.fixture(scope="module")
 def matrix(reference):
-    return explore(reference.run_agent, reference.reconcile)
+    return crash_matrix(reference.run_agent, reference.reconcile)
 
 
 def places(matrix, variant):
@@ -96,7 +96,7 @@ def test_picture_has_chinese_labels_and_no_missing_glyphs(matrix, tmp_path):
 
 
 def test_matrix_time_is_recorded(matrix):
-    assert 0 < matrix.seconds < 300  # the figure to quote comes from `make explore`, not from here
+    assert 0 < matrix.seconds < 300  # the figure to quote comes from `make crash-matrix`, not from here
 
 
 def test_a_reconcile_that_forgets_the_tool_result_is_caught(reference):
@@ -149,7 +149,7 @@ def test_the_matrix_is_also_right_on_one_worker(reference):
     assert time.monotonic() - started < 60
 
 
-def test_explorer_and_widget_from_a_real_kernel(tmp_path):
+def test_crash_matrix_and_widget_from_a_real_kernel(tmp_path):
     """Worker processes and agent processes forked from ipykernel, with the lesson's functions in __main__."""
     import json
 
@@ -161,9 +161,9 @@ def test_explorer_and_widget_from_a_real_kernel(tmp_path):
     cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
     cells.append(nbformat.v4.new_code_cell(
         "import json, psutil\n"
-        "from course.explorer import run_jobs, trace, verdict\n"
-        "from course.incident import Agent\n"
-        "from course.widgets import crash_explorer\n"
+        "from instruments.crash_matrix import run_jobs, trace, verdict\n"
+        "from instruments.replay import Agent\n"
+        "from instruments.widgets import crash_explorer\n"
         "agents = [Agent(run_agent, reconcile), Agent(run_agent, incident_reconcile)]\n"
         "done = run_jobs([(p, agents, 20) for p in trace(agents[0]) if p.turn == 9], workers=2)\n"
         "view = crash_explorer(run_agent, reconcile)\n"

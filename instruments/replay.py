@@ -16,11 +16,10 @@ Crash points are the moments the agent's process crosses a boundary the harness
 watches, so they exist for any implementation: a model call, a tool call, and
 the file operations of a save in the checkpoint's folder. The child process
 reports each one through a pipe; at the chosen one it stops and waits to be
-killed. `course.explorer` uses the same machinery for every crash point.
+killed. `instruments.crash_matrix` uses the same machinery for every crash point.
 """
 import builtins
 import contextlib
-import functools
 import html
 import io
 import json
@@ -36,16 +35,17 @@ from pathlib import Path
 from typing import Callable
 
 import course
-from . import tools
-from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client, request_params
-from .samples import load_sample
+from course import tools
+from course.checks import short
+from course.mail import MailServer
+from course.model import InvalidRequest, check_tool_pairing, content_blocks, make_client, warm_up
+from course.samples import load_sample
 
-# The lesson's two tasks, as its sample checkpoints carry them.
-SCENARIOS = {"email": load_sample("cpC")["task"], "notes": load_sample("cpA")["task"]}
+from .host import memory_tmp_dir
+
+# The lesson's two tasks the agent is replayed on, by name, as its sample checkpoints carry them.
+REPLAY_TASKS = {"email": load_sample("cpC")["task"], "notes": load_sample("cpA")["task"]}
 TIMEOUT = 20  # seconds one agent process may take before the harness gives up on it
-# Saves are fsynced; on a RAM-backed folder that costs nothing, so every crash point stays fast.
-FAST_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 INVARIANTS = {
     "checkpoint_loads": "检查点总能读回",
@@ -62,7 +62,7 @@ class Agent:
     run_agent: Callable
     reconcile: Callable
     save_checkpoint: Callable | None = None  # None: the one run_agent already uses
-    task: str = SCENARIOS["email"]
+    task: str = REPLAY_TASKS["email"]
 
     @property
     def max_turns(self) -> int:
@@ -230,16 +230,10 @@ class AgentRun:
                 "error": self.error, "timed_out": self.timed_out}
 
 
-@functools.cache
-def _warm_up_sdk() -> None:
-    """The SDK builds its parsers on first use; doing that once here spares every child process."""
-    make_client(offline=True).messages.create(messages=[{"role": "user", "content": "hi"}], **request_params())
-
-
 def run_agent_process(agent: Agent, path: Path, stop_at: Callable | None = None,
                       timeout: float = TIMEOUT) -> AgentRun:
     """Start the agent as a child process; if it reaches `stop_at(index, event)`, SIGKILL it there."""
-    _warm_up_sdk()
+    warm_up()
     report_r, report_w = os.pipe()
     hold_r, hold_w = os.pipe()
     pid = os.fork()
@@ -339,7 +333,7 @@ class ReplayResult:
     def dangling_result(self) -> dict | None:
         """The tool_result the reconcile gave the dangling call on resume: {content, is_error}."""
         added = self.resume_messages
-        for block in _blocks(added[0]) if added and self.dangling else []:
+        for block in content_blocks(added[0]) if added and self.dangling else []:
             if block.get("type") == "tool_result" and block.get("tool_use_id") == self.dangling.get("id"):
                 return {"content": _text(block.get("content")), "is_error": block.get("is_error", False)}
         return None
@@ -348,7 +342,7 @@ class ReplayResult:
     def final_text(self) -> str:
         messages = (self.final.state or {}).get("messages", [])
         last = messages[-1] if messages else {}
-        return "".join(_text([b]) for b in _blocks(last) if b.get("type") == "text") if last.get("role") == "assistant" else ""
+        return "".join(_text([b]) for b in content_blocks(last) if b.get("type") == "text") if last.get("role") == "assistant" else ""
 
     @property
     def holds(self) -> bool:
@@ -388,11 +382,11 @@ class ReplayResult:
             result = self.dangling_result
             if self.dangling:
                 lines.append("   悬空调用拿到的 tool_result：" + (
-                    f"is_error={result['is_error']}，内容「{_short(result['content'])}」" if result
+                    f"is_error={result['is_error']}，内容「{short(result['content'], 60)}」" if result
                     else "没有——那条 assistant 消息被删掉了，模型只好重新决定"))
             for message in self.resume_messages[1 if result else 0:]:
-                lines.extend(f"   {'模型' if message['role'] == 'assistant' else '工具'}：{_short(describe_block(b), 90)}"
-                             for b in _blocks(message))
+                lines.extend(f"   {'模型' if message['role'] == 'assistant' else '工具'}：{short(describe_block(b), 90)}"
+                             for b in content_blocks(message))
         lines.append(f"3. 邮件服务器一共收到 {self.emails_delivered} 封：")
         lines.extend(f"   - {at}  收件人 {to}  主题「{subject}」" for at, to, subject in self.emails)
         lines.append("   " + "  ".join(("✓ " if ok else "✗ " if ok is False else "? ") + INVARIANTS[name]
@@ -408,20 +402,10 @@ class ReplayResult:
                 f"{html.escape(self.report())}</pre>")
 
 
-def _blocks(message: dict) -> list:
-    content = message.get("content")
-    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
-
-
 def _text(content) -> str:
     if isinstance(content, list):
         return "".join(part.get("text", "") for part in content)
     return str(content or "")
-
-
-def _short(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _task(result: ReplayResult) -> str:
@@ -476,7 +460,7 @@ def check_invariants(agent: Agent, at_crash: CheckpointFile, resumed: AgentRun |
     last = ((state or {}).get("messages") or [{}])[-1]
     finished = bool(resumed and resumed.exit_code == 0 and not resumed.error and state
                     and last.get("role") == "assistant" and paired
-                    and not any(b.get("type") == "tool_use" for b in _blocks(last))
+                    and not any(b.get("type") == "tool_use" for b in content_blocks(last))
                     and (sent or not expect_email))
     return {
         "checkpoint_loads": at_crash.problem is None and final.problem is None,
@@ -503,14 +487,14 @@ def resume(agent: Agent, crashed: tuple, label: str, *, folder: Path, mail: Mail
     final = CheckpointFile.read(path)
     emails = [(m["X-Received-At"], m["To"], m["Subject"]) for m in mail.received()]
     invariants = check_invariants(agent, at_crash, resumed, final, emails,
-                                  expect_email=agent.task == SCENARIOS["email"])
+                                  expect_email=agent.task == REPLAY_TASKS["email"])
     return ReplayResult(label, killed, at_crash, emails_at_crash, resumed, final, emails, invariants)
 
 
 @contextlib.contextmanager
 def scratch_space(prefix: str):
     """A fresh folder (in RAM when possible) for one run, and a mail server storing into it."""
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=FAST_TMP) as folder, MailServer(maildir=folder) as mail:
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=memory_tmp_dir()) as folder, MailServer(maildir=folder) as mail:
         yield Path(folder), mail
 
 
