@@ -1,4 +1,5 @@
 """The crash matrix: every crash point killed for real, the verdicts each variant must get."""
+import json
 import time
 import warnings
 from pathlib import Path
@@ -9,6 +10,7 @@ from matplotlib.figure import Figure
 from instruments.crash_matrix import (VERDICTS, CrashPoint, crash_at, crash_matrix, merge_columns, plot_matrix,
                                       trace, verdict)
 from instruments.replay import Agent, AgentRun, CheckpointFile, check_invariants
+from lesson_kernel import run_after_the_definitions
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +122,7 @@ def test_turns_past_max_turns_break_the_invariant():
 def test_a_pathlib_save_has_the_same_crash_points(reference):
     def save_with_pathlib(state, path):
         temporary = Path(path).with_suffix(".tmp")
-        temporary.write_text(__import__("json").dumps(state), encoding="utf-8")
+        temporary.write_text(json.dumps(state), encoding="utf-8")
         temporary.replace(path)
 
     points = trace(Agent(reference.run_agent, reference.reconcile, save_with_pathlib))
@@ -151,15 +153,7 @@ def test_the_matrix_is_also_right_on_one_worker(reference):
 
 def test_crash_matrix_and_widget_from_a_real_kernel(tmp_path):
     """Worker processes and agent processes forked from ipykernel, with the lesson's functions in __main__."""
-    import json
-
-    import nbformat
-    from nbclient import NotebookClient
-
-    from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
-
-    cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
-    cells.append(nbformat.v4.new_code_cell(
+    (cell,) = run_after_the_definitions([
         "import json, psutil\n"
         "from instruments.crash_matrix import run_jobs, trace, verdict\n"
         "from instruments.replay import Agent\n"
@@ -169,11 +163,8 @@ def test_crash_matrix_and_widget_from_a_real_kernel(tmp_path):
         "view = crash_explorer(run_agent, reconcile)\n"
         "print(json.dumps({'verdicts': [[verdict(r) for r in results] for results in done],\n"
         "                  'widget_holds': 'ce-holds' in view.children[2].value,\n"
-        "                  'children': len(psutil.Process().children(recursive=True))}))"))
-    notebook = nbformat.v4.new_notebook(cells=cells)
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    printed = json.loads(notebook.cells[-1].outputs[-1]["text"])
+        "                  'children': len(psutil.Process().children(recursive=True))}))"], tmp_path, timeout=120)
+    printed = json.loads(cell.outputs[-1]["text"])
     fixed, incident = zip(*printed["verdicts"])
     assert set(fixed) == {"ok"} and incident.count("duplicate") == 4
     assert printed["widget_holds"] and printed["children"] == 0

@@ -6,13 +6,11 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 import psutil
 import pytest
-from nbclient import NotebookClient
 
-from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
 from instruments.replay import Agent, describe_event, is_incident_point, replay_incident, run_agent_process
+from lesson_kernel import run_after_the_definitions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,21 +120,16 @@ def test_make_replay_prints_two_then_one():
 
 def test_replay_from_a_real_kernel(tmp_path):
     """fork() inside ipykernel: the functions live in the kernel's __main__, as in the lesson."""
-    cells = [nbformat.v4.new_code_cell(cell.source) for cell in definition_cells(SOURCE_NOTEBOOK)]
-    cells.append(nbformat.v4.new_code_cell(
+    printed, shown = run_after_the_definitions([
         "import json, psutil\n"
         "from instruments.replay import replay_incident\n"
         "runs = [replay_incident(run_agent, incident_reconcile), replay_incident(run_agent, reconcile)]\n"
         "print(json.dumps({'emails': [r.emails_delivered for r in runs],\n"
         "                  'is_error': runs[1].dangling_result['is_error'],\n"
-        "                  'children': len(psutil.Process().children(recursive=True))}))"))
-    cells.append(nbformat.v4.new_code_cell("runs[1]"))
-    notebook = nbformat.v4.new_notebook(cells=cells)
-    NotebookClient(notebook, timeout=60, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    printed = json.loads(notebook.cells[-2].outputs[0]["text"])
-    assert printed == {"emails": [2, 1], "is_error": True, "children": 0}
-    assert "incident-ok" in notebook.cells[-1].outputs[0]["data"]["text/html"]
+        "                  'children': len(psutil.Process().children(recursive=True))}))",
+        "runs[1]"], tmp_path, timeout=60)
+    assert json.loads(printed.outputs[0]["text"]) == {"emails": [2, 1], "is_error": True, "children": 0}
+    assert "incident-ok" in shown.outputs[0]["data"]["text/html"]
     assert not list(tmp_path.iterdir())  # the harness works in its own temporary folder
 
 
