@@ -6,6 +6,9 @@
 - samples.py the lesson's sample checkpoints cpA, cpB, cpC
 - checks.py  the notebook's visible checks (`from course import checks`; not imported here,
              because importing it in a notebook also explains errors in Chinese)
+
+Beside the lesson: exchange.py, the nbgrader submit step of the course's JupyterHub. The
+instruments the notebook's demonstrations import (replay, crash matrix, widgets) are in instruments/.
 """
 from .mail import MailServer
 from .model import assistant_message, make_client, request_params
