@@ -51,6 +51,7 @@ import anthropic
 import httpx2
 
 import course
+import course.checks  # the lesson's first cell imports it
 import course.mail
 import course.model
 import course.tools
@@ -149,22 +150,17 @@ def describe_exception(exc) -> dict:
 
 
 def make_poster(socket_path: str, token: str):
-    """post(endpoint, payload) -> reply: JSON over HTTP on the grader's Unix socket, one kept-alive connection.
+    """post(endpoint, payload, wait=True) -> reply: JSON over HTTP on the grader's Unix socket, one kept-alive
+    connection. With wait=False the request is only sent (its reply is read before the next one's): the
+    grader handles a connection's requests in order, and reads what a process sent even after it died.
 
     Built from the C socket and the C JSON encoder captured at import, so patching
     http.client, json or this module does not change what reaches the grader.
     """
     prefix = f"/s/{token}/"
-    held = [None, b""]  # the connection, bytes received past the last reply
+    held = [None, b"", 0]  # the connection, bytes received past the last reply, replies not read yet
 
-    def exchange(request: bytes) -> bytes:
-        if held[0] is None:
-            connection = _Socket(_AF_UNIX, _SOCK_STREAM)
-            connection.settimeout(120)
-            connection.connect(socket_path)
-            held[0], held[1] = connection, b""
-        connection = held[0]
-        connection.sendall(request)
+    def receive(connection) -> bytes:
         data = held[1]
         while b"\r\n\r\n" not in data:
             chunk = connection.recv(65536)
@@ -185,17 +181,33 @@ def make_poster(socket_path: str, token: str):
         held[1] = data[length:]
         return data[:length]
 
-    def post(endpoint: str, payload) -> dict:
+    def exchange(request: bytes, wait: bool) -> bytes:
+        if held[0] is None:
+            connection = _Socket(_AF_UNIX, _SOCK_STREAM)
+            connection.settimeout(120)
+            connection.connect(socket_path)
+            held[0], held[1], held[2] = connection, b"", 0
+        connection = held[0]
+        connection.sendall(request)
+        if not wait:
+            held[2] += 1
+            return b""
+        while held[2]:
+            receive(connection)
+            held[2] -= 1
+        return receive(connection)
+
+    def post(endpoint: str, payload, wait: bool = True) -> dict:
         body = _encode(payload).encode("utf-8")
         request = (f"POST {prefix}{endpoint} HTTP/1.1\r\nHost: grader\r\nContent-Type: application/json\r\n"
                    f"Content-Length: {_len(body)}\r\n\r\n").encode("ascii") + body
         try:
-            content = exchange(request)
+            content = exchange(request, wait)
         except OSError:  # the grader closed an idle connection (or never answered): once more, afresh
             if held[0] is not None:
                 held[0].close()
             held[0] = None
-            content = exchange(request)
+            content = exchange(request, wait)
         return _json_loads(content) if content else {}
 
     return post
@@ -323,7 +335,7 @@ def _step(job, vm_size, plain=plain, describe=describe_exception, make_poster=ma
     # Everything the driver needs is bound here, before any student code runs.
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
-    post("hello", {"index": job["index"]})  # the grader learns this process's pid from the socket itself
+    post("hello", {"index": job["index"]}, wait=False)  # the grader learns this process's pid from the socket
     try:
         _define_and_perform(job, post, plain, describe)
     except _BaseException:
@@ -334,8 +346,8 @@ def _step(job, vm_size, plain=plain, describe=describe_exception, make_poster=ma
 def _define_and_perform(job, post, plain, describe):
     workdir = Path(job["workdir"])
 
-    def event(**payload):
-        return post("event", payload)
+    def event(wait=True, **payload):
+        return post("event", payload, wait)
 
     def client(route):
         def make(offline=None):
@@ -361,22 +373,26 @@ def _define_and_perform(job, post, plain, describe):
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
     namespace = module.__dict__
-    previous = None  # how the last cell ended, sent with the next report (one request per cell)
+    # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
+    # killed the process does the grader ask for a report before each cell, to learn which one it was.
+    cells = []
     for cell in job["cells"]:
-        event(kind="cell", name=cell["name"], status="start", previous=previous)
+        if job["report_cells"]:
+            event(kind="cell", name=cell["name"], status="start", cells=cells, wait=False)
+            cells = []
         try:
             exec(compile(cell["source"], f"<{cell['name']}>", "exec"), namespace)
-            previous = {"name": cell["name"], "status": "ok"}
+            cells.append({"name": cell["name"], "status": "ok"})
         except _BaseException as exc:
-            previous = {"name": cell["name"], "status": "raised", "error": describe(exc)}
+            cells.append({"name": cell["name"], "status": "raised", "error": describe(exc)})
 
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
     index = job["index"]
-    event(kind="step", index=index, status="start", previous=previous)
+    event(kind="step", index=index, status="start", cells=cells)
     result = _perform(job["step"], namespace, workdir, client("given"), plain, describe)
-    event(kind="step", index=index, status="done", result=result)
+    event(kind="step", index=index, status="done", result=result, wait=False)
 
 
 def _argument(value, workdir, given_client):

@@ -98,6 +98,7 @@ class Memory:
     """What the sandbox learns about one submission, carried from scenario to scenario."""
     bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
     hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
+    report_cells: bool = False  # a definition hung or killed a process: each cell is reported before it runs
 
 
 @dataclass
@@ -476,7 +477,7 @@ class _Run:
     def __init__(self, sandbox, scenario: Scenario, folder: Folder, memory: Memory):
         self.sandbox, self.scenario, self.folder, self.memory, self.mail = sandbox, scenario, folder, memory, None
         self.lock = threading.RLock()
-        self.phase = "before"  # "before", ("cell", name), ("step", index), "end"
+        self.phase = "before"  # "before", "defining", ("cell", name), ("step", index)
         self.phase_started = time.monotonic()
         self.job_index = None  # the step the running process was started for
         self.steps = [None] * len(scenario.steps)
@@ -516,6 +517,7 @@ class _Run:
             if self.step_pid is not None or self.job_index is None:
                 return
             self.step_pid = pid
+            self.phase, self.phase_started = "defining", time.monotonic()
             try:
                 self.step_pidfd = os.pidfd_open(pid)
             except OSError:
@@ -538,9 +540,10 @@ class _Run:
     def event(self, payload: dict) -> dict:
         with self.lock:
             kind = payload.get("kind")
-            previous = payload.get("previous")
-            if isinstance(previous, dict) and previous.get("status") in ("ok", "raised"):
-                self.cells[str(previous.get("name"))] = {"status": previous["status"], "error": previous.get("error")}
+            cells = payload.get("cells")
+            for cell in cells if isinstance(cells, list) else ():
+                if isinstance(cell, dict) and cell.get("status") in ("ok", "raised"):
+                    self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
             if kind == "cell":
                 self.phase, self.phase_started = ("cell", str(payload.get("name"))), time.monotonic()
             elif kind == "step" and payload.get("index") == self.job_index is not None:
@@ -705,6 +708,8 @@ class _Run:
             phase, since = self.phase, self.phase_started
         if phase == "before":
             limit = STARTUP_TIMEOUT
+        elif phase == "defining":
+            limit = CELL_TIMEOUT
         elif phase[0] == "cell":
             limit = CELL_TIMEOUT
         elif phase[0] == "step":
@@ -751,6 +756,16 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def setup(self):
+        super().setup()
+        self.server.sandbox.connections.opened()
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            self.server.sandbox.connections.closed()
+
     def _peer_pid(self) -> int:
         pid, _, _ = struct.unpack("3i", self.connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
                                                                    struct.calcsize("3i")))
@@ -768,6 +783,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.rfile.read(length)
             if self.path == "/s/zygote/hello":
                 sandbox.zygote_hello(self._peer_pid())
+                self.close_connection = True  # so that, between steps, no connection is open
                 return self._reply(200, {})
             return self._reply(404, {"error": "unknown"})
         with run.lock:
@@ -821,6 +837,28 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
 
 
+class _Connections:
+    """How many connections the server is still reading: after a step's processes are gone, what they sent
+    (some of it without waiting for the reply) is all read once this is back to zero."""
+
+    def __init__(self):
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def opened(self):
+        with self.changed:
+            self.count += 1
+
+    def closed(self):
+        with self.changed:
+            self.count -= 1
+            self.changed.notify_all()
+
+    def wait_until_read(self, timeout: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.count == 0, timeout)
+
+
 class Sandbox:
     """The sandboxed zygote, strace and the grader's endpoints, for one grading session."""
 
@@ -840,6 +878,7 @@ class Sandbox:
         self.host_work.mkdir()
         self.zygote_pid = None
         self.runs = {}
+        self.connections = _Connections()
         self._server = _Server(str(self.socket_path), _Handler)
         self._server.sandbox = self
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
@@ -885,7 +924,7 @@ class Sandbox:
 
     def _steps(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
         index, attempts = 0, 0
-        while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 2:
+        while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
             step = scenario.steps[index]
             for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
@@ -895,7 +934,8 @@ class Sandbox:
                    "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
                    "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                    "cells": [c for c in cells if c["name"] not in memory.bad_cells],
-                   "standins": list(scenario.standins), "index": index, "step": step,
+                   "report_cells": memory.report_cells, "standins": list(scenario.standins), "index": index,
+                   "step": step,
                    "fresh_tmp": STEP_TMP_INSIDE, "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
             run.start_job(index)
             timed_out = []
@@ -906,6 +946,8 @@ class Sandbox:
                     run.kill_step()
 
             status, lines = self.zygote.run(job, on_wait)
+            if not self.connections.wait_until_read(TRACE_TIMEOUT):
+                raise SandboxError("评分器没能读完这一步的进程发来的消息 / a step's messages were not all read")
             with run.lock:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
@@ -917,6 +959,11 @@ class Sandbox:
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
             if run.steps[index] is not None:
                 index += 1
+                continue
+            if phase == "defining":
+                if memory.report_cells:  # reported before each cell, and died before the first report
+                    raise SandboxError(f"评分沙箱的子进程在定义代码之前退出了（{_how_it_died(status)}）")
+                memory.report_cells = True  # once more, learning which cell it is
                 continue
             if phase[0] == "cell":
                 memory.bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
