@@ -62,6 +62,8 @@ SIGNAL_EXIT = 128  # a step process killed by signal N exits the namespace with 
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+STEP_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
+SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)  # clone(2)'s number
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
@@ -266,15 +268,29 @@ def _vm_size() -> int:
         return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
 
 
-def _enter_namespaces(job) -> int:
-    """New user, pid, network, mount, ipc and uts namespaces for one step; /proc hidden, a fresh /tmp.
+def _clone_into_namespaces() -> int:
+    """fork(), straight into new user, pid, network, mount, ipc and uts namespaces: the child is their pid 1.
+
+    One clone(2) instead of a fork that unshares and forks again: forking a process that has imported the
+    SDK is most of what a step costs. CPython's own fork hooks run around it, as its C API asks of
+    "any similar function that clones the current process" (PyOS_BeforeFork, PyOS_AfterFork_*).
+    """
+    ctypes.pythonapi.PyOS_BeforeFork()
+    pid = _libc.syscall(SYS_CLONE, STEP_NAMESPACES | signal.SIGCHLD, 0, 0, 0, 0)
+    if pid == 0:
+        ctypes.pythonapi.PyOS_AfterFork_Child()
+        return 0
+    ctypes.pythonapi.PyOS_AfterFork_Parent()
+    _check(0 if pid > 0 else -1, "clone")
+    return pid
+
+
+def _set_up_namespaces(job, uid: int, gid: int) -> int:
+    """In pid 1 of a step's new namespaces: the zygote's uid and gid mapped, /proc hidden, a fresh /tmp.
 
     Returns the address-space size before the step (the memory limit is on top of it).
     """
-    uid, gid = os.getuid(), os.getgid()
     _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")  # the zygote is not dumpable; uid_map needs it
-    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS),
-           "unshare")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
@@ -493,17 +509,14 @@ def _fork_and_wait(body):
     return os.waitpid(pid, 0)[1]
 
 
-def _run_step(job):
-    """In the zygote's fork: namespaces, then pid 1 of the new pid namespace, which waits for the step."""
+def _run_step(job, uid: int, gid: int):
+    """In the zygote's child: with isolation, pid 1 of the step's namespaces, which forks the step's process
+    and waits for it (out of the student's reach: pid 1 ignores signals from its own namespace)."""
     if not job["isolated"]:
         _step(job, _vm_size())
         return
-    vm_size = _enter_namespaces(job)
-
-    def pid_one():  # stays out of the student's reach (pid 1 ignores signals from its own namespace)
-        _exit_like(_fork_and_wait(lambda: _step(job, vm_size)))
-
-    _exit_like(_fork_and_wait(pid_one))
+    vm_size = _set_up_namespaces(job, uid, gid)
+    _exit_like(_fork_and_wait(lambda: _step(job, vm_size)))
 
 
 def _describe_status(status: int) -> dict:
@@ -522,18 +535,9 @@ def _mark(job_id: str, where: str):
 
 
 def _warm_up_sdk():
-    """Two requests to the offline model, one answered with text and a tool_use and one refused with 400.
-    The SDK loads its lazy imports and builds the pydantic schemas of the response and of the error on
-    first use; done here, before any fork, step processes do not each spend most of their time on it."""
-    client = course.model.make_client(offline=True)
-    task = [{"role": "user", "content": "帮我把结论发邮件通知团队"}]
-    reply = client.messages.create(**course.model.request_params(), messages=task)
-    unanswered = task + [course.model.assistant_message(reply), {"role": "user", "content": "继续"}]
-    try:
-        client.messages.create(**course.model.request_params(), messages=unanswered)
-    except anthropic.BadRequestError:
-        pass
-    # and one request over a Unix socket transport, as the step's clients make them
+    """The SDK's lazy imports and pydantic schemas (course.model.warm_up), and a Unix socket transport as
+    the step's clients make them: done here, before any fork, step processes do not each spend time on it."""
+    course.model.warm_up()
     httpx2.HTTPTransport(uds="/nonexistent", verify=_TLS).close()
 
 
@@ -545,13 +549,14 @@ def zygote(socket_path: str, isolated: bool):
     out = sys.stdout
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
+    uid, gid = os.getuid(), os.getgid()
     for line in sys.stdin:
         job = json.loads(line)
         _mark(job["id"], "begin")
-        pid = os.fork()
+        pid = _clone_into_namespaces() if job["isolated"] else os.fork()
         if pid == 0:
             try:
-                _run_step(job)
+                _run_step(job, uid, gid)
             except BaseException:
                 traceback.print_exc()
                 _os_exit(CHILD_FAILED)

@@ -55,9 +55,10 @@ import httpx2
 import course.model
 import course.tools
 from course import TOOLS, MailServer
+from instruments.host import memory_tmp_dir  # the strace log grows with every step: in memory when possible
 
 from . import fs_trace
-from .child import MARK_PREFIX
+from .child import MARK_PREFIX, SYS_CLONE
 from .notebook_code import ROOT, load_reference
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
@@ -215,6 +216,8 @@ raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 
 def isolation_problem() -> str | None:
     """Why bubblewrap cannot make this sandbox's namespaces here, or None when it can."""
+    if SYS_CLONE is None:
+        return f"不知道 {os.uname().machine} 上 clone(2) 的系统调用号 / clone(2)'s number on {os.uname().machine} is unknown"
     bwrap = _bwrap()
     if bwrap is None:
         return f"找不到 bubblewrap（{os.environ.get(BWRAP_ENV) or 'bwrap'}）/ bubblewrap not found"
@@ -870,7 +873,7 @@ class Sandbox:
         self.reference = load_reference()
         self.tool_lock = threading.RLock()
         _remove_abandoned()
-        self.base = Path(tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-", dir=_scratch_folder()))
+        self.base = Path(tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-", dir=memory_tmp_dir()))
         self.socket_dir = self.base / "socket"
         self.socket_dir.mkdir()
         self.socket_path = self.socket_dir / SOCKET_NAME
@@ -998,15 +1001,9 @@ class Sandbox:
         self.close()
 
 
-def _scratch_folder():
-    """Scratch goes to memory when possible: the strace log grows with every step."""
-    shared_memory = Path("/dev/shm")
-    return str(shared_memory) if shared_memory.is_dir() and os.access(shared_memory, os.W_OK | os.X_OK) else None
-
-
 def _remove_abandoned():
     """Scratch folders of this user's graders that were killed (their pid is gone)."""
-    for folder in Path(_scratch_folder() or tempfile.gettempdir()).glob("grader-*-*"):
+    for folder in Path(memory_tmp_dir() or tempfile.gettempdir()).glob("grader-*-*"):
         try:
             if folder.stat().st_uid == os.geteuid():
                 os.kill(int(folder.name.split("-")[1]), 0)
