@@ -351,7 +351,7 @@ def _step(job, vm_size, plain=plain, describe=describe_exception, make_poster=ma
     # Everything the driver needs is bound here, before any student code runs.
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
-    post("hello", {"index": job["index"]}, wait=False)  # the grader learns this process's pid from the socket
+    post("hello", {}, wait=False)  # the grader learns this process's pid from the socket
     try:
         _define_and_perform(job, post, plain, describe)
     except _BaseException:
@@ -405,10 +405,11 @@ def _define_and_perform(job, post, plain, describe):
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
-    index = job["index"]
-    event(kind="step", index=index, status="start", cells=cells)
-    result = _perform(job["step"], namespace, workdir, client("given"), plain, describe)
-    event(kind="step", index=index, status="done", result=result, wait=False)
+    for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
+        event(kind="step", index=index, status="start", cells=cells)
+        cells = []
+        result = _perform(step, namespace, workdir, client("given"), plain, describe)
+        event(kind="step", index=index, status="done", result=result, wait=False)
 
 
 def _argument(value, workdir, given_client):

@@ -107,6 +107,8 @@ class Scenario:
     """One situation to put the student's code in, described as data."""
     name: str
     steps: list  # {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
+    # Each step runs in a fresh process, except that consecutive steps with the same "batch" share one:
+    # for calls judged together (one point for all), where one call cannot learn from another what to answer.
     files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
     model: str = "scripted"  # or "endless": always asks for one more list_dir
@@ -482,7 +484,7 @@ class _Run:
         self.lock = threading.RLock()
         self.phase = "before"  # "before", "defining", ("cell", name), ("step", index)
         self.phase_started = time.monotonic()
-        self.job_index = None  # the step the running process was started for
+        self.job_steps = ()  # the steps the running process was started for
         self.steps = [None] * len(scenario.steps)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
@@ -501,23 +503,23 @@ class _Run:
         with self.lock:
             self.deliveries.append("before" if self.sending_before else str(self.phase))
 
-    def start_job(self, index: int):
+    def start_job(self, indices: list):
         with self.lock:
-            self.phase, self.phase_started, self.crashed, self.job_index = "before", time.monotonic(), False, index
+            self.phase, self.phase_started, self.crashed, self.job_steps = "before", time.monotonic(), False, indices
             self.step_pid, self.step_pidfd, self.failure = None, None, None
 
     def end_job(self):
         with self.lock:
             if self.step_pidfd is not None:
                 os.close(self.step_pidfd)
-            self.step_pid, self.step_pidfd, self.job_index = None, None, None
+            self.step_pid, self.step_pidfd, self.job_steps = None, None, ()
 
     # -- what the step's process says --
 
     def hello(self, pid: int):
         """The first connection of a step's process, before any student code: the kernel names its pid."""
         with self.lock:
-            if self.step_pid is not None or self.job_index is None:
+            if self.step_pid is not None or not self.job_steps:
                 return
             self.step_pid = pid
             self.phase, self.phase_started = "defining", time.monotonic()
@@ -549,9 +551,9 @@ class _Run:
                     self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
             if kind == "cell":
                 self.phase, self.phase_started = ("cell", str(payload.get("name"))), time.monotonic()
-            elif kind == "step" and payload.get("index") == self.job_index is not None:
-                index = self.job_index
-                if payload.get("status") == "start" and self.phase != ("step", index):
+            elif kind == "step" and payload.get("index") in self.job_steps:
+                index = payload["index"]
+                if payload.get("status") == "start" and self.phase != ("step", index) and self.steps[index] is None:
                     self.phase, self.phase_started = ("step", index), time.monotonic()
                 elif (self.phase == ("step", index) and self.steps[index] is None
                       and isinstance(payload.get("result"), dict)):
@@ -763,6 +765,12 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         self.server.sandbox.connections.opened()
 
+    def handle(self):
+        try:
+            super().handle()
+        except ConnectionResetError:  # after what it sent was read: the process left replies it did not wait for
+            self.close_connection = True
+
     def finish(self):
         try:
             super().finish()
@@ -929,18 +937,22 @@ class Sandbox:
         index, attempts = 0, 0
         while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
-            step = scenario.steps[index]
-            for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
-                if isinstance(value, dict) and "$path" in value:
-                    run.folder.make_parents(value["$path"])
+            batch = [index]
+            while (batch[-1] + 1 < len(scenario.steps) and scenario.steps[index].get("batch") is not None
+                   and scenario.steps[batch[-1] + 1].get("batch") == scenario.steps[index].get("batch")):
+                batch.append(batch[-1] + 1)
+            for step in (scenario.steps[i] for i in batch):
+                for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
+                    if isinstance(value, dict) and "$path" in value:
+                        run.folder.make_parents(value["$path"])
             job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
                    "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
                    "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                    "cells": [c for c in cells if c["name"] not in memory.bad_cells],
-                   "report_cells": memory.report_cells, "standins": list(scenario.standins), "index": index,
-                   "step": step,
+                   "report_cells": memory.report_cells, "standins": list(scenario.standins),
+                   "steps": [[i, scenario.steps[i]] for i in batch],
                    "fresh_tmp": STEP_TMP_INSIDE, "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
-            run.start_job(index)
+            run.start_job(batch)
             timed_out = []
 
             def on_wait():
@@ -954,15 +966,18 @@ class Sandbox:
             with run.lock:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
+            # strace cannot tell the calls of one process apart: what it saw counts for the first of them
             run.fs_events += fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid)[
                 :MAX_EVENTS_PER_STEP]
-            run.files_by_step[index] = run.folder.regular_files()
+            listing = run.folder.regular_files()
+            run.files_by_step.update((i, listing) for i in batch)
             if failure is not None or phase == "before":  # no student code has run yet: the grader is broken
                 how = "超时" if timed_out else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
-            if run.steps[index] is not None:
-                index += 1
+            index = next((i for i in batch if run.steps[i] is None), batch[-1] + 1)
+            if index > batch[-1]:
                 continue
+            step = scenario.steps[index]
             if phase == "defining":
                 if memory.report_cells:  # reported before each cell, and died before the first report
                     raise SandboxError(f"评分沙箱的子进程在定义代码之前退出了（{_how_it_died(status)}）")

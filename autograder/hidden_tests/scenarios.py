@@ -246,13 +246,18 @@ def build(max_turns: int, rng) -> dict:
     cases += [(draw.sample("cpC", email), "is_error")]
     cases += [(draw.with_pending(draw.sample("cpC", email), name, tool_input), "is_error")
               for name, tool_input in unheard_of_calls]
+    # The cases of one answer earn one point together, so they share a process; shuffled, so that an
+    # earlier call of that process says nothing about a later one.
+    groups = [[case for case in cases if case[1] == action] for action in ("continue", "rerun", "is_error")]
+    cases = [case for group in groups for case in rng.sample(group, len(group))]
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
-                 steps=[{**call("recovery_action", cp), "report_args": True} for cp, _ in cases]))
+                 steps=[{**call("recovery_action", cp), "report_args": True, "batch": action}
+                        for cp, action in cases]))
 
-    # -- the multiple-choice answers --
+    # -- the multiple-choice answers (values only: one process reads them all) --
     add(Scenario("answers", independent_steps=True, steps=[
-        {"kind": "value", "name": "QUIZ_DELETE_ANSWER"}, {"kind": "value", "name": "ROOT_CAUSE_ANSWER"},
-        {"kind": "value", "name": "QUIZ_FAILURE_ANSWER"}]))
+        {"kind": "value", "name": name, "batch": "answers"}
+        for name in ("QUIZ_DELETE_ANSWER", "ROOT_CAUSE_ANSWER", "QUIZ_FAILURE_ANSWER")]))
     incident_scenarios.build(add, draw, email, meeting)  # Level 2: the incident replayed with the student's own functions
 
     # -- run_agent, with the grader's own save / load / reconcile --
