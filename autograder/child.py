@@ -56,6 +56,8 @@ import course.mail
 import course.model
 import course.tools
 
+from .protocol import CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
+
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
 SIGNAL_EXIT = 128  # a step process killed by signal N exits the namespace with 128 + N
@@ -285,7 +287,7 @@ def _clone_into_namespaces() -> int:
     return pid
 
 
-def _set_up_namespaces(job, uid: int, gid: int) -> int:
+def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     """In pid 1 of a step's new namespaces: the zygote's uid and gid mapped, /proc hidden, a fresh /tmp.
 
     Returns the address-space size before the step (the memory limit is on top of it).
@@ -347,23 +349,23 @@ def _confine(job, vm_size):
     _set_limits(job["limits"], vm_size)
 
 
-def _step(job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster):
+def _step(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster):
     # Everything the driver needs is bound here, before any student code runs.
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
-    post("hello", {}, wait=False)  # the grader learns this process's pid from the socket
+    post(Endpoint.HELLO, {}, wait=False)  # the grader learns this process's pid from the socket
     try:
         _define_and_perform(job, post, plain, describe)
     except _BaseException:
-        post("failure", {"traceback": traceback.format_exc()[-4000:]})
+        post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         _os_exit(CHILD_FAILED)
 
 
-def _define_and_perform(job, post, plain, describe):
+def _define_and_perform(job: Job, post, plain, describe):
     workdir = Path(job["workdir"])
 
     def event(wait=True, **payload):
-        return post("event", payload, wait)
+        return post(Endpoint.EVENT, payload, wait)
 
     def client(route):
         def make(offline=None):
@@ -379,11 +381,11 @@ def _define_and_perform(job, post, plain, describe):
         except NotPlain as exc:
             request = {"name": _str_copy(name) if _issubclass(_type(name), str) else "（不是字符串）",
                        "input": None, "problem": str(exc)}
-        return post("tool", request)["output"]
+        return post(Endpoint.TOOL, request)["output"]
 
     # The student's code meets the grader's tools, model and mail server under the course's names.
     course.execute_tool = course.tools.execute_tool = execute_tool
-    course.make_client = course.model.make_client = client("default")
+    course.make_client = course.model.make_client = client(ModelRoute.DEFAULT)
     course.MailServer = course.mail.MailServer = _GraderMailServer
 
     module = types.ModuleType("submission")
@@ -394,22 +396,22 @@ def _define_and_perform(job, post, plain, describe):
     cells = []
     for cell in job["cells"]:
         if job["report_cells"]:
-            event(kind="cell", name=cell["name"], status="start", cells=cells, wait=False)
+            event(kind=EventKind.CELL, name=cell["name"], status=EventStatus.START, cells=cells, wait=False)
             cells = []
         try:
             exec(compile(cell["source"], f"<{cell['name']}>", "exec"), namespace)
-            cells.append({"name": cell["name"], "status": "ok"})
+            cells.append({"name": cell["name"], "status": CellStatus.OK})
         except _BaseException as exc:
-            cells.append({"name": cell["name"], "status": "raised", "error": describe(exc)})
+            cells.append({"name": cell["name"], "status": CellStatus.RAISED, "error": describe(exc)})
 
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
     for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
-        event(kind="step", index=index, status="start", cells=cells)
+        event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []
-        result = _perform(step, namespace, workdir, client("given"), plain, describe)
-        event(kind="step", index=index, status="done", result=result, wait=False)
+        result = _perform(step, namespace, workdir, client(ModelRoute.GIVEN), plain, describe)
+        event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
 
 
 def _argument(value, workdir, given_client):
@@ -423,12 +425,12 @@ def _argument(value, workdir, given_client):
 def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
     name = step["name"]
     if name not in namespace:
-        return {"status": "missing"}
+        return {"status": StepStatus.MISSING}
     if step["kind"] == "value":
         try:
-            return {"status": "returned", "value": plain(namespace[name])}
+            return {"status": StepStatus.RETURNED, "value": plain(namespace[name])}
         except NotPlain as exc:
-            return {"status": "unsupported", "detail": str(exc)}
+            return {"status": StepStatus.UNSUPPORTED, "detail": str(exc)}
     function = namespace[name]
     args = [_argument(a, workdir, given_client) for a in step.get("args", [])]
     kwargs = {k: _argument(v, workdir, given_client) for k, v in step.get("kwargs", {}).items()}
@@ -439,12 +441,12 @@ def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
     try:
         value = function(*args, **kwargs)
     except _BaseException as exc:
-        result = {"status": "raised", "error": describe(exc)}
+        result = {"status": StepStatus.RAISED, "error": describe(exc)}
     else:
         try:
-            result = {"status": "returned", "value": plain(value)}
+            result = {"status": StepStatus.RETURNED, "value": plain(value)}
         except NotPlain as exc:
-            result = {"status": "unsupported", "detail": str(exc)}
+            result = {"status": StepStatus.UNSUPPORTED, "detail": str(exc)}
     result["seconds"] = time.monotonic() - started
     if step.get("report_args"):
         try:
@@ -466,19 +468,19 @@ def _standin(name, post, namespace):
             state = plain(state)
         except NotPlain as exc:
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
-        reply = post("standin/save_checkpoint", {"state": state, "path": default_path(path)})
+        reply = post(f"{Endpoint.STANDIN}/save_checkpoint", {"state": state, "path": default_path(path)})
         if "error" in reply:
             raise OSError(reply["error"])
 
     def load_checkpoint(path=None):
-        reply = post("standin/load_checkpoint", {"path": default_path(path)})
+        reply = post(f"{Endpoint.STANDIN}/load_checkpoint", {"path": default_path(path)})
         if "error" in reply:
             raise ValueError(reply["error"])
         return reply["state"]
 
     def reconcile(cp):
         try:
-            reply = post("standin/reconcile", {"cp": plain(cp)})
+            reply = post(f"{Endpoint.STANDIN}/reconcile", {"cp": plain(cp)})
         except NotPlain as exc:
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
         if "error" in reply:
@@ -510,7 +512,7 @@ def _fork_and_wait(body):
     return os.waitpid(pid, 0)[1]
 
 
-def _run_step(job, uid: int, gid: int):
+def _run_step(job: Job, uid: int, gid: int):
     """In the zygote's child: with isolation, pid 1 of the step's namespaces, which forks the step's process
     and waits for it (out of the student's reach: pid 1 ignores signals from its own namespace)."""
     if not job["isolated"]:
@@ -544,7 +546,7 @@ def _warm_up_sdk():
 
 def zygote(socket_path: str, isolated: bool):
     _warm_up_sdk()
-    make_poster(socket_path, "zygote")("hello", {})  # the grader learns the zygote's pid from the socket
+    make_poster(socket_path, "zygote")(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
     if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     out = sys.stdout

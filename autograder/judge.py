@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pytest
 
-from .leaks import private_lines
-from .sandbox import Limits, Memory, Sandbox
+from .leaks import HIDDEN_TESTS, private_lines
+from .protocol import CellStatus
+from .sandbox import Limits, SubmissionTrouble, Sandbox
 from .submission import Submission, course_layout, read_submission, sandbox_cells
 
-HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
 SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
 REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现了评分器内部的代码，已隐藏。）"
@@ -49,7 +49,7 @@ class GradingRun:
 
         self.sandbox = sandbox
         self.cells = sandbox_cells(submission, layout)
-        self.memory = Memory()
+        self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
         self.seed = seed
         self.scenarios = scenarios.build(self.max_turns, random.Random(seed))
@@ -57,7 +57,7 @@ class GradingRun:
 
     def outcome(self, name: str):
         if name not in self.outcomes:
-            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.memory)
+            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.trouble)
         return self.outcomes[name]
 
     def answer(self, name: str) -> str:
@@ -70,13 +70,13 @@ class GradingRun:
             reports.update(outcome.cells)
         notes = []
         for name, report in reports.items():
-            if report["status"] == "raised" and report["error"]["type"] == "NotImplementedError":
+            if report["status"] == CellStatus.RAISED and report["error"]["type"] == "NotImplementedError":
                 notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
-            elif report["status"] == "raised":
+            elif report["status"] == CellStatus.RAISED:
                 error = report["error"]
                 notes.append(f"单元格 {name} 运行时抛出了 {error['type']}：{error['message'][:120]}"
                              "（它后面的定义没有生效）")
-            elif report["status"] in ("timeout", "died"):
+            elif report["status"] in (CellStatus.TIMEOUT, CellStatus.DIED):
                 notes.append(f"单元格 {name} 一运行就卡住或让进程退出（{report['error']['message']}），评分时跳过了它")
         return notes
 

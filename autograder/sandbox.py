@@ -18,7 +18,7 @@ A `Sandbox` owns, for a whole grading session (one student after another):
   that name them), and the steps' progress reports. The kernel tells the server which
   process is on the other end (SO_PEERCRED), so a step's process can be killed from here.
 
-`Sandbox.run(scenario, cells, memory)` returns an `Outcome`: what each step returned or
+`Sandbox.run(scenario, cells, trouble)` returns an `Outcome`: what each step returned or
 raised (as its process reported it), and what the grader saw for itself: model calls,
 tool calls, emails delivered, file-system events in order, the files in the working
 folder after each step, the checkpoint file at each model and tool call. A step that
@@ -59,6 +59,8 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 
 from . import fs_trace
 from .child import MARK_PREFIX, SYS_CLONE
+from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, Endpoint, EventKind, EventStatus, Job,
+                       ModelRoute, Phase, PhaseKind, StepStatus)
 from .notebook_code import ROOT, load_reference
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
@@ -95,8 +97,8 @@ class Limits:
 
 
 @dataclass
-class Memory:
-    """What the sandbox learns about one submission, carried from scenario to scenario."""
+class SubmissionTrouble:
+    """What went wrong with one submission so far, carried from scenario to scenario."""
     bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
     hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
     report_cells: bool = False  # a definition hung or killed a process: each cell is reported before it runs
@@ -106,7 +108,7 @@ class Memory:
 class Scenario:
     """One situation to put the student's code in, described as data."""
     name: str
-    steps: list  # {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
+    steps: list  # of protocol.Step: {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
     # Each step runs in a fresh process, except that consecutive steps with the same "batch" share one:
     # for calls judged together (one point for all), where one call cannot learn from another what to answer.
     files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
@@ -141,7 +143,7 @@ class Outcome:
         return [c for c in self.tool_calls if step is None or c["step"] == step]
 
     def emails_during_steps(self) -> int:
-        return sum(1 for phase in self.deliveries if phase != "before")
+        return sum(1 for phase in self.deliveries if phase != str(BEFORE))
 
 
 class SandboxError(RuntimeError):
@@ -253,6 +255,7 @@ def _bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
     options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course",
                 "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
                 "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
+                "--ro-bind", str(ROOT / "autograder" / "protocol.py"), f"{APP_INSIDE}/autograder/protocol.py",
                 "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
     if work_size:
         options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
@@ -479,10 +482,10 @@ class _Zygote:
 class _Run:
     """The grader's side of one scenario while its steps run."""
 
-    def __init__(self, sandbox, scenario: Scenario, folder: Folder, memory: Memory):
-        self.sandbox, self.scenario, self.folder, self.memory, self.mail = sandbox, scenario, folder, memory, None
+    def __init__(self, sandbox, scenario: Scenario, folder: Folder, trouble: SubmissionTrouble):
+        self.sandbox, self.scenario, self.folder, self.trouble, self.mail = sandbox, scenario, folder, trouble, None
         self.lock = threading.RLock()
-        self.phase = "before"  # "before", "defining", ("cell", name), ("step", index)
+        self.phase = BEFORE
         self.phase_started = time.monotonic()
         self.job_steps = ()  # the steps the running process was started for
         self.steps = [None] * len(scenario.steps)
@@ -501,11 +504,11 @@ class _Run:
 
     def on_delivery(self, message):
         with self.lock:
-            self.deliveries.append("before" if self.sending_before else str(self.phase))
+            self.deliveries.append(str(BEFORE) if self.sending_before else str(self.phase))
 
     def start_job(self, indices: list):
         with self.lock:
-            self.phase, self.phase_started, self.crashed, self.job_steps = "before", time.monotonic(), False, indices
+            self.phase, self.phase_started, self.crashed, self.job_steps = BEFORE, time.monotonic(), False, indices
             self.step_pid, self.step_pidfd, self.failure = None, None, None
 
     def end_job(self):
@@ -522,7 +525,7 @@ class _Run:
             if self.step_pid is not None or not self.job_steps:
                 return
             self.step_pid = pid
-            self.phase, self.phase_started = "defining", time.monotonic()
+            self.phase, self.phase_started = DEFINING, time.monotonic()
             try:
                 self.step_pidfd = os.pidfd_open(pid)
             except OSError:
@@ -547,22 +550,23 @@ class _Run:
             kind = payload.get("kind")
             cells = payload.get("cells")
             for cell in cells if isinstance(cells, list) else ():
-                if isinstance(cell, dict) and cell.get("status") in ("ok", "raised"):
+                if isinstance(cell, dict) and cell.get("status") in (CellStatus.OK, CellStatus.RAISED):
                     self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
-            if kind == "cell":
-                self.phase, self.phase_started = ("cell", str(payload.get("name"))), time.monotonic()
-            elif kind == "step" and payload.get("index") in self.job_steps:
+            if kind == EventKind.CELL:
+                self.phase, self.phase_started = Phase(PhaseKind.CELL, cell=str(payload.get("name"))), time.monotonic()
+            elif kind == EventKind.STEP and payload.get("index") in self.job_steps:
                 index = payload["index"]
-                if payload.get("status") == "start" and self.phase != ("step", index) and self.steps[index] is None:
-                    self.phase, self.phase_started = ("step", index), time.monotonic()
-                elif (self.phase == ("step", index) and self.steps[index] is None
+                running = Phase(PhaseKind.STEP, step=index)
+                if payload.get("status") == EventStatus.START and self.phase != running and self.steps[index] is None:
+                    self.phase, self.phase_started = running, time.monotonic()
+                elif (self.phase == running and self.steps[index] is None
                       and isinstance(payload.get("result"), dict)):
                     self.steps[index] = _checked_result(payload["result"])
         return {}
 
     def current_step(self):
         with self.lock:
-            return self.phase[1] if isinstance(self.phase, tuple) and self.phase[0] == "step" else None
+            return self.phase.step
 
     def _snapshot(self):
         if not self.scenario.watch:
@@ -577,7 +581,7 @@ class _Run:
 
     # -- the model --
 
-    def model_call(self, raw: bytes, route: str):
+    def model_call(self, raw: bytes, route: ModelRoute):
         step = self.current_step()
         if step is None:
             return 400, _api_error("评分时，定义代码的阶段不能调用模型")
@@ -594,7 +598,7 @@ class _Run:
             status, reply = response.status_code, json.loads(response.content)
         with self.lock:
             self.sequence += 1
-            self.model_calls.append({"step": step, "client": "given" if route == "given" else "make_client",
+            self.model_calls.append({"step": step, "client": "given" if route is ModelRoute.GIVEN else "make_client",
                                      "messages": messages, "status": status, "reply": reply,
                                      "snapshot": snapshot, "seq": self.sequence})
         return status, reply
@@ -704,42 +708,36 @@ class _Run:
     def step_limit(self, index: int) -> float:
         step = self.scenario.steps[index]
         limit = step.get("timeout", self.scenario.step_timeout)
-        if step["name"] in self.memory.hung:  # it hung before: do not wait as long again
+        if step["name"] in self.trouble.hung:  # it hung before: do not wait as long again
             limit = min(limit, step.get("quick_timeout", QUICK_TIMEOUT))
         return limit
 
     def overdue(self) -> bool:
         with self.lock:
             phase, since = self.phase, self.phase_started
-        if phase == "before":
+        if phase.kind is PhaseKind.BEFORE:
             limit = STARTUP_TIMEOUT
-        elif phase == "defining":
-            limit = CELL_TIMEOUT
-        elif phase[0] == "cell":
-            limit = CELL_TIMEOUT
-        elif phase[0] == "step":
-            limit = self.step_limit(phase[1])
+        elif phase.kind is PhaseKind.STEP:
+            limit = self.step_limit(phase.step)
         else:
             limit = CELL_TIMEOUT
         return time.monotonic() - since > limit
 
 
-RESULT_STATUSES = {"returned", "raised", "missing", "unsupported"}
-
-
 def _checked_result(result: dict) -> dict:
     """A step's report, as the grader accepts it: a known status and only the fields that status has."""
     status = result.get("status")
-    if status not in RESULT_STATUSES:
-        return {"status": "died", "detail": "进程报告了评分器不认识的结果"}
+    if status not in REPORTED_STATUSES:
+        return {"status": StepStatus.DIED, "detail": "进程报告了评分器不认识的结果"}
+    status = StepStatus(status)
     checked = {"status": status}
-    if status == "returned":
+    if status is StepStatus.RETURNED:
         checked["value"] = result.get("value")
-    elif status == "raised":
+    elif status is StepStatus.RAISED:
         error = result.get("error") if isinstance(result.get("error"), dict) else {}
         checked["error"] = {"type": str(error.get("type", "")), "value_error": error.get("value_error") is True,
                             "message": str(error.get("message", ""))}
-    elif status == "unsupported":
+    elif status is StepStatus.UNSUPPORTED:
         checked["detail"] = str(result.get("detail", ""))
     if isinstance(result.get("seconds"), (int, float)):
         checked["seconds"] = float(result["seconds"])
@@ -803,9 +801,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return self._reply(413, {"error": "too much data"})
         raw = self.rfile.read(length)
-        rest = parts[3]
-        if rest in ("given/v1/messages", "default/v1/messages"):
-            status, body = run.model_call(raw, rest.split("/", 1)[0])
+        endpoint, _, detail = parts[3].partition("/")
+        if endpoint in set(ModelRoute) and detail == "v1/messages":
+            status, body = run.model_call(raw, ModelRoute(endpoint))
             return self._reply(status, body)
         try:
             payload = json.loads(raw)
@@ -813,22 +811,22 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(400, {"error": "bad json"})
         if not isinstance(payload, dict):
             return self._reply(400, {"error": "bad json"})
-        if rest == "hello":
+        if endpoint == Endpoint.HELLO:
             run.hello(self._peer_pid())
             return self._reply(200, {})
-        if rest == "event":
+        if endpoint == Endpoint.EVENT:
             return self._reply(200, run.event(payload))
-        if rest == "failure":
+        if endpoint == Endpoint.FAILURE:
             run.failure = str(payload.get("traceback"))[-4000:]
             return self._reply(200, {})
-        if rest == "tool":
+        if endpoint == Endpoint.TOOL:
             reply = run.tool_call(payload)
             if reply is None:  # the step was killed on purpose; nobody is listening
                 self.close_connection = True
                 return
             return self._reply(200, reply)
-        if rest.startswith("standin/"):
-            return self._reply(200, run.standin(rest.split("/", 1)[1], payload))
+        if endpoint == Endpoint.STANDIN:
+            return self._reply(200, run.standin(detail, payload))
         return self._reply(404, {"error": "unknown"})
 
     def _reply(self, status: int, body: dict):
@@ -899,7 +897,7 @@ class Sandbox:
         if self.zygote_pid is None:
             self.zygote_pid = pid
 
-    def run(self, scenario: Scenario, cells: list, memory: Memory) -> Outcome:
+    def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble) -> Outcome:
         """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones."""
         self.zygote.ensure_started(rotate=True)
         name = secrets.token_hex(6)
@@ -908,7 +906,7 @@ class Sandbox:
         for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
-        run = _Run(self, scenario, folder, memory)
+        run = _Run(self, scenario, folder, trouble)
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
@@ -917,7 +915,7 @@ class Sandbox:
                     run.run_tool("send_email", dict(email))
                 run.sending_before = False
                 self.runs[token] = run
-                self._steps(run, scenario, cells, memory, token)
+                self._steps(run, scenario, cells, trouble, token)
                 files_after = {}
                 for relative in {*scenario.files, *([scenario.watch] if scenario.watch else [])}:
                     data = folder.read_bytes(relative)  # a file cut off mid-character is still there, and broken
@@ -926,14 +924,14 @@ class Sandbox:
         finally:
             self.runs.pop(token, None)
             folder.remove()
-        steps = [s if s is not None else {"status": "not_run"} for s in run.steps]
+        steps = [s if s is not None else {"status": StepStatus.NOT_RUN} for s in run.steps]
         files_by_step = []
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
             files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        files_after, run.cells, inside, run.fs_events, files_by_step)
 
-    def _steps(self, run: _Run, scenario: Scenario, cells: list, memory: Memory, token: str):
+    def _steps(self, run: _Run, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
         index, attempts = 0, 0
         while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
@@ -945,13 +943,14 @@ class Sandbox:
                 for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
                     if isinstance(value, dict) and "$path" in value:
                         run.folder.make_parents(value["$path"])
-            job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
-                   "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
-                   "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
-                   "cells": [c for c in cells if c["name"] not in memory.bad_cells],
-                   "report_cells": memory.report_cells, "standins": list(scenario.standins),
-                   "steps": [[i, scenario.steps[i]] for i in batch],
-                   "fresh_tmp": STEP_TMP_INSIDE, "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
+            job: Job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
+                        "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
+                        "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
+                        "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
+                        "report_cells": trouble.report_cells, "standins": list(scenario.standins),
+                        "steps": [[i, scenario.steps[i]] for i in batch],
+                        "fresh_tmp": STEP_TMP_INSIDE,
+                        "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
             run.start_job(batch)
             timed_out = []
 
@@ -971,30 +970,30 @@ class Sandbox:
                 :MAX_EVENTS_PER_STEP]
             listing = run.folder.regular_files()
             run.files_by_step.update((i, listing) for i in batch)
-            if failure is not None or phase == "before":  # no student code has run yet: the grader is broken
+            if failure is not None or phase == BEFORE:  # no student code has run yet: the grader is broken
                 how = "超时" if timed_out else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
             index = next((i for i in batch if run.steps[i] is None), batch[-1] + 1)
             if index > batch[-1]:
                 continue
             step = scenario.steps[index]
-            if phase == "defining":
-                if memory.report_cells:  # reported before each cell, and died before the first report
+            if phase == DEFINING:
+                if trouble.report_cells:  # reported before each cell, and died before the first report
                     raise SandboxError(f"评分沙箱的子进程在定义代码之前退出了（{_how_it_died(status)}）")
-                memory.report_cells = True  # once more, learning which cell it is
+                trouble.report_cells = True  # once more, learning which cell it is
                 continue
-            if phase[0] == "cell":
-                memory.bad_cells.add(phase[1])  # defining this cell hangs or kills the process: leave it out
-                run.cells[phase[1]] = {"status": "timeout" if timed_out else "died",
+            if phase.kind is PhaseKind.CELL:
+                trouble.bad_cells.add(phase.cell)  # defining this cell hangs or kills the process: leave it out
+                run.cells[phase.cell] = {"status": CellStatus.TIMEOUT if timed_out else CellStatus.DIED,
                                        "error": {"type": "", "message": _how_it_died(status)}}
                 continue
             if crashed:
-                run.steps[index] = {"status": "crashed_by_grader"}
+                run.steps[index] = {"status": StepStatus.CRASHED_BY_GRADER}
             elif timed_out:
-                run.steps[index] = {"status": "timeout", "detail": f"{run.step_limit(index):g} 秒"}
-                memory.hung.add(step["name"])
+                run.steps[index] = {"status": StepStatus.TIMEOUT, "detail": f"{run.step_limit(index):g} 秒"}
+                trouble.hung.add(step["name"])
             else:
-                run.steps[index] = {"status": "died", "detail": _how_it_died(status)}
+                run.steps[index] = {"status": StepStatus.DIED, "detail": _how_it_died(status)}
             index += 1
             if not (crashed or scenario.independent_steps):
                 return

@@ -12,7 +12,7 @@ import pytest
 
 from autograder.hidden_tests import test_save_load as hidden_save_load
 from autograder.notebook_code import ROOT
-from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, IsolationUnavailable, Memory, Sandbox, Scenario,
+from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, IsolationUnavailable, SubmissionTrouble, Sandbox, Scenario,
                                 isolation_problem)
 
 
@@ -32,7 +32,7 @@ def call(name, *args, **options):
 
 def run(sandbox, source, *steps, **options):
     scenario = Scenario("t", steps=list(steps), independent_steps=True, **options)
-    return sandbox.run(scenario, [{"name": "code", "source": source}], Memory())
+    return sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble())
 
 
 def value(outcome, index=0):
@@ -171,7 +171,7 @@ def test_durable_reads_the_order_the_kernel_saw(sandbox, kind):
     source = "import json, os\n" + SAVES[kind]
     scenario = Scenario("save_roundtrip", steps=[call("save", {"a": 1}, {"$path": "cp-x.json"})],
                         meta={"file": "cp-x.json"})
-    outcome = sandbox.run(scenario, [{"name": "code", "source": source}], Memory())
+    outcome = sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble())
     if kind == "durable":
         hidden_save_load.test_durable(Grading(outcome))
     else:

@@ -12,6 +12,8 @@ import re
 
 import pytest
 
+from autograder.protocol import CellStatus, StepStatus
+from course.checks import short, text_of  # the visible checks word values the same way
 from course.model import InvalidRequest, check_tool_pairing
 
 CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
@@ -34,10 +36,11 @@ def expect(condition, message: str):
         fail(message)
 
 
-def short(value, limit: int = 60) -> str:
-    """A value from the student's code, cut short for a message."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "…"
+def one_email(outcome, hint: str):
+    """The mail server got exactly one email in the steps; more means send_email ran again on resuming."""
+    emails = outcome.emails_during_steps()
+    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的邮件又发了一遍（服务器一共收到 {emails} 封）。"
+                        + hint if emails > 1 else f"邮件服务器一共收到 {emails} 封邮件，应该恰好 1 封")
 
 
 def as_json(value) -> str:
@@ -60,23 +63,23 @@ def problem(outcome, index: int, what: str) -> str | None:
     """Why step `index` gave no value, in the student's terms; None if it returned."""
     step = outcome.steps[index]
     status = step["status"]
-    if status == "returned":
+    if status == StepStatus.RETURNED:
         return None
-    if status == "raised":
+    if status == StepStatus.RAISED:
         error = step["error"]
         if error["type"] == "BadRequestError":
             return f"{what} 调用模型时，API 返回了 400：{api_advice(error['message'])}"
         return f"{what} 抛出了 {error['type']}：{short(error['message'], 120)}"
-    if status == "missing":
+    if status == StepStatus.MISSING:
         name = outcome.scenario.steps[index]["name"]
         return missing_message(outcome, name)
-    if status == "unsupported":
+    if status == StepStatus.UNSUPPORTED:
         return f"{what} 返回的数据不能存成 JSON（{step.get('detail')}）"
-    if status == "timeout":
+    if status == StepStatus.TIMEOUT:
         return f"{what} 超过 {step.get('detail')} 还没有结束（死循环或在等什么），这一项不得分"
-    if status == "died":
+    if status == StepStatus.DIED:
         return f"{what} 运行时{step.get('detail')}，这一项不得分"
-    if status == "crashed_by_grader":
+    if status == StepStatus.CRASHED_BY_GRADER:
         return f"{what} 被评分器按计划中途终止了"
     return f"前面的步骤失败了，{what} 没有运行"
 
@@ -94,10 +97,10 @@ def missing_message(outcome, name: str) -> str:
     cell = DEFINED_IN.get(name, name)
     reason = "提交里没有这个单元格"
     report = outcome.cells.get(cell)
-    if report and report["status"] == "raised":
+    if report and report["status"] == CellStatus.RAISED:
         error = report["error"]
         reason = f"这个单元格运行时抛出了 {error['type']}：{short(error['message'], 100)}"
-    elif report and report["status"] in ("timeout", "died"):
+    elif report and report["status"] in (CellStatus.TIMEOUT, CellStatus.DIED):
         reason = "这个单元格一运行就卡住或让进程退出，评分时跳过了它"
     elif report:
         reason = "这个单元格运行完了，但没有定义它"
@@ -116,15 +119,6 @@ def field(state, key: str, what: str):
     expect(isinstance(state, dict), f"{what} 应该是一个 dict，实际是 {short(state)}")
     expect(key in state, f"{what} 里没有 {key} 字段")
     return state[key]
-
-
-def text_of(content) -> str:
-    """The text of a tool_result's content (a string, or a list of text blocks)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
-    return ""
 
 
 def pairing_problem(messages) -> str | None:

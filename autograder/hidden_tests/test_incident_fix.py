@@ -8,14 +8,16 @@ so a send that bypasses execute_tool (smtplib, course.tools.send_email) is count
 """
 import pytest
 
-from .helpers import expect, fail, pairing_problem, problem, returned, short, text_of
+from autograder.protocol import StepStatus
+
+from .helpers import expect, fail, one_email, pairing_problem, problem, returned, short, text_of
 
 GRADE = "test_incident_fix"
 
 
 def restarted(outcome, what: str) -> dict:
     """The final state of the run started again after the grader's kill; fail saying why there is none."""
-    if outcome.steps[0]["status"] != "crashed_by_grader":
+    if outcome.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
         fail(f"{what}：没有走到评分器要杀进程的那一步——"
              + (problem(outcome, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行到那个工具"))
     state = returned(outcome, 1, "崩溃后重启的 run_agent")
@@ -47,10 +49,7 @@ def test_the_incident_sends_one_email(grading):
     """重演事故（send_email 投递之后、存档点 B 之前被 SIGKILL，再续跑）：邮件服务器一共只收到一封"""
     outcome = grading.outcome("incident_replay")
     restarted(outcome, "重演事故")
-    emails = outcome.emails_during_steps()
-    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的信又发了一遍（服务器一共收到 {emails} 封）。"
-                        "看看你的 reconcile 对 send_email 走的是哪条路"
-           if emails > 1 else f"重演事故后邮件服务器一共收到 {emails} 封，应该恰好 1 封")
+    one_email(outcome, "看看你的 reconcile 对 send_email 走的是哪条路")
 
 
 @pytest.mark.grade(GRADE, 1)

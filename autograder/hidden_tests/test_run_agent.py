@@ -9,8 +9,10 @@ run_agent is given the task in other words than the checkpoint's.
 """
 import pytest
 
-from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, problem, returned, same,
-                      short, text_of, usage_total)
+from autograder.protocol import StepStatus
+
+from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
+                      same, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
 
@@ -167,15 +169,12 @@ def test_resume_pending(grading):
            "只读工具会再执行一次、结果也可能变了")
 
     crash = grading.outcome("agent_crash_send")
-    if crash.steps[0]["status"] != "crashed_by_grader":
+    if crash.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
         fail("发信任务没有走到 send_email：" + (problem(crash, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行 send_email"))
     message = problem(crash, 1, "崩溃后重启的 run_agent")
     if message:
         fail(message)
-    emails = crash.emails_during_steps()
-    expect(emails == 1, f"send_email 在恢复时被重新执行了一次：崩溃前已经发出的邮件又发了一遍（服务器一共收到 {emails} 封）。"
-                        "提示：存档点 A 要在执行工具之前保存；恢复时检查点里有悬空调用就先对账"
-           if emails > 1 else f"邮件服务器一共收到 {emails} 封邮件，应该恰好 1 封")
+    one_email(crash, "提示：存档点 A 要在执行工具之前保存；恢复时检查点里有悬空调用就先对账")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -184,7 +183,7 @@ def test_max_turns(grading):
     max_turns = grading.max_turns
     crash = grading.outcome("agent_max_turns_crash")
     start = crash.scenario.meta["checkpoint"]["turns"]
-    if crash.steps[0]["status"] != "crashed_by_grader":
+    if crash.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
         fail(f"从 turns = {start} 的检查点续跑一个停不下来的任务，第 {crash.scenario.crash['before_tool_call']} "
              "次工具调用之前就结束了：" + (problem(crash, 0, "run_agent")
                                     or f"run_agent 只调用了 {len(crash.answered_model_calls())} 次模型"))

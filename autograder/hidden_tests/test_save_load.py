@@ -3,6 +3,8 @@ import os
 
 import pytest
 
+from autograder.protocol import StepStatus
+
 from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
                       returned, short, stray_files, without_paths)
 
@@ -49,9 +51,9 @@ def test_load_errors(grading):
     for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
         what = LOAD_ERRORS[kind]
         step = outcome.steps[index]
-        if step["status"] == "returned":
+        if step["status"] == StepStatus.RETURNED:
             fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
-        if step["status"] != "raised":
+        if step["status"] != StepStatus.RAISED:
             fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
         error = step["error"]
         expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
@@ -75,7 +77,7 @@ def test_atomic(grading):
     if problem(outcome, 0, "第一次保存"):
         fail("第一次保存（一份普通的检查点）就失败了：" + problem(outcome, 0, "save_checkpoint"))
     failed_save = outcome.steps[1]
-    if failed_save["status"] not in ("returned", "raised"):
+    if failed_save["status"] not in (StepStatus.RETURNED, StepStatus.RAISED):
         fail("第二次保存时磁盘写满了（评分器限制了文件大小），" + problem(outcome, 1, "save_checkpoint"))
     previous, why = on_disk(outcome, meta["file"])
     expect(outcome.files_after.get(meta["file"]) is not None, "一次失败的保存之后，path 上原来的检查点不见了")
@@ -83,7 +85,7 @@ def test_atomic(grading):
         fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
              "写完再用 os.replace 换上去，不要直接覆盖目标文件")
     expect(not differing_fields(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
-    expect(failed_save["status"] == "raised",
+    expect(failed_save["status"] == StepStatus.RAISED,
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
     check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后",

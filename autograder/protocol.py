@@ -1,0 +1,127 @@
+"""What crosses the sandbox's wall, named once for both sides (autograder.sandbox outside, autograder.child inside).
+
+grader -> zygote   one `Job` per line on the zygote's stdin (JSON);
+zygote -> grader   JSON lines on its stdout: {"ready": true} once, then per job {"pid": n} and
+                   {"pid": n, "status": {"exit_code": n} | {"signal": n}};
+step -> grader     HTTP POSTs on the Unix socket, to /s/<token>/<Endpoint> (and the SDK's model calls
+                   to /s/<token>/<ModelRoute>/v1/messages), each a JSON object; an `Event` reports progress.
+
+The values are plain strings on the wire (the enums below are str subclasses), so both sides compare
+them with `==` and a JSON reader sees nothing unusual. Nothing here is trusted because it was received:
+the grader checks every field it reads (autograder.sandbox).
+"""
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypedDict
+
+
+class _Name(str, Enum):
+    """A name on the wire: prints and formats as its value (as 3.11's StrEnum does; 3.10 has none)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+class Endpoint(_Name):
+    HELLO = "hello"  # a step's process, before any student code: the kernel names its pid to the grader
+    EVENT = "event"
+    FAILURE = "failure"  # the driver itself failed (a traceback)
+    TOOL = "tool"  # execute_tool, run by the grader
+    STANDIN = "standin"  # + "/<name>": the grader's own save_checkpoint, load_checkpoint or reconcile
+
+
+class ModelRoute(_Name):
+    GIVEN = "given"  # the client the scenario passed in
+    DEFAULT = "default"  # one from course.make_client()
+
+
+class EventKind(_Name):
+    CELL = "cell"  # a definition cell is about to run (only when the grader asks for one report per cell)
+    STEP = "step"
+
+
+class EventStatus(_Name):
+    START = "start"
+    DONE = "done"
+
+
+class CellStatus(_Name):
+    OK = "ok"
+    RAISED = "raised"
+    TIMEOUT = "timeout"  # decided by the grader
+    DIED = "died"  # decided by the grader
+
+
+class StepStatus(_Name):
+    # reported by the step's process
+    RETURNED = "returned"
+    RAISED = "raised"
+    MISSING = "missing"  # the notebook defines no such name
+    UNSUPPORTED = "unsupported"  # returned something JSON cannot hold
+    # decided by the grader
+    NOT_RUN = "not_run"
+    TIMEOUT = "timeout"
+    DIED = "died"
+    CRASHED_BY_GRADER = "crashed_by_grader"
+
+
+REPORTED_STATUSES = frozenset({StepStatus.RETURNED, StepStatus.RAISED, StepStatus.MISSING, StepStatus.UNSUPPORTED})
+
+
+class PhaseKind(_Name):
+    BEFORE = "before"  # the process has not said hello yet
+    DEFINING = "defining"  # running the definition cells (which one, the grader learns only when it asks)
+    CELL = "cell"
+    STEP = "step"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Where the running process is, as the grader last heard."""
+    kind: PhaseKind
+    cell: str | None = None
+    step: int | None = None
+
+    def __str__(self) -> str:
+        detail = self.cell if self.kind is PhaseKind.CELL else self.step if self.kind is PhaseKind.STEP else None
+        return str(self.kind) if detail is None else f"{self.kind} {detail}"
+
+
+BEFORE = Phase(PhaseKind.BEFORE)
+DEFINING = Phase(PhaseKind.DEFINING)
+
+
+class Cell(TypedDict):
+    name: str
+    source: str
+
+
+class Step(TypedDict, total=False):
+    kind: str  # "call" or "value"
+    name: str
+    args: list  # a {"$path": relative} item becomes a path in the working folder, {"$client": ...} the client
+    kwargs: dict
+    timeout: float
+    quick_timeout: float
+    report_args: bool  # report the arguments as they are after the call
+    file_size_limit: int
+    batch: str  # consecutive steps with the same batch share one process
+
+
+class Job(TypedDict):
+    id: str
+    isolated: bool
+    token: str
+    socket: str
+    workdir: str
+    env: dict
+    limits: dict
+    cells: list  # of Cell
+    report_cells: bool
+    standins: list
+    steps: list  # of [index, Step]
+    fresh_tmp: str
+    under_tmp: list
