@@ -190,9 +190,9 @@ def build(max_turns: int, rng) -> dict:
     email, resumed_email = draw.two_wordings(EMAIL_TASKS)
 
     # -- save_checkpoint / load_checkpoint --
-    # One child: a save, loading it back, a missing file, then broken files, each a way a checkpoint goes
-    # bad. Their JSON is ASCII (\u escapes), so a Chinese error message cannot come from quoting the
-    # file; the GBK one is what an editor on Windows may save.
+    # A save, loading it back, a missing file, then broken files, each a way a checkpoint goes bad (in
+    # shuffled order, sharing one process: one point for all of them). Their JSON is ASCII (\u escapes), so
+    # a Chinese error message cannot come from quoting the file; the GBK one is what an editor on Windows may save.
     state = draw.sample("cpB", meeting)
     saved = draw.file()
     folder = draw.folder()
@@ -204,6 +204,7 @@ def build(max_turns: int, rng) -> dict:
                "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
                "not_object": json.dumps([broken]),
                "no_version": json.dumps(without_version(broken))}
+    damaged = {kind: damaged[kind] for kind in rng.sample(list(damaged), len(damaged))}
     files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
                  files={files[kind]: damaged[kind] for kind in damaged},
@@ -212,7 +213,7 @@ def build(max_turns: int, rng) -> dict:
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
-                        *(call("load_checkpoint", path(files[kind])) for kind in damaged)]))
+                        *({**call("load_checkpoint", path(files[kind])), "batch": "broken"} for kind in damaged)]))
 
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
@@ -222,11 +223,13 @@ def build(max_turns: int, rng) -> dict:
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))
 
-    # -- reconcile --
+    # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
+    # and so do the unheard-of tools)
     read_only = [draw.with_pending(draw.sample("cpB", meeting), name, tool_input)
                  for name, tool_input in draw.read_only_calls()]
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only},
-                 steps=[{**call("reconcile", cp), "report_args": True} for cp in read_only]))
+                 steps=[{**call("reconcile", cp), "report_args": True, **({"batch": "others"} if index else {})}
+                        for index, cp in enumerate(read_only)]))
 
     send = draw.sample("cpC", email)
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
@@ -237,7 +240,7 @@ def build(max_turns: int, rng) -> dict:
     unheard_of = [draw.with_pending(draw.sample("cpC", email), name, tool_input)
                   for name, tool_input in unheard_of_calls]
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
-                 steps=[{**call("reconcile", cp), "report_args": True} for cp in unheard_of]))
+                 steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
 
     # -- recovery_action --
     cases = [(draw.sample("cpA", meeting), "continue"), (after_save_point_b(draw.sample("cpB", meeting)), "continue")]
