@@ -20,7 +20,6 @@ from course import load_sample
 
 from autograder.sandbox import Scenario
 
-from . import incident_scenarios
 
 # The scripted model picks its plan from the task's words: "纪要" (meeting notes) or "邮件" (email).
 MEETING_TASKS = (
@@ -261,18 +260,23 @@ def build(max_turns: int, rng) -> dict:
     add(Scenario("answers", independent_steps=True, steps=[
         {"kind": "value", "name": name, "batch": "answers"}
         for name in ("QUIZ_DELETE_ANSWER", "ROOT_CAUSE_ANSWER", "QUIZ_FAILURE_ANSWER")]))
-    incident_scenarios.build(add, draw, email, meeting)  # Level 2: the incident replayed with the student's own functions
-
-    # -- run_agent, with the grader's own save / load / reconcile --
-    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
-    def agent(name, task, checkpoint=None, runs=1, **options):
+    # -- run_agent: with the grader's own save / load / reconcile (STANDINS), or in Level 2 with the
+    # student's own, the way the notebook's replay runs the incident --
+    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, **options):
         where = draw.file()
         files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
         step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
-        add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=STANDINS,
+        add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=standins,
                      meta={"task": task, "checkpoint": checkpoint, "file": where}, **options))
 
+    # Level 2. SIGKILL right after send_email delivered, before save point B: the incident itself; then
+    # SIGKILL just before the second tool call (grep) runs: a read-only call left dangling.
+    agent("incident_replay", email, before_sending(draw.sample("cpC", email)), runs=2, standins=(),
+          crash={"after_tool": "send_email"})
+    agent("incident_read_only_crash", meeting, runs=2, standins=(), crash={"before_tool_call": 2})
+
+    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
     agent("agent_fresh", meeting)
     agent("agent_resume", resumed_meeting, draw.sample("cpA", meeting))
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
