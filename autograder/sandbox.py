@@ -479,7 +479,7 @@ class _Zygote:
             Path(self.trace.path).unlink(missing_ok=True)
 
 
-class _Run:
+class _ScenarioRun:
     """The grader's side of one scenario while its steps run."""
 
     def __init__(self, sandbox, scenario: Scenario, folder: Folder, trouble: SubmissionTrouble):
@@ -906,7 +906,7 @@ class Sandbox:
         for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
-        run = _Run(self, scenario, folder, trouble)
+        run = _ScenarioRun(self, scenario, folder, trouble)
         try:
             with MailServer(on_delivery=run.on_delivery) as mail:
                 run.mail = mail
@@ -931,7 +931,7 @@ class Sandbox:
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        files_after, run.cells, inside, run.fs_events, files_by_step)
 
-    def _steps(self, run: _Run, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
+    def _steps(self, run: _ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
         index, attempts = 0, 0
         while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
@@ -998,7 +998,7 @@ class Sandbox:
             if not (crashed or scenario.independent_steps):
                 return
 
-    def _step_env(self, run: _Run) -> dict:
+    def _step_env(self, run: _ScenarioRun) -> dict:
         return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run.folder.inside, "COURSE_OFFLINE": "1",
                 "COURSE_MAILDIR": f"{run.folder.inside}/maildir", "PYTHONDONTWRITEBYTECODE": "1"}
 
