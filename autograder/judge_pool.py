@@ -117,9 +117,15 @@ class JudgePool:
         Notebooks may be put while this runs; it ends when none is left."""
         while self.running or self.waiting:
             self._hand_over()
-            done, _ = wait(list(self.running), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(self.running), timeout=1.0, return_when=FIRST_COMPLETED)
+            if not done:  # pebble can break a pool between taking a notebook and registering it: never resolved
+                done = {future for future, (_, _, pool) in self.running.items() if not pool.active}
             for future in done:
                 key, path, pool = self.running.pop(future)
+                if not future.done():
+                    self._replace(pool)
+                    self.waiting.appendleft((key, path))
+                    continue
                 try:
                     verdict = future.result()
                 except BrokenProcessPool:  # never started: judged in the next pool

@@ -245,7 +245,7 @@ def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(sma
 # its second student is handed to the pool (the case that once crashed the run with BrokenPipeError and
 # lost the student another worker was grading), and its replacement kills itself as soon as it starts.
 PLACED_DEATHS = """
-import os, signal, sys
+import os, signal, sys, time
 import psutil
 from autograder import classgrade, judge_pool
 
@@ -266,7 +266,8 @@ def hand_over_after_a_death(pool):
         if len(handed) == 2:
             for worker in psutil.Process().children():
                 worker.kill()
-                worker.wait()
+                while worker.status() != psutil.STATUS_ZOMBIE:  # left for the pool to reap and notice
+                    time.sleep(0.01)
     hand_over(pool)
 
 judge_pool.start_worker, judge_pool.JudgePool._hand_over = start_and_maybe_die, hand_over_after_a_death
