@@ -93,6 +93,6 @@ grade: setup
 feedback: setup
 	$(BIN)/nbgrader generate_feedback lesson03 --force
 
-# Wall time of `make grade` against stock nbgrader (Execute in a kernel) and the serial graders on N full-marks submissions.
+# Wall time of `make grade` against stock nbgrader (Execute in a kernel) and serial grading on N full-marks submissions.
 bench-grade: setup
-	$(BIN)/python -m autograder.bench $(or $(N),20)
+	$(BIN)/python -m benchmarks.grade $(or $(N),20)

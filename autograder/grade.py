@@ -1,42 +1,31 @@
-"""Autograde every submission under submitted/<student>/lesson03/, one student at a time.
+"""nbgrader's own steps for one student, around a verdict the judge has already given.
 
-    python -m autograder.grade [--seed N] [--allow-unisolated] [course_root]
+`make grade` (autograder.classgrade) uses a Grader in its main process, the one writer
+of the gradebook:
 
-(`make grade` runs autograder.classgrade, which does the same per student, in
-parallel and resumably, by calling `Grader.grade_submission` in its workers.)
-
-For each student folder the submission is first checked and copied to
-build/grading/submitted/ (nbgrader reads it from there; the student's files stay as
-they were): a renamed notebook gets its expected name back, broken JSON is repaired
-when it can be, a missing or unreadable notebook is replaced by the blank student
-version so the student still appears in the gradebook with zero, and every finding
-becomes a note in the student's feedback. Then `nbgrader autograde` (with the judge
-in place of the kernel, see nbgrader_config.py) and `nbgrader generate_feedback` run
-for that student, through nbgrader's own API.
-
-Students are graded one at a time by a worker process (`--worker`), which keeps
-nbgrader, the judge and its sandbox loaded between students. If the worker dies
-while grading a student, that student is graded as a blank submission with a note,
-a new worker takes over and the run goes on.
-
-At the end: grades.csv (nbgrader's CSV export), a check that no feedback contains
-hidden-test code or the reference solution, and a short summary.
-
-`Grader(course_root).grade_submission(student_id)` grades one student in-process and
-returns a plain dict; this is the unit a class-scale runner can call in parallel:
+1. `stage(student)` checks the submission and copies it to build/grading/submitted/
+   (nbgrader reads it from there; the student's files stay as they were): a renamed
+   notebook gets its expected name back, broken JSON is repaired when it can be, a
+   missing or unreadable notebook is replaced by the blank student version so the
+   student still appears in the gradebook with zero, and every finding becomes a note
+   in the student's feedback. The staged notebook is what the judge judges.
+2. `grade_with(student, verdict, notes)` runs `nbgrader autograde` (the judge's
+   preprocessor writes the verdict into the test cells, see nbgrader_config.py) and
+   `nbgrader generate_feedback` for that student through nbgrader's own API, and
+   returns what happened as plain data:
 
     {"student", "ok", "notes" (what was wrong with the file), "auto_score", "auto_max",
      "grades" ({test cell: points}), "errors" (the grader's own, normally []),
-     "feedback_ok", "seconds", "score" and "max_score" (from the gradebook, written answers included),
-     "seed" (the judge's scenarios were drawn from it: `--seed N` grades with the same ones again)}
+     "feedback_ok", "seconds", "seed" (the judge's), "score" and "max_score" (from the
+     gradebook, written answers included)}
+
+After the class: `export()` writes grades.csv, `feedback_leaks()` checks what each
+student receives for hidden-test code or the reference solution.
 """
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
-import warnings
 from pathlib import Path
 
 import nbformat
@@ -50,8 +39,8 @@ from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_not
 ASSIGNMENT = "lesson03"
 NOTEBOOK = SOURCE_NOTEBOOK.stem
 STAGING = Path("build") / "grading"  # under the course root
-WORKER_DEADLINE = 900  # seconds for one student; the judge's own limits end every child much sooner
 WORKER_DIED = "评分进程在处理这份提交时意外退出了，这份提交按空白答卷记分；请老师检查原始提交。"
+NBGRADER_FAILED = "nbgrader 没能处理这份提交（详见评分日志），按空白答卷记分；请老师检查原始提交。"
 
 
 class Grader:
@@ -91,8 +80,9 @@ class Grader:
 
     # -- one student --
 
-    def stage(self, student: str, blank_because: list | None = None) -> list:
-        """Copy the student's submission to the staging folder, repaired; return the notes."""
+    def stage(self, student: str, blank_because: list | None = None) -> tuple[Path, list]:
+        """Copy the student's submission to the staging folder, repaired (or the blank notebook, with
+        `blank_because` as its notes); return the staged notebook and the notes."""
         source = self.root / "submitted" / student / ASSIGNMENT
         target = self.root / STAGING / "submitted" / student / ASSIGNMENT
         shutil.rmtree(target, ignore_errors=True)
@@ -111,8 +101,9 @@ class Grader:
         drop_duplicate_ids(notebook)
         restore_missing_cells(notebook, blank)
         notebook.metadata[NOTES_KEY] = notes
-        nbformat.write(notebook, str(target / f"{NOTEBOOK}.ipynb"))
-        return notes
+        staged = target / f"{NOTEBOOK}.ipynb"
+        nbformat.write(notebook, str(staged))
+        return staged, notes
 
     def _read_submitted(self, folder: Path):
         expected = folder / f"{NOTEBOOK}.ipynb"
@@ -144,28 +135,29 @@ class Grader:
         notes += submission_from_notebook(notebook, self.layout).notes
         return notebook, list(dict.fromkeys(notes))
 
-    def grade_submission(self, student: str, blank_because: list | None = None) -> dict:
-        """Stage, autograde and write feedback for one student; return what happened as plain data."""
+    def grade_with(self, student: str, verdict: dict, notes: list) -> dict:
+        """nbgrader autograde with the judge's verdict written in, then generate_feedback.
+
+        The report's "nbgrader_error" is set when autograde failed: the caller grades a blank then."""
         from nbgrader.api import Gradebook, MissingEntry
 
-        from .nbgrader_judge import last_verdicts
-
         started = time.monotonic()
-        notes = self.stage(student, blank_because)
-        last_verdicts.pop((student, NOTEBOOK), None)
-        result = self.api.autograde(ASSIGNMENT, student, force=True, create=True)
-        if not result["success"] and blank_because is None:
-            failure = "nbgrader 没能处理这份提交（详见评分日志），按空白答卷记分；请老师检查原始提交。"
-            return self.grade_submission(student, notes + [failure]) | {"nbgrader_error": result.get("error", "")}
+        self.config.SandboxJudge.verdicts = {NOTEBOOK: verdict}  # read by the judge's preprocessor in autograde
+        try:
+            result = self.api.autograde(ASSIGNMENT, student, force=True, create=True)
+        finally:
+            self.config.SandboxJudge.verdicts = {}
         feedback = self.api.generate_feedback(ASSIGNMENT, student, force=True)
-        verdict = last_verdicts.pop((student, NOTEBOOK), None)
-        report = {"student": student, "ok": bool(result["success"] and verdict), "notes": notes,
-                  "auto_score": sum(g["score"] for g in verdict["grades"].values()) if verdict else 0,
-                  "auto_max": sum(g["points"] for g in verdict["grades"].values()) if verdict else 0,
-                  "grades": {k: g["score"] for k, g in verdict["grades"].items()} if verdict else {},
-                  "errors": (verdict or {}).get("errors", []) + ([] if result["success"] else [result.get("error")]),
-                  "feedback_ok": bool(feedback["success"]), "seconds": round(time.monotonic() - started, 2),
-                  "seed": (verdict or {}).get("seed")}
+        grades = verdict["grades"]
+        report = {"student": student, "ok": bool(result["success"]), "notes": notes,
+                  "auto_score": sum(g["score"] for g in grades.values()),
+                  "auto_max": sum(g["points"] for g in grades.values()),
+                  "grades": {k: g["score"] for k, g in grades.items()},
+                  "errors": verdict["errors"] + ([] if result["success"] else [result.get("error")]),
+                  "feedback_ok": bool(feedback["success"]),
+                  "seconds": round(verdict["seconds"] + time.monotonic() - started, 2), "seed": verdict["seed"]}
+        if not result["success"]:
+            report["nbgrader_error"] = result.get("error", "")
         with Gradebook(self.db_url) as gradebook:
             try:
                 submission = gradebook.find_submission(ASSIGNMENT, student)
@@ -215,140 +207,3 @@ def students(course_root: Path) -> list:
     if not folder.is_dir():
         return []
     return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-
-
-class _Worker:
-    """A `python -m autograder.grade --worker` process, replaced if it dies."""
-
-    def __init__(self, course_root: Path):
-        self.root = course_root
-        self.process = None
-
-    def grade(self, student: str, blank_because=None) -> dict | None:
-        if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen([sys.executable, "-m", "autograder.grade", "--worker", str(self.root)],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                            cwd=Path(__file__).resolve().parent.parent, start_new_session=True)
-        self.process.stdin.write(json.dumps({"student": student, "blank_because": blank_because}) + "\n")
-        self.process.stdin.flush()
-        line = _read_line(self.process, WORKER_DEADLINE)
-        if line is None:
-            self.close()
-            return None
-        return json.loads(line)
-
-    def close(self):
-        if self.process is not None:
-            self.process.stdin.close()  # a worker ends when its input does, and cleans up after itself
-            try:
-                self.process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
-
-
-def _read_line(process, deadline: float):
-    import selectors
-
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        if not selector.select(timeout=deadline):
-            return None
-    return process.stdout.readline() or None
-
-
-def grade_class(course_root: Path) -> int:
-    course_root = Path(course_root).resolve()
-    started = time.monotonic()
-    everyone = students(course_root)
-    print(f"自动评分 {ASSIGNMENT}：submitted/ 下共有 {len(everyone)} 名学生。", flush=True)
-    worker = _Worker(course_root)
-    reports = []
-    try:
-        for number, student in enumerate(everyone, 1):
-            report = worker.grade(student)
-            if report is None:
-                report = worker.grade(student, [WORKER_DIED]) or {
-                    "student": student, "ok": False, "notes": [WORKER_DIED], "auto_score": 0, "auto_max": 0,
-                    "errors": ["评分进程连空白答卷都没能处理"]}
-            reports.append(report)
-            seed = f"，场景种子 {report['seed']}" if report.get("seed") is not None else ""
-            print(f"  [{number}/{len(everyone)}] {student}: {report['auto_score']:g} / {report['auto_max']:g}"
-                  f"（{report.get('seconds', 0):.1f} 秒{seed}）", flush=True)
-    finally:
-        worker.close()
-    grader = Grader(course_root)  # export and checks need only the gradebook, not the judge
-    grader.export(course_root / "grades.csv")
-    leaks = {student: grader.feedback_leaks(student) for student in everyone}
-    return _summary(reports, leaks, course_root, time.monotonic() - started)
-
-
-def _summary(reports: list, leaks: dict, course_root: Path, seconds: float) -> int:
-    print(f"\n自动评分完成，用时 {seconds:.0f} 秒。")
-    print(f"{'学生':<16}{'自动评分':>10}  说明")
-    for report in reports:
-        notes = report.get("notes", [])
-        print(f"{report['student']:<18}{report['auto_score']:>5g} / {report['auto_max']:<4g}"
-              f"{notes[0] if notes else ''}{f'（另有 {len(notes) - 1} 条）' if len(notes) > 1 else ''}")
-    if reports:
-        scores = [r["auto_score"] for r in reports]
-        print(f"平均 {sum(scores) / len(scores):.1f} 分，满分 {max(r['auto_max'] for r in reports):g} 的有 "
-              f"{sum(r['auto_score'] == r['auto_max'] and r['auto_max'] > 0 for r in reports)} 人。")
-    print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{ASSIGNMENT}/。"
-          "书面回答（why_cpA、why_cpB、why_cpC、root_cause_why）请在 formgrader 里手动批改。")
-    trouble = 0
-    for report in reports:
-        for error in report.get("errors", []):
-            trouble += 1
-            print(f"评分器出错（{report['student']}）：{str(error)[:300]}", file=sys.stderr)
-    for student, found in leaks.items():
-        if found:
-            trouble += 1
-            print(f"警告：{student} 的反馈里出现了隐藏测试或参考答案的代码：{found[:3]}", file=sys.stderr)
-    return 1 if trouble else 0
-
-
-def _worker(course_root: str):
-    warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy 2 warns about nbgrader's own session use
-    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")  # stdout is for replies only: anything else goes to stderr
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    grader = Grader(Path(course_root))
-    grader.prepare()
-    for line in sys.stdin:
-        request = json.loads(line)
-        report = grader.grade_submission(request["student"], request.get("blank_because"))
-        replies.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
-        replies.flush()
-
-
-def main(argv=None) -> int:
-    import argparse
-
-    from .judge import SEED_ENV
-    from .sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
-
-    parser = argparse.ArgumentParser(description="逐个自动评分 submitted/ 下的作业。")
-    parser.add_argument("course_root", nargs="?", default=".")
-    parser.add_argument("--seed", type=int, help="抽取评分场景的随机种子（默认每份提交各抽一个，记在评分记录里）")
-    parser.add_argument(ALLOW_FLAG, action="store_true",
-                        help="没有 user namespace 时也评分：学生代码不隔离，以你的身份运行（清楚风险时才用）")
-    args = parser.parse_args(argv)
-    if args.seed is not None:
-        os.environ[SEED_ENV] = str(args.seed)  # the worker process inherits it
-    if args.allow_unisolated:
-        allow_unisolated()  # the worker inherits the environment
-    try:
-        require_isolation()  # before anyone is graded
-    except IsolationUnavailable as refusal:
-        print(refusal.code, file=sys.stderr)
-        return 2
-    return grade_class(Path(args.course_root))
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:
-        _worker(sys.argv[2])
-    else:
-        sys.exit(main())

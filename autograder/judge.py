@@ -17,16 +17,13 @@ A verdict is plain JSON:
      "errors": ["..."],     # the grader's own failures (never the student's fault); empty when all is well
      "seed": 1234567}       # what the scenarios were drawn from: Judge(seed=1234567) draws the same ones
 
-`python -m autograder.judge --worker` judges many submissions in one process (used to
-grade the test corpus in parallel): one JSON request per line on stdin,
-{"id": ..., "path": ...}, one {"id": ..., "verdict": ...} per line on stdout.
+`python -m autograder.judge [--seed N] NOTEBOOK...` prints the verdicts; many notebooks
+are judged in parallel by autograder.judge_pool.
 """
 import json
 import os
 import random
-import sys
 import time
-import traceback
 from pathlib import Path
 
 import pytest
@@ -196,28 +193,13 @@ class Judge:
         self.close()
 
 
-def _worker(seed=None):
-    with Judge(seed=seed) as judge:
-        for line in sys.stdin:
-            request = json.loads(line)
-            try:
-                verdict = judge.judge_file(Path(request["path"]))
-            except Exception:
-                verdict = {"grades": {}, "notes": [], "errors": [traceback.format_exc()]}
-            sys.stdout.write(json.dumps({"id": request["id"], "verdict": verdict}, ensure_ascii=False) + "\n")
-            sys.stdout.flush()
-
-
 def main(argv=None):
     import argparse
 
     parser = argparse.ArgumentParser(description="用隐藏测试给一份或多份提交评分，输出 JSON 结论。")
-    parser.add_argument("notebooks", nargs="*", type=Path)
-    parser.add_argument("--worker", action="store_true", help="从 stdin 逐行读请求（评分语料用）")
+    parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--seed", type=int, help="抽取场景用的随机种子（重现某次评分时用结论里的 seed）")
     args = parser.parse_args(argv)
-    if args.worker:
-        return _worker(args.seed)
     with Judge(seed=args.seed) as judge:
         for path in args.notebooks:
             print(json.dumps(judge.judge_file(path), ensure_ascii=False, indent=2))

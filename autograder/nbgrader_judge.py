@@ -8,11 +8,16 @@ to score (`nbgrader.utils.determine_grade`): a stdout stream with the feedback i
 Chinese, then an `execute_result` holding the cell's score (partial credit). The rest of
 nbgrader — SaveAutoGrades, the gradebook, `generate_feedback`, `export`, the formgrader
 — works unchanged, and the written answers stay for manual grading.
+
+Plain `nbgrader autograde` judges each notebook here, in one judge per process.
+`make grade` judges the class in its pool of worker processes first and hands each
+student's verdict in through the `SandboxJudge.verdicts` option.
 """
 import atexit
 
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Dict
 
 from .judge import Judge
 from .submission import NOTES_KEY, submission_from_notebook
@@ -21,7 +26,6 @@ HEADER = "评分器在隔离的进程里检查了你的代码（上面的可见�
 GRADER_TROUBLE = "评分器在检查你的提交时自己出了错，受影响的检查暂按未通过计；老师会复核这份提交。"
 
 _judge = None
-last_verdicts = {}  # (student, notebook) -> the judge's verdict, for autograder.grade
 
 
 def shared_judge() -> Judge:
@@ -70,12 +74,15 @@ def write_verdict(notebook, verdict: dict) -> None:
 class SandboxJudge(NbGraderPreprocessor):
     """Grades the notebook with autograder.judge instead of executing it."""
 
+    verdicts = Dict(help="{notebook name: verdict} already given by the judge for the student being autograded "
+                         "(make grade sets it for each student); a notebook not in it is judged here").tag(config=True)
+
     def preprocess(self, nb, resources):
-        judge = shared_judge()
-        verdict = judge.judge(submission_from_notebook(nb, judge.layout))
+        verdict = self.verdicts.get(resources["nbgrader"]["notebook"])
+        if verdict is None:
+            judge = shared_judge()
+            verdict = judge.judge(submission_from_notebook(nb, judge.layout))
         for error in verdict["errors"]:
             self.log.error("评分器出错：%s", error)
         write_verdict(nb, verdict)
-        info = resources.get("nbgrader", {})
-        last_verdicts[(info.get("student"), info.get("notebook"))] = verdict
         return nb, resources

@@ -6,7 +6,8 @@ student writes), in notebook order. Demo cells and checks are left out, so
 loading never runs an agent or prints anything.
 
 The reference solution is the source notebook itself: `load_reference()` is
-the one way tests, the replay and the grader reach it.
+the one way tests, the replay and the grader reach it, and `full_marks_notebook()`
+hands it in as a student would (for the grading corpus and the grading benchmark).
 """
 import types
 from pathlib import Path
@@ -15,6 +16,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_NOTEBOOK = ROOT / "source" / "lesson03" / "resume-from-checkpoint.ipynb"
+RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
 
 
 def is_definition_cell(cell) -> bool:
@@ -37,3 +39,21 @@ def load_module(code_cells: list, name: str) -> types.ModuleType:
 
 def load_reference() -> types.ModuleType:
     return load_module(definition_cells(SOURCE_NOTEBOOK), "reference")
+
+
+def reference_solutions() -> dict:
+    """grade_id -> the reference source of each answer (solution code) cell."""
+    notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
+    return {c.metadata["nbgrader"]["grade_id"]: c.source for c in notebook.cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def full_marks_notebook() -> nbformat.NotebookNode:
+    """The student notebook (release/) with every answer cell holding the reference solution."""
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    solutions = reference_solutions()
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in solutions:
+            cell.source = solutions[grade_id]
+    return notebook

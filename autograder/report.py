@@ -3,7 +3,7 @@
     python -m autograder.report [course_root]      # writes reports/lesson03.html
 
 `make grade` writes it at the end. What it shows, read from the gradebook, the
-autograded notebooks and the grading records of autograder.classgrade:
+autograded notebooks and the grading records (autograder.records):
 - a histogram of the students' scores (a PNG made with matplotlib, embedded);
 - per graded cell, how many students earned full, partial and no points;
 - the most common mistakes by name: the titles of the failed checks, as the judge
@@ -28,6 +28,8 @@ from jinja2 import Environment
 
 from autograder import grade
 from autograder.nbgrader_judge import notes_markdown
+from autograder.records import Records
+from autograder.scores import class_scores
 from instruments.host import cjk_font
 
 FAILED_CHECK = re.compile(r"^✘ (?P<title>.+)（0 / [\d.]+ 分）$")
@@ -109,8 +111,6 @@ def feedback_of(notebook_path: Path) -> tuple[dict, list]:
 
 
 def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> ClassReport:
-    from autograder.gradebook_merge import class_scores
-
     gradebook = class_scores(db_url, assignment)
     report = ClassReport(assignment)
     stats, mistakes = {}, {}
@@ -238,13 +238,11 @@ def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade
 
 
 def main(argv=None) -> None:
-    from autograder.classgrade import Records
-
     parser = argparse.ArgumentParser(description="全班评分报告（make grade 结束时也会写）")
     parser.add_argument("course_root", nargs="?", default=".")
     root = Path(parser.parse_args(argv).course_root).resolve()
     grader = grade.Grader(root)
-    print(f"全班评分报告：{write_report(root, grader.db_url, Records(root).reports())}")
+    print(f"全班评分报告：{write_report(root, grader.db_url, Records(root, grade.ASSIGNMENT).reports())}")
 
 
 if __name__ == "__main__":

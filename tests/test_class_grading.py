@@ -1,9 +1,9 @@
-"""Class-scale `make grade` (autograder.classgrade) against the serial grader, on a small class.
+"""Class-scale `make grade` (autograder.classgrade) against serial grading, on a small class.
 
 The class comes from the grading corpus (tests/grading): full marks, a repaired file, two
 students with the same plausible mistake, wrong quiz answers, a blank notebook, code that
-hangs at definition, and a file nobody can read. The serial reference is
-`python -m autograder.grade` (the same per-student work, one student at a time).
+hangs at definition, and a file nobody can read. The serial reference is the same grader
+with one worker (`--workers 1`).
 """
 import json
 import os
@@ -19,9 +19,9 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder import grade
-from autograder.classgrade import STATE_DIR
-from autograder.gradebook_merge import class_scores
 from autograder.leaks import private_lines
+from autograder.records import STATE_DIR
+from autograder.scores import class_scores
 from grading.grading_corpus import build
 from postgres_harness import LocalPostgres
 
@@ -114,7 +114,7 @@ def only(found: dict, students: list) -> dict:
 @pytest.fixture(scope="module")
 def serial_run(new_class, tmp_path_factory):
     course = copy_course(new_class, tmp_path_factory.mktemp("serial") / "course")
-    return course, run(course, "-m", "autograder.grade", check=False)  # exit status compared below
+    return course, run(course, "-m", "autograder.classgrade", "--workers", "1", check=False)  # exit status compared below
 
 
 @pytest.fixture(scope="module")
@@ -242,41 +242,47 @@ def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(sma
 
 
 # Deaths placed exactly, inside the grading process: the only worker is killed while idle, just before
-# it is handed its second student (the case that once crashed the run with BrokenPipeError and lost the
-# student another worker was grading), and its replacement is killed as soon as it is forked.
+# its second student is handed to the pool (the case that once crashed the run with BrokenPipeError and
+# lost the student another worker was grading), and its replacement kills itself as soon as it starts.
 PLACED_DEATHS = """
-import sys
-from autograder import classgrade
+import os, signal, sys, time
+import psutil
+from autograder import classgrade, judge_pool
 
-hand_over, start = classgrade.Worker.send, classgrade.Worker.__init__
-handed, started = [], []
+starts = os.environ["PLACED_STARTS"]  # a file that grows by one byte each time a worker starts
+start, hand_over = judge_pool.start_worker, judge_pool.JudgePool._hand_over
+handed = []
 
-def send(worker, task):
-    handed.append(task["student"])
-    if len(handed) == 2:
-        worker.process.kill()
-        worker.process.join()
-    return hand_over(worker, task)
+def start_and_maybe_die():
+    with open(starts, "a") as file:
+        file.write("x")
+    if os.path.getsize(starts) == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    start()
 
-def init(worker, *args):
-    start(worker, *args)
-    started.append(worker)
-    if len(started) == 2:
-        worker.process.kill()
-        worker.process.join()
+def hand_over_after_a_death(pool):
+    if pool.waiting and len(pool.running) < pool.workers:
+        handed.append(pool.waiting[0][0])
+        if len(handed) == 2:
+            for worker in psutil.Process().children():
+                worker.kill()
+                while worker.status() != psutil.STATUS_ZOMBIE:  # left for the pool to reap and notice
+                    time.sleep(0.01)
+    hand_over(pool)
 
-classgrade.Worker.send, classgrade.Worker.__init__ = send, init
+judge_pool.start_worker, judge_pool.JudgePool._hand_over = start_and_maybe_die, hand_over_after_a_death
 status = classgrade.main(["--workers", "1"])
-print("PLACED", len(started), *handed, file=sys.stderr)
+print("PLACED", os.path.getsize(starts), *handed, file=sys.stderr)
 sys.exit(status)
 """
 
 
-def test_a_worker_that_dies_idle_or_at_start_costs_nobody_anything(new_class, parallel, tmp_path):
+def test_a_worker_that_dies_idle_or_at_start_costs_nobody_anything(new_class, parallel, tmp_path, monkeypatch):
     course = copy_course(new_class, tmp_path / "course")
     pair = ["s01_full", "s06_blank"]
     for student in set(STUDENTS) - set(pair):
         shutil.rmtree(course / "submitted" / student)
+    monkeypatch.setenv("PLACED_STARTS", str(tmp_path / "starts"))
     result = run(course, "-c", PLACED_DEATHS, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     placed = result.stderr.split("PLACED ")[1].split()

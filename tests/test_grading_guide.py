@@ -5,9 +5,7 @@ import re
 import nbformat
 
 from autograder.grading_guide import as_html, main, manual_cells
-from autograder.notebook_code import ROOT
-
-RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
+from autograder.notebook_code import RELEASE_NOTEBOOK
 
 
 def test_every_written_answer_has_a_reference_and_a_rubric():

@@ -62,11 +62,10 @@ def test_the_judge_gives_full_marks_to_the_reference(version, tmp_path):
     python = uv_venv(str(interpreter(version)), tmp_path / "instructor", [ROOT / "requirements.txt"], [])
     submission = tmp_path / Path(NOTEBOOK).name
     submission.write_text(build_variant("full_reference"), encoding="utf-8")
-    request = json.dumps({"id": "reference", "path": str(submission)}) + "\n"
-    done = subprocess.run([str(python), "-m", "autograder.judge", "--worker"], cwd=ROOT, input=request,
+    done = subprocess.run([str(python), "-m", "autograder.judge", str(submission)], cwd=ROOT,
                           capture_output=True, text=True, timeout=600, env=clean_env(PYTHONPATH=str(ROOT)))
     assert done.returncode == 0, done.stderr[-3000:]
-    verdict = json.loads(done.stdout.splitlines()[-1])["verdict"]
+    verdict = json.loads(done.stdout)
     assert verdict["errors"] == [], verdict["errors"]
     source = nbformat.read(str(ROOT / "source" / NOTEBOOK), as_version=4)
     points = {cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"]["points"] for cell in source.cells

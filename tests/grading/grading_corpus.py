@@ -8,7 +8,7 @@ A variant is a small Python file of sections:
     # %% mutate <how> [<grade_id>]  damage the file: trailing_comma, delete, truncate_after, edit_locked
 
 Answer cells a variant does not mention get the reference solution, read from the
-source notebook (autograder.notebook_code, its only copy). `${wrong:NAME}` and
+source notebook (autograder.notebook_code.full_marks_notebook, its only copy). `${wrong:NAME}` and
 `${lower:NAME}` stand for a wrong letter and for the right one written " c ", so the
 variants stay right or wrong whatever letters the lesson's questions use.
 """
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.notebook_code import ROOT, SOURCE_NOTEBOOK
+from autograder.judge_pool import JudgePool
+from autograder.notebook_code import RELEASE_NOTEBOOK, full_marks_notebook, reference_solutions
 
 VARIANTS = Path(__file__).resolve().parent / "variants"
-RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
 SECTION = re.compile(r"^# %% (.+)$", re.MULTILINE)
 
 
@@ -37,20 +37,17 @@ def describe(name: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def reference() -> dict:
-    """grade_id -> the reference source of each answer cell, and the reference answers."""
-    notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
-    sources = {c.metadata["nbgrader"]["grade_id"]: c.source for c in notebook.cells
-               if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")}
+def reference_answers() -> dict:
+    """The reference letter of each multiple-choice answer, by its variable name."""
     answers = {}
-    for source in sources.values():
+    for source in reference_solutions().values():
         for name, letter in re.findall(r'^(\w+_ANSWER) = "(\w)"', source, re.MULTILINE):
             answers[name] = letter
-    return {"sources": sources, "answers": answers}
+    return answers
 
 
 def _placeholders(code: str) -> str:
-    answers = reference()["answers"]
+    answers = reference_answers()
 
     def replace(match):
         kind, name = match.group(1), match.group(2)
@@ -79,9 +76,7 @@ def _index(notebook, grade_id: str) -> int:
 
 def build(name: str) -> str:
     """The submitted notebook for variant `name`, as the text of an .ipynb file."""
-    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
-    for grade_id, source in reference()["sources"].items():
-        notebook.cells[_index(notebook, grade_id)].source = source
+    notebook = full_marks_notebook()
     mutations = []
     for header, code in sections(name):
         words = header.split()
@@ -120,36 +115,16 @@ def build(name: str) -> str:
 
 
 def grade_all(notebooks: dict, workers: int = 2) -> dict:
-    """name -> verdict for every notebook path, judged by `workers` judge processes side by side."""
-    import os
-    import subprocess
-    import sys
-    import threading
-
-    names = sorted(notebooks)
-    queues = [names[i::workers] for i in range(workers)]
-    verdicts, failures = {}, []
-
-    def work(queue):
-        if not queue:
-            return
-        process = subprocess.Popen([sys.executable, "-m", "autograder.judge", "--worker"], cwd=ROOT,
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
-        requests = "".join(json.dumps({"id": name, "path": str(notebooks[name])}) + "\n" for name in queue)
-        output, _ = process.communicate(requests)
-        for line in output.splitlines():
-            reply = json.loads(line)
-            verdicts[reply["id"]] = reply["verdict"]
-        if process.returncode:
-            failures.append(f"a judge worker exited with {process.returncode}")
-
-    threads = [threading.Thread(target=work, args=(queue,)) for queue in queues]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    missing = [name for name in names if name not in verdicts]
-    if failures or missing:
-        raise RuntimeError(f"{failures} / no verdict for {missing}")
+    """name -> verdict for every notebook path, judged by the grader's pool of `workers` judges."""
+    verdicts, failures = {}, {}
+    with JudgePool(workers) as pool:
+        for name, path in sorted(notebooks.items()):
+            pool.put(name, path)
+        for name, verdict, failure in pool.results():
+            if verdict is None:
+                failures[name] = failure
+            else:
+                verdicts[name] = verdict
+    if failures:
+        raise RuntimeError(f"no verdict for {failures}")
     return verdicts

@@ -49,7 +49,8 @@ def graded(tmp_path_factory):
             text = "\x00\x01 这不是笔记本 " + text[:200]
         (folder / ("lesson03 (1).ipynb" if how == "renamed" else NOTEBOOK)).write_text(text, encoding="utf-8")
     env = {**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "autograder.grade", "--seed", str(SEED), str(course)], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "autograder.classgrade", "--workers", "1", "--seed", str(SEED),
+                          str(course)], cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=900)
     return course, run
 

@@ -15,8 +15,9 @@ import pytest
 
 from autograder.judge import auto_graded_points
 from autograder.leaks import private_lines
+from autograder.notebook_code import ROOT
 
-from grading_corpus import ROOT, build, describe, grade_all, variant_names
+from grading_corpus import build, describe, grade_all, variant_names
 
 FULL = auto_graded_points()
 ZERO = {grade_id: 0 for grade_id in FULL}

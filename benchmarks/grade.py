@@ -1,17 +1,19 @@
-"""`make bench-grade N=20`: `make grade` against stock nbgrader and the serial graders, side by side.
+"""`make bench-grade N=20`: `make grade` against stock nbgrader and serial grading, side by side.
+
+    python -m benchmarks.grade [N] [--workers W] [--keep]
 
 Builds N copies of a full-marks submission (the reference solution filled into the
-student notebook, by the grading corpus's builder), in four identical course folders,
-then in the same run times
+student notebook, autograder.notebook_code.full_marks_notebook), in four identical
+course folders, then in the same run times
   - stock nbgrader: `nbgrader autograde lesson03` with nbgrader's own preprocessors
     (its Execute runs each whole notebook, visible checks included, in a Jupyter
     kernel): what a course without this grader would run;
   - `nbgrader autograde lesson03`: nbgrader's own serial loop, with the course's
     nbgrader_config.py, so the same sandboxed judge; autograde only;
-  - `python -m autograder.grade`: the same work as `make grade` (staging, autograde,
-    feedback, grades.csv), one student at a time;
-  - `make grade`: autograder.classgrade, several students at a time, which also writes
-    the class report;
+  - `python -m autograder.classgrade --workers 1`: the same work as `make grade`
+    (staging, judging, autograde, feedback, grades.csv, the class report), one student
+    at a time;
+  - `make grade`: autograder.classgrade with its default pool of workers;
 and prints the wall times, the ratios and whether every student's every score agrees.
 The first ratio is against stock nbgrader (the comparison instructors care about), the
 second against the serial autograde with the same judge (make grade does more work),
@@ -34,25 +36,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.gradebook_merge import class_scores
-from autograder.notebook_code import ROOT
+import nbformat
+
+from autograder.notebook_code import ROOT, full_marks_notebook
+from autograder.scores import class_scores
 
 ASSIGNMENT = "lesson03"
 NOTEBOOK = "resume-from-checkpoint.ipynb"
-FULL_MARKS_VARIANT = "full_reference"
 # Stock nbgrader: the course's own ids, nbgrader's default preprocessors (Execute in a kernel).
 STOCK_CONFIG = """c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "agent-crash-recovery"
 c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 c.Execute.timeout = 60
 """
-
-
-def full_marks_notebook() -> str:
-    sys.path.insert(0, str(ROOT / "tests" / "grading"))
-    from grading_corpus import build  # the grading corpus's builder: reference answers in the release notebook
-
-    return build(FULL_MARKS_VARIANT)
 
 
 def make_course(folder: Path, students: int, notebook: str, config: str | None = None) -> Path:
@@ -117,7 +113,7 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=int, help="make grade 的并行进程数（默认：make grade 自己的默认值）")
     parser.add_argument("--keep", action="store_true", help="留下临时课程文件夹，方便查看")
     args = parser.parse_args(argv)
-    notebook = full_marks_notebook()
+    notebook = nbformat.writes(full_marks_notebook())
     base = Path(tempfile.mkdtemp(prefix="bench-grade-"))
     stock = make_course(base / "stock", args.students, notebook, STOCK_CONFIG)
     serial = make_course(base / "serial", args.students, notebook)
@@ -138,8 +134,9 @@ def main(argv=None) -> None:
         serial_seconds = timed([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], serial,
                                base / "serial.log")
         print(f"  {serial_seconds:.1f} 秒", flush=True)
-        print("串行 python -m autograder.grade …", flush=True)
-        pipeline_seconds = timed([sys.executable, "-m", "autograder.grade"], pipeline, base / "pipeline.log")
+        print("串行评分（python -m autograder.classgrade --workers 1）…", flush=True)
+        pipeline_seconds = timed([sys.executable, "-m", "autograder.classgrade", "--workers", "1", "--no-progress"],
+                                 pipeline, base / "pipeline.log")
         print(f"  {pipeline_seconds:.1f} 秒", flush=True)
         print("并行 make grade …", flush=True)
         options = f"{parallel} --no-progress" + (f" --workers {args.workers}" if args.workers else "")
@@ -157,7 +154,7 @@ def main(argv=None) -> None:
         ratio, same_work_ratio = serial_seconds / parallel_seconds, pipeline_seconds / parallel_seconds
         print(f"\n原版 nbgrader：{stock_seconds:.1f} 秒（学生的 kernel 里跑整本 notebook，"
               f"{'每人满分' if stock_full else '并非每人满分！'}）；串行 nbgrader autograde：{serial_seconds:.1f} 秒（只自动评分）；"
-              f"串行 autograder.grade：{pipeline_seconds:.1f} 秒（评分、反馈、grades.csv）；"
+              f"串行评分（--workers 1）：{pipeline_seconds:.1f} 秒（评分、反馈、grades.csv、全班报告）；"
               f"并行 make grade：{parallel_seconds:.1f} 秒（评分、反馈、grades.csv、全班报告）。")
         print(f"加速比：对原版 nbgrader {stock_ratio:.2f}×，对串行 nbgrader autograde {ratio:.2f}×，对同样工作量的串行流程 {same_work_ratio:.2f}×"
               f"（{cores} 核）。三边每个学生每一格的分数{'完全一致' if agree else '不一致！'}"
