@@ -36,9 +36,9 @@ import nbformat
 import psutil
 import pytest
 
+from autograder.notebook_code import reference_solutions
 from course.mail import free_port
 from grading.grading_corpus import build as build_variant
-from grading.grading_corpus import reference as reference_sources
 from student_bundle.lab import student_server_args
 from student_env import DEBIAN_PYTHON, ROOT, build_bundle, clean_env, unpack, uv_venv
 
@@ -221,7 +221,7 @@ def answered_notebook(student: str) -> str:
         return build_variant("full_reference")
     notebook = nbformat.read(str(ROOT / "release" / ASSIGNMENT / NOTEBOOK), as_version=4)
     cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "save_load")
-    cell.source = reference_sources()["sources"]["save_load"]
+    cell.source = reference_solutions()["save_load"]
     return nbformat.writes(notebook)
 
 
