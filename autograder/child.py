@@ -3,15 +3,16 @@ that runs the student's code in it.
 
 `autograder.sandbox` starts this module as `python -m autograder.child` inside
 bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
-uid, read-only binds of only the interpreter, its packages, course/ and this file),
-under strace. The zygote imports the course runtime once (importing anthropic takes
-seconds; forking takes milliseconds), then reads jobs, one JSON object per line, from
-stdin. Each job is one step of a scenario. For it the zygote forks a process that makes
-namespaces of its own again (user, pid, network, mount, ipc, uts), hides /proc, mounts
-a fresh /tmp and forks the step's process: pid 1 of the new pid namespace. That process
-drops every capability, lowers its resource limits, defines the student's cells and
-performs the step. When it ends the kernel kills everything it started (pid 1 of a pid
-namespace takes its namespace with it), before the zygote reports the step as done.
+uid, read-only binds of only the interpreter, its packages, course/, this file and
+protocol.py), under strace. The zygote imports the course runtime once (importing
+anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
+JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
+share a process (a "batch"). For it the zygote clones a process straight into namespaces
+of its own again (user, pid, network, mount, ipc, uts): pid 1 there, which hides /proc,
+mounts a fresh /tmp and forks the step's process and waits for it. That process drops
+every capability, lowers its resource limits, defines the student's cells and performs
+the steps. When it ends pid 1 ends, and the kernel kills everything it started (pid 1 of a
+pid namespace takes its namespace with it), before the zygote reports the job as done.
 
 The zygote marks where each step begins and ends by opening a path that does not exist
 (`MARK_PREFIX`...): the grader reads those marks in the strace log, from the zygote's
@@ -56,7 +57,7 @@ import course.mail
 import course.model
 import course.tools
 
-from .protocol import CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
+from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
@@ -546,7 +547,7 @@ def _warm_up_sdk():
 
 def zygote(socket_path: str, isolated: bool):
     _warm_up_sdk()
-    make_poster(socket_path, "zygote")(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
+    make_poster(socket_path, ZYGOTE_TOKEN)(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
     if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     out = sys.stdout

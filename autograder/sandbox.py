@@ -7,8 +7,8 @@ A `Sandbox` owns, for a whole grading session (one student after another):
   read-only binds of only the system libraries, the interpreter and its packages,
   course/ and the driver file; a private /tmp and a size-limited /work. No source/,
   autograder/ hidden tests, tests/, submitted/, feedback/, gradebook or home folder is
-  there to be read. For each step of a scenario it forks a process that makes fresh
-  namespaces again, so whatever a step starts ends with it (see autograder.child);
+  there to be read. For each step of a scenario (or batch of steps) it clones a process
+  into fresh namespaces again, so whatever a step starts ends with it (see autograder.child);
 - strace around the whole sandbox: the grader's own record of what the file system saw
   (autograder.fs_trace), whatever the student's code does to os, json or the builtins;
 - an HTTP server on a Unix socket, the only door out of the sandbox (bound into it at
@@ -59,8 +59,8 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 
 from . import fs_trace
 from .child import MARK_PREFIX, SYS_CLONE
-from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, Endpoint, EventKind, EventStatus, Job,
-                       ModelRoute, Phase, PhaseKind, StepStatus)
+from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind,
+                       EventStatus, Job, ModelRoute, Phase, PhaseKind, StepStatus)
 from .notebook_code import ROOT, load_reference
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
@@ -349,6 +349,12 @@ class Folder:
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
             os.replace(temporary, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:  # a full working folder, say: the student's listing must not show the grader's file
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
+            raise
         finally:
             os.close(folder)
 
@@ -660,7 +666,6 @@ class _ScenarioRun:
             self.crashed = self.crash_done = True
         self.kill_step()
 
-
     # -- the grader's own save / load / reconcile --
 
     def standin(self, name: str, payload: dict) -> dict:
@@ -698,10 +703,7 @@ class _ScenarioRun:
 
     def _standin_tool(self, name, tool_input):
         self.standin_calls.append({"step": self.current_step(), "name": "execute_tool", "tool": name})
-        if not isinstance(name, str) or not isinstance(tool_input, dict):
-            return "错误：工具调用的参数不对"
-        output = course.tools.execute_tool(name, tool_input)
-        return output + (f"\n\n〔评分器标记 {secrets.token_hex(8)}〕" if name in READ_ONLY_TOOL_NAMES else "")
+        return self.run_tool(name, tool_input)
 
     # -- deadlines --
 
@@ -790,7 +792,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(413, {"error": "too much data"})
         if run is None:
             self.rfile.read(length)
-            if self.path == "/s/zygote/hello":
+            if parts[1:] == ["s", ZYGOTE_TOKEN, Endpoint.HELLO]:
                 sandbox.zygote_hello(self._peer_pid())
                 self.close_connection = True  # so that, between steps, no connection is open
                 return self._reply(200, {})

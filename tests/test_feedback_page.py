@@ -8,7 +8,7 @@ from nbformat.v4 import new_code_cell, new_output
 from traitlets.config import Config
 
 from autograder.feedback_page import COMPILED_TEMPLATES, FeedbackExporter
-from grading.grading_corpus import RELEASE_NOTEBOOK
+from autograder.notebook_code import RELEASE_NOTEBOOK
 
 PIXEL = base64.b64encode(bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"

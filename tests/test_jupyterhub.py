@@ -248,11 +248,12 @@ def cycle(tmp_path_factory):
         bundle = unpack(build_bundle(tmp_path_factory.mktemp("bundle") / "student-bundle"), base)
         student_python = uv_venv(DEBIAN_PYTHON, base / "student-venv", [ROOT / "requirements" / "hub.txt"],
                                  list((bundle / "wheels").glob("*.whl")))
-        teacher_python = uv_venv(DEBIAN_PYTHON, base / "teacher-venv", [ROOT / "requirements.txt"], [])
+        teacher_venv = base / "teacher-venv"
+        uv_venv(DEBIAN_PYTHON, teacher_venv, [ROOT / "requirements.txt"], [])
         exchange = base / "exchange"
         exchange.mkdir(mode=0o777)
         exchange.chmod(0o777)  # nbgrader #1225: every user writes below the exchange root
-        for venv in (base / "student-venv", base / "teacher-venv"):
+        for venv in (base / "student-venv", teacher_venv):
             (venv / "etc" / "jupyter").mkdir(parents=True, exist_ok=True)
             (venv / "etc" / "jupyter" / "nbgrader_config.py").write_text(
                 STUDENT_NBGRADER_CONFIG.format(course=COURSE_ID, exchange=str(exchange)))
@@ -267,7 +268,6 @@ def cycle(tmp_path_factory):
         timings["set-up"] = time.monotonic() - started
 
         started = time.monotonic()
-        teacher_venv = base / "teacher-venv"
         as_user(teacher, ["nbgrader", "generate_assignment", ASSIGNMENT, "--force"], course, teacher_venv)
         as_user(teacher, ["nbgrader", "release_assignment", ASSIGNMENT], course, teacher_venv)
         timings["release"] = time.monotonic() - started

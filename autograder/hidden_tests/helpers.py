@@ -13,7 +13,7 @@ import re
 import pytest
 
 from autograder.protocol import CellStatus, StepStatus
-from course.checks import short, text_of  # the visible checks word values the same way
+from course.checks import short, text_of  # noqa: F401 (text_of for the other hidden tests; worded as the visible checks)
 from course.model import InvalidRequest, check_tool_pairing
 
 CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")

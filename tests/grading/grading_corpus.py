@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.judge_pool import JudgePool
-from autograder.notebook_code import RELEASE_NOTEBOOK, full_marks_notebook, reference_solutions
+from autograder.notebook_code import full_marks_notebook, reference_solutions
 
 VARIANTS = Path(__file__).resolve().parent / "variants"
 SECTION = re.compile(r"^# %% (.+)$", re.MULTILINE)

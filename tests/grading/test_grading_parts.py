@@ -10,10 +10,9 @@ import pytest
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import scenarios
 from autograder.leaks import HIDDEN_TESTS, private_lines
+from autograder.notebook_code import RELEASE_NOTEBOOK
 from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
-
-from grading_corpus import RELEASE_NOTEBOOK
 
 
 class AlwaysEqual:
