@@ -343,10 +343,11 @@ def _confine(job, vm_size):
     os.chdir(job["workdir"])
     os.environ.clear()
     os.environ.update(job["env"])
+    # A session and process group of its own: kill(0, ...) then reaches only the step's processes, never the
+    # zygote, whose group it would otherwise share; without namespaces the grader kills the step by this group.
+    os.setsid()
     if job["isolated"]:
         _drop_capabilities()
-    else:
-        os.setsid()  # without namespaces, the grader can at least kill the step's process group
     _set_limits(job["limits"], vm_size)
 
 

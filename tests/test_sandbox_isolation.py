@@ -205,6 +205,11 @@ def kill_everyone():
         os._exit(0)
     os.kill(-1, signal.SIGKILL)  # everyone this process may signal, but itself
     return os.waitpid(-1, 0)[1]
+
+def kill_my_group():
+    import signal
+    os.kill(0, signal.SIGKILL)  # its process group: itself, and whatever else shares the group
+    return "alive"
 '''
 
 
@@ -216,11 +221,21 @@ def test_nothing_a_step_started_outlives_it(sandbox):
 
 
 def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
+    sandbox.zygote.ensure_started()
     starts = sandbox.zygote.starts
     outcome = run(sandbox, LATER, call("kill_everyone"), call("wait_and_look", timeout=5))
     assert value(outcome, 0) == 9  # its own child was killed, and nothing else it could name
     assert value(outcome, 1) == []
     assert sandbox.zygote.starts == starts, "the zygote survived"
+
+
+def test_killing_its_process_group_kills_only_the_step(sandbox):
+    sandbox.zygote.ensure_started()
+    starts = sandbox.zygote.starts
+    outcome = run(sandbox, LATER, call("kill_my_group"), call("wait_and_look", timeout=5))
+    assert outcome.steps[0] == {"status": "died", "detail": "进程被 SIGKILL 终止"}
+    assert value(outcome, 1) == []
+    assert sandbox.zygote.starts == starts, "the zygote was in the step's process group"
 
 
 ENDPOINTS = '''
