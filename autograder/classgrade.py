@@ -31,15 +31,21 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
-from tqdm import tqdm
+# jsonschema imports rfc3987_syntax, when it is installed, for its two IRI format checks, and that module
+# builds a parser at import: over a second of CPU before anyone is graded, for checks nbformat and nbgrader
+# never ask for (they validate without format checkers). None in sys.modules makes the import fail, which
+# jsonschema expects; every other check stays.
+sys.modules.setdefault("rfc3987_syntax", None)
 
-from autograder import grade
-from autograder.judge import SEED_ENV
-from autograder.judge_pool import JudgePool
-from autograder.records import Records, fingerprint
-from autograder.report import load_plotting, write_report
-from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation
+from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from autograder import grade  # noqa: E402
+from autograder.judge import SEED_ENV  # noqa: E402
+from autograder.judge_pool import JudgePool  # noqa: E402
+from autograder.records import Records, fingerprint  # noqa: E402
+from autograder.report import load_plotting, write_report  # noqa: E402
+from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation  # noqa: E402
 
 
 @dataclass

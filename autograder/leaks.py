@@ -15,6 +15,7 @@ from .notebook_code import SOURCE_NOTEBOOK
 
 HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
 MIN_LENGTH = 24  # shorter lines (`return cp`, `import json`) are common in anybody's code
+MAX_CLEAN_LINES = 200_000  # remembered clean lines, a few tens of MB at most
 
 
 def _solution_lines(source: str) -> list:
@@ -40,17 +41,33 @@ class PrivateLines:
         solutions = [line for cell in notebook.cells for line in _solution_lines(cell.source)]
         self.hidden_lines = {line for line in hidden if len(line) >= MIN_LENGTH and not line.startswith("#")}
         self.solution_lines = {line for line in solutions if len(line) >= MIN_LENGTH and not line.startswith("#")}
+        self._private = self.hidden_lines | self.solution_lines
+        # Lines of text already found to hold no private line. A private line has no line break, so it is in a
+        # text exactly when it is in one of the text's lines; and most of what every student receives (the
+        # feedback page's styles, the lesson's own cells and messages) is the same for the whole class.
+        self._clean = set()
+
+    def _found_in(self, text: str) -> set:
+        found = set()
+        for line in set(html.unescape(text).splitlines()):
+            if line in self._clean:
+                continue
+            hits = {private for private in self._private if private in line}
+            if hits:
+                found |= hits
+            elif len(self._clean) < MAX_CLEAN_LINES:
+                self._clean.add(line)
+        return found
 
     def hidden_test_code_in(self, text: str) -> list:
-        text = html.unescape(text)
-        return sorted(line for line in self.hidden_lines if line in text)
+        return sorted(self._found_in(text) & self.hidden_lines)
 
     def solution_code_in(self, text: str) -> list:
-        text = html.unescape(text)
-        return sorted(line for line in self.solution_lines if line in text)
+        return sorted(self._found_in(text) & self.solution_lines)
 
     def any_in(self, text: str) -> list:
-        return self.hidden_test_code_in(text) + self.solution_code_in(text)
+        found = self._found_in(text)
+        return sorted(found & self.hidden_lines) + sorted(found & self.solution_lines)
 
 
 @lru_cache(maxsize=1)

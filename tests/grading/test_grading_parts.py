@@ -9,7 +9,7 @@ import pytest
 
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import scenarios
-from autograder.leaks import HIDDEN_TESTS, private_lines
+from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.notebook_code import RELEASE_NOTEBOOK
 from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
@@ -91,6 +91,16 @@ def test_leak_check_knows_the_hidden_tests_and_the_solution_but_not_feedback():
     assert private_lines().hidden_test_code_in(f"<pre>{hidden_line}</pre>") == [hidden_line]
     assert private_lines().solution_lines and private_lines().any_in(next(iter(private_lines().solution_lines)))
     assert private_lines().any_in("✘ 对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（0 / 1 分）") == []
+
+
+def test_leak_check_remembers_clean_lines_but_still_finds_a_private_line_anywhere():
+    lines = PrivateLines()
+    hidden_line = sorted(lines.hidden_lines)[0]
+    page = "<style>body { margin: 0 }</style>\n<p>本格得分：3 / 5</p>"
+    assert lines.any_in(page) == [] and lines.any_in(page) == []  # the second time from what it remembers
+    assert lines.any_in(page + "\n<pre>" + hidden_line.replace("<", "&lt;") + "</pre>") == [hidden_line]
+    assert lines.any_in(page.replace("3 / 5", "3 / 5 " + hidden_line)) == [hidden_line]  # inside a known line
+    assert lines.hidden_test_code_in(page + "\r\n" + hidden_line + "\r\n") == [hidden_line]
 
 
 def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
