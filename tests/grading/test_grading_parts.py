@@ -100,6 +100,7 @@ def test_leak_check_remembers_clean_lines_but_still_finds_a_private_line_anywher
     assert lines.any_in(page) == [] and lines.any_in(page) == []  # the second time from what it remembers
     assert lines.any_in(page + "\n<pre>" + hidden_line.replace("<", "&lt;") + "</pre>") == [hidden_line]
     assert lines.any_in(page.replace("3 / 5", "3 / 5 " + hidden_line)) == [hidden_line]  # inside a known line
+    assert lines.any_in(page + hidden_line) == [hidden_line]  # a known line, and more after it
     assert lines.hidden_test_code_in(page + "\r\n" + hidden_line + "\r\n") == [hidden_line]
 
 
