@@ -12,8 +12,8 @@ import pytest
 
 from autograder.hidden_tests import test_save_load as hidden_save_load
 from autograder.notebook_code import ROOT
-from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, IsolationUnavailable, SubmissionTrouble, Sandbox, Scenario,
-                                isolation_problem)
+from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
+                                SubmissionTrouble, Sandbox, Scenario, isolation_problem)
 
 
 
@@ -260,6 +260,47 @@ def test_a_stand_in_answers_only_in_a_scenario_that_names_it(sandbox):
     outcome = run(sandbox, ENDPOINTS, call("borrow_the_reference_save", {"$path": "cp.json"}))
     assert "error" in value(outcome)
     assert outcome.standin_calls == [] and outcome.files_by_step == [[]]
+
+
+
+MALFORMED = '''
+import re, socket
+
+def talk(data, replies):
+    connection = socket.socket(socket.AF_UNIX)
+    connection.settimeout(5)
+    connection.connect("SOCKET")
+    connection.sendall(data.encode("latin-1"))
+    got = b""
+    while got.count(b"HTTP/1.1 ") < replies or not got.endswith(b"}"):
+        chunk = connection.recv(65536)
+        if not chunk:
+            return re.findall("HTTP/1.1 ([0-9]+)", got.decode()), "closed"
+        got += chunk
+    connection.settimeout(0.5)
+    try:
+        state = "closed" if connection.recv(1) == b"" else "more"
+    except socket.timeout:
+        state = "open"
+    return re.findall("HTTP/1.1 ([0-9]+)", got.decode()), state
+
+def speak():
+    event = "POST /s/nobody/event HTTP/1.1\\r\\nContent-Length: 2\\r\\n\\r\\n{}"
+    return [talk("GARBAGE\\r\\n\\r\\n", 1), talk("GET /s/x/hello HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n", 1),
+            talk("POST /s/x/hello HTTP/1.1\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n0\\r\\n\\r\\n", 1),
+            talk("POST /s/x/hello HTTP/1.1\\r\\n" + "X-A: b\\r\\n" * 101 + "\\r\\n", 1),
+            talk(event + event, 2), talk(event.replace("HTTP/1.1", "HTTP/1.0"), 1),
+            talk(event.replace("\\r\\n\\r\\n", "\\r\\nConnection: close\\r\\n\\r\\n"), 1)]
+'''
+
+
+def test_malformed_requests_get_an_error_and_cost_the_grader_nothing(sandbox):
+    outcome = run(sandbox, MALFORMED.replace("SOCKET", f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}"), call("speak"),
+                  call("speak"))
+    closed = [["400"], "closed"]
+    assert value(outcome, 0) == [closed, closed, closed, closed, [["404", "404"], "open"], [["404"], "closed"],
+                                 [["404"], "closed"]]
+    assert value(outcome, 1) == value(outcome, 0)
 
 
 CLIENTS = '''
