@@ -72,18 +72,25 @@ class InvalidRequest(Exception):
     """What the Messages API answers with HTTP 400 invalid_request_error."""
 
 
-def answer_request(request: httpx2.Request) -> httpx2.Response:
-    """The offline model's HTTP answer to one Messages API request: 200 with a reply, or the API's 400."""
-    body = json.loads(request.content)
+def answer(body: dict) -> tuple:
+    """The offline model's answer to one Messages API request body: (200, the reply, request id), or the
+    API's (400, error, request id)."""
     request_id = "req_" + _stable_id(body, 24)
     try:
-        reply = scripted_reply(body)
+        return 200, scripted_reply(body), request_id
     except InvalidRequest as exc:
         error = {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)},
                  "request_id": request_id}
-        # The API marks a 400 as final; the SDK reads this header before its own retry rules.
-        return httpx2.Response(400, json=error, headers={"request-id": request_id, "x-should-retry": "false"})
-    return httpx2.Response(200, json=reply, headers={"request-id": request_id})
+        return 400, error, request_id
+
+
+def answer_request(request: httpx2.Request) -> httpx2.Response:
+    """The offline model's HTTP answer to one Messages API request."""
+    status, reply, request_id = answer(json.loads(request.content))
+    headers = {"request-id": request_id}
+    if status == 400:
+        headers["x-should-retry"] = "false"  # the API marks a 400 as final; the SDK reads this before its own rules
+    return httpx2.Response(status, json=reply, headers=headers)
 
 
 def _stable_id(value, length: int) -> str:
