@@ -7,12 +7,17 @@ uid, read-only binds of only the interpreter, its packages, course/, this file a
 protocol.py), under strace. The zygote imports the course runtime once (importing
 anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
-share a process (a "batch"). For it the zygote clones a process straight into namespaces
-of its own again (user, pid, network, mount, ipc, uts): pid 1 there, which hides /proc,
-mounts a fresh /tmp and forks the step's process and waits for it. That process drops
-every capability, lowers its resource limits, defines the student's cells and performs
-the steps. When it ends pid 1 ends, and the kernel kills everything it started (pid 1 of a
-pid namespace takes its namespace with it), before the zygote reports the job as done.
+share a process (a "batch"). For it the zygote clones the step's process straight into
+namespaces of its own again (user, pid, network, mount, ipc, uts), where it is pid 1. It
+hides /proc, mounts a fresh /tmp, drops every capability, lowers its resource limits,
+defines the student's cells and performs the steps. When it ends, the kernel kills
+everything it started (pid 1 of a pid namespace takes its namespace with it), before the
+zygote reports the job as done. Being pid 1 has one consequence a student could notice:
+as for any init, the kernel drops the signals the process sends itself (or its children
+send it) that it has no handler for, `os.kill(os.getpid(), signal.SIGKILL)` included;
+the grader's own kill comes from outside and always works. (Forking a second time, so
+that the student's code ran as pid 2 under a waiting pid 1, cost a tenth of every
+judgement: a second copy of the zygote's page tables per step.)
 
 The zygote marks where each step begins and ends by opening a path that does not exist
 (`MARK_PREFIX`...): the grader reads those marks in the strace log, from the zygote's
@@ -61,7 +66,6 @@ from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
-SIGNAL_EXIT = 128  # a step process killed by signal N exits the namespace with 128 + N
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -289,7 +293,8 @@ def _clone_into_namespaces() -> int:
 
 
 def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
-    """In pid 1 of a step's new namespaces: the zygote's uid and gid mapped, /proc hidden, a fresh /tmp.
+    """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, /proc hidden,
+    a fresh /tmp.
 
     Returns the address-space size before the step (the memory limit is on top of it).
     """
@@ -496,39 +501,19 @@ def _standin(name, post, namespace):
 
 # --- the zygote -----------------------------------------------------------------------
 
-def _exit_like(status: int):
-    """End this process the way the one it waited for ended (a signal becomes 128 + N)."""
-    if os.WIFSIGNALED(status):
-        _os_exit(SIGNAL_EXIT + os.WTERMSIG(status))
-    _os_exit(os.WEXITSTATUS(status))
-
-
-def _fork_and_wait(body):
-    pid = os.fork()
-    if pid == 0:
-        try:
-            body()
-        except BaseException:
-            _os_exit(CHILD_FAILED)
-        _os_exit(0)
-    return os.waitpid(pid, 0)[1]
-
-
 def _run_step(job: Job, uid: int, gid: int):
-    """In the zygote's child: with isolation, pid 1 of the step's namespaces, which forks the step's process
-    and waits for it (out of the student's reach: pid 1 ignores signals from its own namespace)."""
+    """In the zygote's child: the step's process. With isolation it is pid 1 of the step's new namespaces,
+    so when it ends the kernel ends everything it started."""
     if not job["isolated"]:
         _step(job, _vm_size())
         return
-    vm_size = _set_up_namespaces(job, uid, gid)
-    _exit_like(_fork_and_wait(lambda: _step(job, vm_size)))
+    _step(job, _set_up_namespaces(job, uid, gid))
 
 
 def _describe_status(status: int) -> dict:
     if os.WIFSIGNALED(status):
         return {"signal": os.WTERMSIG(status)}
-    code = os.WEXITSTATUS(status)
-    return {"signal": code - SIGNAL_EXIT} if code > SIGNAL_EXIT else {"exit_code": code}
+    return {"exit_code": os.WEXITSTATUS(status)}
 
 
 def _mark(job_id: str, where: str):

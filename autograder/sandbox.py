@@ -544,7 +544,7 @@ class _ScenarioRun:
             return
         try:
             if self.sandbox.isolated and pidfd is not None:
-                signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # pid 1 then ends the step's namespace
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # pid 1 of the step's namespace: it all ends
             else:
                 os.killpg(pid, signal.SIGKILL)
         except OSError:

@@ -96,7 +96,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_always_equal": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
                             "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_exit": {"test_reconcile": 2, "test_incident_fix": 1},
-    "tamper_kill_kernel": {"test_recovery_action": 2},
+    # the step's process is pid 1 of its namespace: the kernel drops the SIGKILLs it sends itself and its group
+    "tamper_kill_kernel": {},
     "tamper_infinite_loop": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_hang_at_definition": {"test_recovery_action": 0},
     "tamper_memory_bomb": {"test_reconcile": 2, "test_incident_fix": 1},
@@ -107,7 +108,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_grader_endpoints": {"test_save_load": 2},
     "tamper_act_after_step": {"test_save_load": 2},
     "tamper_detect_grader": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_gradebook": {"test_reconcile": 0, "test_incident_fix": 0},  # its kill(-1) ends its own step
+    "tamper_gradebook": {"test_reconcile": 4, "test_incident_fix": 1},  # its kill(-1) reaches only its own child
     "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
