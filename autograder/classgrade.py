@@ -28,6 +28,7 @@ import signal
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,7 +108,8 @@ class ClassGrader:
         started = time.monotonic()
         result = ClassRun(students=grade.students(self.root), workers=self.workers)
         if result.students:
-            self.grader.prepare()  # the gradebook learns the assignment as it is in source/
+            with INTERRUPTS.deferred():
+                self.grader.prepare()  # the gradebook learns the assignment as it is in source/
             todo = self.pending(result.students)
             result.skipped = len(result.students) - len(todo)
             tqdm.monitor_interval = 0  # no monitor thread: the workers are forked from this process
@@ -137,7 +139,8 @@ class ClassGrader:
                 if verdict is None:
                     self._judging_failed(student, failure, pool, result, bar)
                     continue
-                report = self.grader.grade_with(name, verdict, student.notes)
+                with INTERRUPTS.deferred():
+                    report = self.grader.grade_with(name, verdict, student.notes)
                 if "nbgrader_error" in report and student.blank_because is None:
                     student.nbgrader_error = report["nbgrader_error"]
                     self._again_as_blank(student, student.notes + [grade.NBGRADER_FAILED], pool)
@@ -218,8 +221,33 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) + 1
 
 
-def _stop_on_sigterm(signum, frame):
-    raise KeyboardInterrupt
+class Interrupts:
+    """Ctrl-C and SIGTERM stop the run as KeyboardInterrupt, but never inside one of nbgrader's steps:
+    nbgrader's API runs its apps under a bare `except:` (nbgrader.utils.capture_log), which would take the
+    interrupt for a failure of that student's autograde, grade them as blank and carry on."""
+
+    def __init__(self):
+        self.deferring = False
+        self.pending = False
+
+    def handle(self, signum, frame):
+        if self.deferring:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def deferred(self):
+        self.deferring = True
+        try:
+            yield
+        finally:
+            self.deferring = False
+        if self.pending:
+            raise KeyboardInterrupt
+
+
+INTERRUPTS = Interrupts()
 
 
 def main(argv=None) -> int:
@@ -245,9 +273,14 @@ def main(argv=None) -> int:
     except IsolationUnavailable as refusal:
         print(refusal.code, file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
+    signal.signal(signal.SIGINT, INTERRUPTS.handle)
+    signal.signal(signal.SIGTERM, INTERRUPTS.handle)  # `kill` stops as cleanly as Ctrl-C
     grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
-    result = grader.run()
+    try:
+        result = grader.run()
+    except KeyboardInterrupt:  # while the gradebook was being prepared: nobody graded yet
+        print("评分被中断：还没有给任何学生评分。", file=sys.stderr)
+        return 130
     if result.interrupted:
         print(f"评分被中断：已评好的 {len(grader.records.reports())} 人都已保存，再次运行 make grade 会接着评剩下的。",
               file=sys.stderr)

@@ -19,6 +19,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from autograder import grade
+from autograder.classgrade import Interrupts
 from autograder.leaks import private_lines
 from autograder.records import STATE_DIR
 from autograder.scores import class_scores
@@ -178,6 +179,27 @@ def test_a_rerun_grades_only_new_submissions_and_keeps_manual_grades(parallel, t
     assert after["s03_rerun"]["cells"]["test_reconcile"] == graded_before["s03_rerun"]["cells"]["test_reconcile"]
     for student in set(STUDENTS) - {"s06_blank", "s03_rerun"}:
         assert after[student] == graded_before[student]
+
+
+def test_an_interrupt_inside_an_nbgrader_step_waits_for_the_step_to_end():
+    interrupts = Interrupts()
+    previous = signal.signal(signal.SIGINT, interrupts.handle)
+    steps = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.deferred():
+                try:  # as nbgrader.utils.capture_log runs its apps
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(0.05)
+                    steps.append("finished")
+                except:  # noqa: E722
+                    steps.append("swallowed")
+        assert steps == ["finished"]
+        with pytest.raises(KeyboardInterrupt):  # elsewhere at once
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def descendants(pid: int) -> list:
