@@ -504,10 +504,7 @@ def _standin(name, post, namespace):
 def _run_step(job: Job, uid: int, gid: int):
     """In the zygote's child: the step's process. With isolation it is pid 1 of the step's new namespaces,
     so when it ends the kernel ends everything it started."""
-    if not job["isolated"]:
-        _step(job, _vm_size())
-        return
-    _step(job, _set_up_namespaces(job, uid, gid))
+    _step(job, _set_up_namespaces(job, uid, gid) if job["isolated"] else _vm_size())
 
 
 def _describe_status(status: int) -> dict:
