@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import time
+import unicodedata
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,10 +42,10 @@ sys.modules.setdefault("rfc3987_syntax", None)
 from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from autograder import grade  # noqa: E402
+from autograder import grade, trouble  # noqa: E402
 from autograder.judge import SEED_ENV  # noqa: E402
 from autograder.judge_pool import JudgePool  # noqa: E402
-from autograder.records import Records, fingerprint  # noqa: E402
+from autograder.records import Records  # noqa: E402
 from autograder.report import load_plotting, write_report  # noqa: E402
 from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation  # noqa: E402
 
@@ -96,7 +97,7 @@ class ClassGrader:
         graded = self.in_gradebook()
         todo = {}
         for student in students:
-            submitted = fingerprint(self.root / "submitted" / student / grade.ASSIGNMENT)
+            submitted = grade.submitted_contents(self.root, student).fingerprint()
             record = self.records.load(student) or {}
             done = (record.get("fingerprint") == submitted and student in graded
                     and (self.root / "autograded" / student / grade.ASSIGNMENT).is_dir())
@@ -143,7 +144,9 @@ class ClassGrader:
                     report = self.grader.grade_with(name, verdict, student.notes)
                 if "nbgrader_error" in report and student.blank_because is None:
                     student.nbgrader_error = report["nbgrader_error"]
-                    self._again_as_blank(student, student.notes + [grade.NBGRADER_FAILED], pool)
+                    log = self.records.write_log(name, "nbgrader", student.nbgrader_error)
+                    note = grade.NBGRADER_FAILED.format(log=log.relative_to(self.root))
+                    self._again_as_blank(student, student.notes + [note], pool)
                     continue
                 if student.nbgrader_error:
                     report["nbgrader_error"] = student.nbgrader_error
@@ -201,16 +204,27 @@ def summary(reports: list, leaks: dict, course_root: Path, seconds: float) -> in
               f"{sum(r['auto_score'] == r['auto_max'] and r['auto_max'] > 0 for r in reports)} 人。")
     print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{grade.ASSIGNMENT}/。"
           "书面回答（why_cpA、why_cpB、why_cpC、root_cause_why）请在 formgrader 里手动批改。")
-    trouble = 0
+    found = trouble.rows(reports)
+    if found:
+        print(f"\n评分时遇到麻烦的学生（次数；详情在各自的反馈里）。{trouble.OUTPUT_NOTE}")
+        for row in [["学生", *trouble.KINDS.values()], *([name, *map(str, counts)] for name, counts in found)]:
+            print(_padded(row[0], 18) + "".join(_padded(cell, 12, right=True) for cell in row[1:]))
+    trouble_count = 0
     for report in reports:
         for error in report.get("errors", []):
-            trouble += 1
+            trouble_count += 1
             print(f"评分器出错（{report['student']}）：{str(error)[:300]}", file=sys.stderr)
     for student, found in leaks.items():
         if found:
-            trouble += 1
+            trouble_count += 1
             print(f"警告：{student} 的反馈里出现了隐藏测试或参考答案的代码：{found[:3]}", file=sys.stderr)
-    return 1 if trouble else 0
+    return 1 if trouble_count else 0
+
+
+def _padded(text: str, width: int, right: bool = False) -> str:
+    """`text` padded to `width` terminal columns (a Chinese character takes two)."""
+    gap = " " * max(0, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text))
+    return gap + text if right else text + gap
 
 
 def default_workers() -> int:
@@ -263,6 +277,7 @@ def main(argv=None) -> int:
     parser.add_argument(ALLOW_FLAG, action="store_true",
                         help="没有 user namespace 时也评分：学生代码不隔离，以你的身份运行（清楚风险时才用）")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # each student's line as it is graded, into a pipe or a log too
     warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy 2 warns about nbgrader's own session use
     if args.seed is not None:
         os.environ[SEED_ENV] = str(args.seed)

@@ -16,8 +16,8 @@ of the gradebook:
 
     {"student", "ok", "notes" (what was wrong with the file), "auto_score", "auto_max",
      "grades" ({test cell: points}), "errors" (the grader's own, normally []),
-     "feedback_ok", "seconds", "seed" (the judge's), "score" and "max_score" (from the
-     gradebook, written answers included)}
+     "feedback_ok", "seconds", "seed" (the judge's), "trouble" ({autograder.trouble kind: count}),
+     "score" and "max_score" (from the gradebook, written answers included)}
 
 After the class: `export()` writes grades.csv, `feedback_leaks()` checks what each
 student receives for hidden-test code or the reference solution.
@@ -33,14 +33,15 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from .leaks import private_lines
 from .notebook_code import SOURCE_NOTEBOOK
+from . import intake
 from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_notebook_text,
-                         restore_missing_cells, submission_from_notebook)
+                         recover_renamed_cells, restore_missing_cells, submission_from_notebook)
 
 ASSIGNMENT = "lesson03"
 NOTEBOOK = SOURCE_NOTEBOOK.stem
 STAGING = Path("build") / "grading"  # under the course root
 WORKER_DIED = "评分进程在处理这份提交时意外退出了，这份提交按空白答卷记分；请老师检查原始提交。"
-NBGRADER_FAILED = "nbgrader 没能处理这份提交（详见评分日志），按空白答卷记分；请老师检查原始提交。"
+NBGRADER_FAILED = "nbgrader 没能处理这份提交（它的报错记在老师那边的 {log}），按空白答卷记分；请老师检查原始提交。"
 
 
 class Grader:
@@ -60,6 +61,7 @@ class Grader:
         self.config = config
         self.api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
         self.layout = course_layout()
+        self.staged = {}  # student -> (the r bits of their submission, how many entries staging skipped)
 
     @property
     def db_url(self) -> str:
@@ -82,19 +84,21 @@ class Grader:
 
     def stage(self, student: str, blank_because: list | None = None) -> tuple[Path, list]:
         """Copy the student's submission to the staging folder, repaired (or the blank notebook, with
-        `blank_because` as its notes); return the staged notebook and the notes."""
-        source = self.root / "submitted" / student / ASSIGNMENT
+        `blank_because` as its notes); return the staged notebook and the notes.
+
+        The submission is read, never followed (autograder.intake): links, devices, FIFOs and files
+        past the size limits are left where they are, each with a note."""
+        contents = submitted_contents(self.root, student)
         target = self.root / STAGING / "submitted" / student / ASSIGNMENT
         shutil.rmtree(target, ignore_errors=True)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
-        else:
-            target.mkdir()
+        target.mkdir(parents=True, mode=0o700)
         notes = list(blank_because or [])
         notebook = None
         if blank_because is None:
-            notebook, notes = self._read_submitted(source)
+            notebook, notes = self._read_submitted(contents)
+        skipped = contents.skipped + intake.copy_files(
+            contents, target, leave_out=lambda r: r.endswith(".ipynb") or ".ipynb_checkpoints" in r.split("/"))
+        notes += [entry.note() for entry in skipped]
         blank = nbformat.read(str(self.blank_notebook), as_version=4)
         if notebook is None:
             notebook = blank
@@ -102,27 +106,35 @@ class Grader:
         restore_missing_cells(notebook, blank)
         notebook.metadata[NOTES_KEY] = notes
         staged = target / f"{NOTEBOOK}.ipynb"
-        nbformat.write(notebook, str(staged))
+        with os.fdopen(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "w",
+                       encoding="utf-8") as handle:  # like every copy of a submission: owner-only
+            nbformat.write(notebook, handle)
+        self.staged[student] = (contents.read_bits, len(skipped))
         return staged, notes
 
-    def _read_submitted(self, folder: Path):
-        expected = folder / f"{NOTEBOOK}.ipynb"
-        if not folder.is_dir():
+    def _read_submitted(self, contents: "intake.Contents"):
+        expected = f"{NOTEBOOK}.ipynb"
+        if not contents.present:
+            if contents.skipped:  # the folder is a link or cannot be opened: its note says so
+                return None, [contents.skipped[0].note(), "自动评分的部分都记 0 分。"]
             return None, [f"没有找到提交的文件夹 submitted/<学号>/{ASSIGNMENT}，自动评分的部分都记 0 分。"]
         notes = []
-        chosen = expected if expected.is_file() else None
+        chosen = expected if expected in contents.files else None
         if chosen is None:
-            candidates = sorted(folder.glob("*.ipynb"), key=lambda p: p.stat().st_mtime, reverse=True)
-            ours = [p for p in candidates if any(f'"{g}"' in p.read_text(encoding="utf-8", errors="replace")
+            candidates = sorted((r for r in contents.files if r.endswith(".ipynb") and "/" not in r),
+                                key=lambda r: os.lstat(contents.folder / r).st_mtime, reverse=True)
+            ours = [r for r in candidates if any(f'"{g}"'.encode() in _bytes_or_empty(contents, r)
                                                  for g, _ in self.layout.definitions)]
             chosen = (ours or candidates or [None])[0]
             if chosen is None:
-                return None, [f"没有找到提交的笔记本 {expected.name}，自动评分的部分都记 0 分。"]
-            notes.append(f"笔记本被改名成了 {chosen.name}，已按 {expected.name} 评分（以后请不要改文件名）。")
+                reason = ("（同名的条目被跳过了，见下一条）" if any(s.path == expected for s in contents.skipped)
+                          else "")
+                return None, [f"没有找到提交的笔记本 {expected}{reason}，自动评分的部分都记 0 分。"]
+            notes.append(f"笔记本被改名成了 {chosen}，已按 {expected} 评分（以后请不要改文件名）。")
         try:
-            text = chosen.read_text(encoding="utf-8")
+            text = contents.read(chosen).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            return None, notes + [f"笔记本 {chosen.name} 读不出来（{exc}），自动评分的部分都记 0 分。"]
+            return None, notes + [f"笔记本 {chosen} 读不出来（{exc}），自动评分的部分都记 0 分。"]
         parsed, parse_notes = parse_notebook_text(text)
         notes += parse_notes
         if parsed is None:
@@ -132,6 +144,7 @@ class Grader:
             nbformat.validate(notebook)
         except Exception:  # not valid nbformat (hand-edited, repaired): rebuild it from what could be read
             notebook = _rebuilt(parsed)
+        notes += recover_renamed_cells(notebook, nbformat.read(str(self.blank_notebook), as_version=4))
         notes += submission_from_notebook(notebook, self.layout).notes
         return notebook, list(dict.fromkeys(notes))
 
@@ -143,6 +156,9 @@ class Grader:
 
         started = time.monotonic()
         self.config.SandboxJudge.verdicts = {NOTEBOOK: verdict}  # read by the judge's preprocessor in autograde
+        read_bits, skipped = self.staged.get(student, (0, 0))  # what nbgrader writes is readable by no more users
+        self.config.Autograde.permissions = intake.nbgrader_permissions(read_bits, writable=False)
+        self.config.GenerateFeedback.permissions = intake.nbgrader_permissions(read_bits, writable=True)
         try:
             result = self.api.autograde(ASSIGNMENT, student, force=True, create=True)
         finally:
@@ -155,9 +171,10 @@ class Grader:
                   "grades": {k: g["score"] for k, g in grades.items()},
                   "errors": verdict["errors"] + ([] if result["success"] else [result.get("error")]),
                   "feedback_ok": bool(feedback["success"]),
-                  "seconds": round(verdict["seconds"] + time.monotonic() - started, 2), "seed": verdict["seed"]}
+                  "seconds": round(verdict["seconds"] + time.monotonic() - started, 2), "seed": verdict["seed"],
+                  "trouble": {**verdict.get("trouble", {}), **({"files": skipped} if skipped else {})}}
         if not result["success"]:
-            report["nbgrader_error"] = result.get("error", "")
+            report["nbgrader_error"] = result.get("error") or result.get("log") or ""
         with Gradebook(self.db_url) as gradebook:
             try:
                 submission = gradebook.find_submission(ASSIGNMENT, student)
@@ -191,6 +208,13 @@ class Grader:
         return sorted(set(found))
 
 
+def _bytes_or_empty(contents, relative: str) -> bytes:
+    try:
+        return contents.read(relative)
+    except OSError:
+        return b""
+
+
 def _rebuilt(parsed) -> nbformat.NotebookNode:
     makers = {"code": new_code_cell, "markdown": new_markdown_cell, "raw": new_raw_cell}
     notebook = nbformat.v4.new_notebook(metadata=dict(parsed.metadata))
@@ -202,8 +226,15 @@ def _rebuilt(parsed) -> nbformat.NotebookNode:
     return notebook
 
 
+def submitted_contents(course_root: Path, student: str) -> "intake.Contents":
+    base = Path(course_root) / "submitted"
+    return intake.scan(base / student / ASSIGNMENT, base=base)
+
+
 def students(course_root: Path) -> list:
+    """The folders (and links, which staging refuses to follow, with a note) under submitted/."""
     folder = Path(course_root) / "submitted"
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(entry.name for entry in os.scandir(folder) if not entry.name.startswith(".")
+                  and (entry.is_dir(follow_symlinks=False) or entry.is_symlink()))

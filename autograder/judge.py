@@ -181,7 +181,7 @@ class Judge:
         for check in (c for grade in grades.values() for c in grade["checks"]):
             check["message"] = _redacted(check["message"])
         return {"grades": grades, "notes": [_redacted(note) for note in notes], "errors": errors,
-                "seed": run.seed, "seconds": round(seconds, 2)}
+                "seed": run.seed, "seconds": round(seconds, 2), "trouble": dict(run.trouble.kinds)}
 
     def close(self):
         self.sandbox.close()

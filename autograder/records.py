@@ -6,21 +6,11 @@ keyed by a hash of the submitted files is written atomically to
 with a stale one (a new submission), so an interrupted run (Ctrl-C, kill, even
 SIGKILL) picks up where it stopped, and a student who submits again is regraded alone.
 """
-import hashlib
 import json
 import os
 from pathlib import Path
 
 STATE_DIR = ".classgrade"
-
-
-def fingerprint(folder: Path) -> str:
-    """sha256 over every file's relative path and bytes: changes when the student submits again."""
-    digest = hashlib.sha256()
-    if folder.is_dir():
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def write_json_atomically(path: Path, data) -> None:
@@ -57,6 +47,15 @@ class Records:
 
     def save(self, student: str, submitted: str, report: dict) -> None:
         write_json_atomically(self.folder / f"{student}.json", {"fingerprint": submitted, "report": report})
+
+    def write_log(self, student: str, what: str, text: str) -> Path:
+        """A log the instructor can open (a note names it): .classgrade/<assignment>/<student>.<what>.log."""
+        path = self.folder / f"{student}.{what}.log"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text or "（nbgrader 没有给出报错内容）")
+        return path
 
     def reports(self) -> dict:
         """{student: report} of every recorded student."""

@@ -8,6 +8,7 @@ autograded notebooks and the grading records (autograder.records):
 - per graded cell, how many students earned full, partial and no points;
 - the most common mistakes by name: the titles of the failed checks, as the judge
   writes them into the feedback (`✘ title（0 / n 分）` followed by the message);
+- one table of each student's sandbox trouble (time, memory, processes, disk, exits, skipped files);
 - the students whose code timed out or crashed the sandbox, whose grading failed,
   or whose file had to be repaired, with the note their feedback carries.
 
@@ -26,7 +27,7 @@ from pathlib import Path
 import nbformat
 from jinja2 import Environment
 
-from autograder import grade
+from autograder import grade, trouble
 from autograder.nbgrader_judge import notes_markdown
 from autograder.records import Records
 from autograder.scores import class_scores
@@ -87,6 +88,7 @@ class ClassReport:
     cells: list = field(default_factory=list)  # CellStats in notebook order
     mistakes: list = field(default_factory=list)  # Mistake, most common first
     problems: list = field(default_factory=list)  # (student, kind, detail)
+    trouble: list = field(default_factory=list)  # autograder.trouble.rows: (student, [count per kind])
 
 
 def feedback_of(notebook_path: Path) -> tuple[dict, list]:
@@ -143,6 +145,7 @@ def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSI
         for error in graded.get("errors", []):
             report.problems.append((student, "评分器出错", str(error).strip().splitlines()[-1][:300]))
     report.cells = list(stats.values())
+    report.trouble = trouble.rows([reports[s] for s in sorted(reports)])
     ranked = sorted(mistakes.values(), key=lambda m: (-len(m.answered), -len(m.unanswered), m.grade_id))
     report.mistakes = [m for m in ranked if m.answered][:TOP_MISTAKES]
     order = ["代码超时或崩溃", "评分进程崩溃", "评分器出错", "提交文件有问题"]
@@ -213,6 +216,12 @@ pre { white-space: pre-wrap; margin: 0; font-family: inherit; }
 <td>{{ m.answered[:8]|join("，") }}{% if m.answered|length > 8 %} 等{% endif %}</td></tr>
 {% endfor %}</table>{% else %}<p>没有作答了却没通过的检查。</p>{% endif %}
 
+<h2>评分时遇到的麻烦（每种情况出现的次数）</h2>
+{% if r.trouble %}<p>{{ output_note }}</p>
+<table><tr><th>学生</th>{% for label in kinds %}<th>{{ label }}</th>{% endfor %}</tr>
+{% for student, counts in r.trouble %}<tr><td>{{ student }}</td>{% for n in counts %}<td class="n">{{ n or "" }}</td>{% endfor %}</tr>
+{% endfor %}</table>{% else %}<p>没有。</p>{% endif %}
+
 <h2>超时、崩溃或提交有问题的学生</h2>
 {% if r.problems %}<table><tr><th>学生</th><th>情况</th><th>说明</th></tr>
 {% for student, kind, detail in r.problems %}<tr><td>{{ student }}</td><td>{{ kind }}</td><td><pre>{{ detail }}</pre></td></tr>
@@ -226,7 +235,8 @@ def render_html(report: ClassReport) -> str:
     mean = sum(scores) / len(scores) if scores else 0.0
     median = (scores[len(scores) // 2] + scores[(len(scores) - 1) // 2]) / 2 if scores else 0.0
     template = Environment(autoescape=True).from_string(PAGE)
-    return template.render(r=report, mean=mean, median=median, png=histogram_png(report) if scores else "")
+    return template.render(r=report, mean=mean, median=median, png=histogram_png(report) if scores else "",
+                           kinds=list(trouble.KINDS.values()), output_note=trouble.OUTPUT_NOTE)
 
 
 def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> Path:

@@ -46,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -60,6 +61,8 @@ from .child import MARK_PREFIX, SYS_CLONE
 from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind,
                        EventStatus, Job, ModelRoute, Phase, PhaseKind, StepStatus)
 from .notebook_code import ROOT, load_reference
+from .pids_cgroup import PidsCgroup, controller_root
+from .trouble import kinds_of_error
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
@@ -90,6 +93,7 @@ class Limits:
     cpu: int = 60  # seconds of CPU time for one step
     file_size: int = 64 * 1024 * 1024
     processes: int = 16  # in the step's own user namespace (the lesson needs one)
+    cgroup_tasks: int = 64  # a root grader's whole sandbox: strace, bwrap, the zygote, a step's processes and threads
     files: int = 256  # open at once
     tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
     work_size: int = 256 * 1024 * 1024  # every working folder of the session together
@@ -101,6 +105,7 @@ class SubmissionTrouble:
     bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
     hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
     report_cells: bool = False  # a definition hung or killed a process: each cell is reported before it runs
+    kinds: Counter = field(default_factory=Counter)  # autograder.trouble.KINDS -> how often it was seen
 
 
 @dataclass
@@ -221,6 +226,10 @@ def isolation_problem() -> str | None:
     """Why bubblewrap cannot make this sandbox's namespaces here, or None when it can."""
     if SYS_CLONE is None:
         return f"不知道 {os.uname().machine} 上 clone(2) 的系统调用号 / clone(2)'s number on {os.uname().machine} is unknown"
+    if os.geteuid() == 0 and controller_root() is None:
+        return ("以 root 评分时进程数上限要靠 pids cgroup（root 不受 RLIMIT_NPROC 限制），这里找不到可写的 pids cgroup；"
+                "请改用普通用户评分，或在容器里挂载可写的 cgroup / as root the process limit needs a writable "
+                "pids cgroup (RLIMIT_NPROC does not bind root): grade as an ordinary user, or mount one")
     bwrap = _bwrap()
     if bwrap is None:
         return f"找不到 bubblewrap（{os.environ.get(BWRAP_ENV) or 'bwrap'}）/ bubblewrap not found"
@@ -410,6 +419,8 @@ class _Zygote:
         command = [*fs_trace.strace_command(sandbox.strace, str(log)), *command,
                    sys.executable, "-m", "autograder.child", socket_path,
                    "isolated" if sandbox.isolated else "unisolated"]
+        if sandbox.pids is not None:
+            command = sandbox.pids.wrap(command)
         with (sandbox.base / "zygote.log").open("ab") as errors:
             self.process = subprocess.Popen(command, cwd="/", env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=errors, start_new_session=True)
@@ -908,6 +919,8 @@ class Sandbox:
         self.bwrap = _bwrap()
         self.reference = load_reference()
         self.tool_lock = threading.RLock()
+        # RLIMIT_NPROC does not bind root: a root grader's sandbox gets a pids cgroup instead
+        self.pids = PidsCgroup(self.limits.cgroup_tasks) if self.isolated and os.geteuid() == 0 else None
         _remove_abandoned()
         self.base = Path(tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-", dir=memory_tmp_dir()))
         self.socket_dir = self.base / "socket"
@@ -955,6 +968,9 @@ class Sandbox:
             self.runs.pop(token, None)
             folder.remove()
         steps = [s if s is not None else {"status": StepStatus.NOT_RUN} for s in run.steps]
+        for step in steps:
+            if step["status"] is StepStatus.RAISED:
+                trouble.kinds.update(kinds_of_error(step["error"]))
         files_by_step = []
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
             files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
@@ -990,6 +1006,8 @@ class Sandbox:
                     run.kill_step()
 
             status, lines = self.zygote.run(job, on_wait)
+            if self.pids is not None and self.pids.limit_was_hit():
+                trouble.kinds["processes"] += 1
             if not self.connections.wait_until_read(TRACE_TIMEOUT):
                 raise SandboxError("评分器没能读完这一步的进程发来的消息 / a step's messages were not all read")
             with run.lock:
@@ -1012,6 +1030,8 @@ class Sandbox:
                     raise SandboxError(f"评分沙箱的子进程在定义代码之前退出了（{_how_it_died(status)}）")
                 trouble.report_cells = True  # once more, learning which cell it is
                 continue
+            if not crashed:  # the grader's own crash is no trouble of the student's
+                trouble.kinds[_trouble_kind(status, bool(timed_out))] += 1
             if phase.kind is PhaseKind.CELL:
                 trouble.bad_cells.add(phase.cell)  # defining this cell hangs or kills the process: leave it out
                 run.cells[phase.cell] = {"status": CellStatus.TIMEOUT if timed_out else CellStatus.DIED,
@@ -1034,6 +1054,8 @@ class Sandbox:
 
     def close(self):
         self.zygote.close()
+        if self.pids is not None:
+            self.pids.close()
         self._server.shutdown()
         self._server.server_close()
         shutil.rmtree(self.base, ignore_errors=True)
@@ -1055,6 +1077,13 @@ def _remove_abandoned():
             shutil.rmtree(folder, ignore_errors=True)
         except (ValueError, OSError):
             continue
+
+
+def _trouble_kind(status: dict, timed_out: bool) -> str:
+    """What a step or definition that did not report back ran into (autograder.trouble.KINDS)."""
+    if timed_out or status.get("signal") == signal.SIGXCPU:
+        return "time"
+    return "disk" if status.get("signal") == signal.SIGXFSZ else "died"
 
 
 def _how_it_died(status: dict) -> str:

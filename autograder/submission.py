@@ -20,7 +20,7 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import SOURCE_NOTEBOOK, is_definition_cell
+from .notebook_code import SOURCE_NOTEBOOK, is_definition_cell, reference_solutions
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -255,3 +255,80 @@ def drop_duplicate_ids(notebook) -> None:
             del cell.metadata["nbgrader"]
         elif grade_id is not None:
             seen.add(grade_id)
+
+
+def defined_names(source: str) -> set:
+    """The top-level names a cell defines (functions, classes, assignments), even when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        pairs = re.findall(r"^(?:def|class)\s+(\w+)|^(\w+)\s*(?::[^=\n]*)?=(?!=)", source, re.M)
+        return {name for pair in pairs for name in pair if name}
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def recover_renamed_cells(notebook, blank) -> list:
+    """Give an answer cell whose grade_id was renamed or deleted its grade_id back; return notes.
+
+    A cell is recognised as the missing answer cell G by content and position: a code cell that defines
+    the names the course's G defines (the nearest to G's place wins), a written-answer cell that stands
+    where G stood. nbgrader metadata that still names no cell of the course is removed, so nbgrader grades
+    the rest of the notebook instead of failing on it; such a cell counts as one the student added.
+    """
+    def grade_id(cell):
+        return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+    known = {grade_id(c): c for c in blank.cells if grade_id(c)}
+    order = [grade_id(c) for c in blank.cells if grade_id(c)]
+    present = {grade_id(c) for c in notebook.cells} & set(known)
+    missing = [g for g in order if g not in present and known[g].metadata["nbgrader"].get("solution")]
+    wanted = {g: defined_names(source) for g, source in reference_solutions().items()}
+    notes = []
+    for g in missing:
+        region = _region(notebook, order, g, grade_id)
+        kind = known[g].cell_type
+        candidates = []
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type != kind or (grade_id(cell) in known):
+                continue
+            marked = "nbgrader" in cell.metadata
+            if kind == "code":
+                overlap = len(defined_names(cell.source) & wanted.get(g, set()))
+                if overlap and (marked or region[0] < index < region[1]):
+                    candidates.append((-overlap, not region[0] < index < region[1], index))
+            elif marked and region[0] < index < region[1]:
+                candidates.append((0, False, index))
+        if not candidates:
+            continue
+        cell = notebook.cells[min(candidates)[2]]
+        old = grade_id(cell)
+        cell.metadata["nbgrader"] = copy.deepcopy(known[g].metadata["nbgrader"])
+        how = f"的 grade_id 被改成了 {old}" if old else "没有 nbgrader 标记（grade_id 被删掉了）"
+        notes.append(f"答题单元格 {g} {how}；按它的位置和内容认定它就是 {g}，照常评分。")
+    return notes + [note for note in (_forget_unknown(c, known) for c in notebook.cells) if note]
+
+
+def _forget_unknown(cell, known) -> str:
+    grading = cell.metadata.get("nbgrader")
+    if grading is None or grading.get("grade_id") in known:
+        return ""
+    name = cell.metadata["nbgrader"].get("grade_id")
+    del cell.metadata["nbgrader"]
+    return (f"单元格的 grade_id {name} 不是这门课的，找不到它对应的题目；它按你自己加的单元格处理"
+            "（它定义的函数照常生效，但不单独计分）。")
+
+
+def _region(notebook, order, missing, grade_id) -> tuple:
+    """(after, before): notebook indices of the course cells right before and after `missing`'s place."""
+    place = order.index(missing)
+    indices = {grade_id(c): i for i, c in enumerate(notebook.cells) if grade_id(c)}
+    after = max((indices[g] for g in order[:place] if g in indices), default=-1)
+    before = min((indices[g] for g in order[place + 1:] if g in indices), default=len(notebook.cells))
+    return after, before

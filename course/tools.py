@@ -11,15 +11,18 @@ error string, the way a tool_result would carry it to the model.
 import json
 import mailbox
 import os
-import re
 import smtplib
+import time
 from email import message_from_binary_file, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
+import regex
+
 WORKSPACE = Path(__file__).parent / "workspace"
 WEB_CORPUS = Path(__file__).parent / "web_corpus.json"
+GREP_SECONDS = 2.0  # one grep call at most
 
 # Set by course.mail.MailServer while it runs; child processes inherit them.
 SMTP_PORT_ENV = "COURSE_SMTP_PORT"
@@ -118,15 +121,26 @@ def read_file(path: str) -> str:
 
 def grep(pattern: str, path: str = ".") -> str:
     try:
-        regex = re.compile(pattern)
-    except re.error as exc:
+        compiled = regex.compile(pattern)
+    except regex.error as exc:
         raise ToolError(f"正则表达式写错了：{exc}") from None
     root = _in_workspace(path)
     files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
     hits = []
+    # the `regex` package, not `re`: a pattern that backtracks without end stops at the deadline, and
+    # other threads (the grader's, the agent's) run meanwhile instead of waiting for the lock it holds
+    deadline = time.monotonic() + GREP_SECONDS
     for file in files:
         for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
-            if regex.search(line):
+            try:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                found = compiled.search(line, timeout=left, concurrent=True)
+            except TimeoutError:
+                raise ToolError(f"正则表达式 {pattern!r} 匹配得太慢（超过 {GREP_SECONDS:g} 秒还没查完），"
+                                "换一个简单些的写法") from None
+            if found:
                 hits.append(f"{file.relative_to(WORKSPACE)}:{number}: {line}")
     return "\n".join(hits) or "（没有匹配的行）"
 

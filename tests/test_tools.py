@@ -55,3 +55,20 @@ def test_mail_server_leaves_no_thread_and_restores_env(monkeypatch):
     assert server.count() == 1  # still readable after stop
     assert threading.active_count() == threads
     assert "COURSE_SMTP_PORT" not in __import__("os").environ
+
+
+def test_grep_is_bounded_per_call(tmp_path, monkeypatch):
+    import time
+
+    import course.tools
+
+    started = time.monotonic()
+    # catastrophic for the standard library's `re` on these lines (it never returns), immediate here
+    assert execute_tool("grep", {"pattern": "(.|.)*X", "path": "."}) == "（没有匹配的行）"
+    assert time.monotonic() - started < 1
+    (tmp_path / "big.txt").write_text("a line\n" * 200_000, encoding="utf-8")
+    monkeypatch.setattr(course.tools, "WORKSPACE", tmp_path)
+    monkeypatch.setattr(course.tools, "GREP_SECONDS", 0.05)
+    started = time.monotonic()
+    output = execute_tool("grep", {"pattern": "nothing", "path": "."})
+    assert "太慢" in output and time.monotonic() - started < 2, output
