@@ -23,6 +23,8 @@ student as they finish (score, seconds, the scenario seed), then the summary in
 Chinese; reports/lesson03.html: the class report (autograder.report).
 """
 import argparse
+import hashlib
+import json
 import os
 import signal
 import sys
@@ -45,9 +47,13 @@ from tqdm import tqdm  # noqa: E402
 from autograder import grade, trouble  # noqa: E402
 from autograder.judge import SEED_ENV  # noqa: E402
 from autograder.judge_pool import JudgePool  # noqa: E402
-from autograder.records import Records  # noqa: E402
+from autograder.claims import Claims, folder_lock  # noqa: E402
+from autograder.records import STATE_DIR, Records, write_json_atomically  # noqa: E402
 from autograder.report import load_plotting, write_report  # noqa: E402
 from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation  # noqa: E402
+
+
+CLAIM_POLL_SECONDS = 2.0  # how often a grader looks again at students another grader holds
 
 
 @dataclass
@@ -69,6 +75,7 @@ class ClassRun:
     seconds: float = 0.0
     workers: int = 0
     interrupted: bool = False
+    elsewhere: list = field(default_factory=list)  # finished by another grader while this one ran
 
 
 class ClassGrader:
@@ -84,6 +91,7 @@ class ClassGrader:
         self.force = force
         self.progress = progress
         self.records = Records(self.root, grade.ASSIGNMENT)
+        self.claims = Claims(self.db_url, grade.ASSIGNMENT)
 
     def in_gradebook(self) -> set:
         with Gradebook(self.db_url) as gradebook:
@@ -92,6 +100,28 @@ class ClassGrader:
             except MissingEntry:
                 return set()
 
+    def _prepare(self) -> None:
+        """The gradebook learns the assignment as it is in source/, unless a grader of this folder already
+        did so for this source and gradebook: regenerating it would pull the blank notebook from under a
+        grader still at work here. Graders on other machines may prepare a shared gradebook at the same
+        time: the loser of that race finds the assignment there when it tries again."""
+        marker = self.root / STATE_DIR / "prepared.json"
+        source = self.root / "source" / grade.ASSIGNMENT / f"{grade.NOTEBOOK}.ipynb"
+        wanted = {"source": hashlib.sha256(source.read_bytes()).hexdigest(),
+                  "gradebook": hashlib.sha256(self.db_url.encode()).hexdigest()}  # a URL may hold a password
+        try:
+            prepared = json.loads(marker.read_text(encoding="utf-8")) == wanted
+        except (OSError, ValueError):
+            prepared = False
+        if prepared and self.grader.has_assignment() and self.grader.blank_notebook_path.exists():
+            return
+        try:
+            self.grader.prepare()
+        except RuntimeError:
+            time.sleep(1)
+            self.grader.prepare()
+        write_json_atomically(marker, wanted)
+
     def pending(self, students: list) -> dict:
         """{student: fingerprint} of the students this run must grade."""
         graded = self.in_gradebook()
@@ -99,8 +129,9 @@ class ClassGrader:
         for student in students:
             submitted = grade.submitted_contents(self.root, student).fingerprint()
             record = self.records.load(student) or {}
-            done = (record.get("fingerprint") == submitted and student in graded
+            here = (record.get("fingerprint") == submitted
                     and (self.root / "autograded" / student / grade.ASSIGNMENT).is_dir())
+            done = student in graded and (here or self.claims.is_done(student, submitted))
             if self.force or not done:
                 todo[student] = submitted
         return todo
@@ -109,8 +140,8 @@ class ClassGrader:
         started = time.monotonic()
         result = ClassRun(students=grade.students(self.root), workers=self.workers)
         if result.students:
-            with INTERRUPTS.deferred():
-                self.grader.prepare()  # the gradebook learns the assignment as it is in source/
+            with INTERRUPTS.deferred(), folder_lock(self.root / STATE_DIR / "prepare.lock"):
+                self._prepare()
             todo = self.pending(result.students)
             result.skipped = len(result.students) - len(todo)
             tqdm.monitor_interval = 0  # no monitor thread: the workers are forked from this process
@@ -122,35 +153,56 @@ class ClassGrader:
                     self._grade(todo, result, bar)
             except KeyboardInterrupt:
                 result.interrupted = True
+                self.claims.release_all()  # the students it was grading go back at once, not after the lease
             finally:
                 bar.close()
         result.seconds = time.monotonic() - started
         return result
 
     def _grade(self, todo: dict, result: ClassRun, bar) -> None:
-        with JudgePool(self.workers) as pool:
-            students = {}
-            for name, submitted in todo.items():  # the workers start their sandboxes meanwhile
-                student = students[name] = Student(name, submitted)
-                staged, student.notes = self.grader.stage(name)
-                pool.put(name, staged)
+        left = dict(todo)  # student -> fingerprint: neither graded here yet nor finished by another grader
+        students = {}
+
+        def feed():
+            """Claim and stage students until the workers have enough ahead of them."""
+            for name in list(left):
+                if len(pool) >= 2 * self.workers:
+                    return
+                if self.claims.is_done(name, left[name], since=self.claims.started if self.force else 0.0):
+                    left.pop(name)  # another grader finished them meanwhile
+                    result.elsewhere.append(name)
+                    bar.update(1)
+                elif self.claims.claim(name):
+                    student = students[name] = Student(name, left.pop(name))
+                    staged, student.notes = self.grader.stage(name)
+                    pool.put(name, staged)
+
+        with JudgePool(self.workers) as pool, self.claims.renewing():
+            feed()  # the workers start their sandboxes meanwhile
             load_plotting()  # for the class report, while the workers judge
-            for name, verdict, failure in pool.results():
-                student = students[name]
-                if verdict is None:
-                    self._judging_failed(student, failure, pool, result, bar)
-                    continue
-                with INTERRUPTS.deferred():
-                    report = self.grader.grade_with(name, verdict, student.notes)
-                if "nbgrader_error" in report and student.blank_because is None:
-                    student.nbgrader_error = report["nbgrader_error"]
-                    log = self.records.write_log(name, "nbgrader", student.nbgrader_error)
-                    note = grade.NBGRADER_FAILED.format(log=log.relative_to(self.root))
-                    self._again_as_blank(student, student.notes + [note], pool)
-                    continue
-                if student.nbgrader_error:
-                    report["nbgrader_error"] = student.nbgrader_error
-                self._done(student, report, result, bar)
+            while left or len(pool):
+                for name, verdict, failure in pool.results():
+                    self._judged(students[name], verdict, failure, pool, result, bar)
+                    feed()
+                if left:  # other graders hold them: wait for their verdicts, or for their leases to run out
+                    time.sleep(CLAIM_POLL_SECONDS)
+                    feed()
+
+    def _judged(self, student: Student, verdict, failure: str, pool: JudgePool, result: ClassRun, bar) -> None:
+        if verdict is None:
+            self._judging_failed(student, failure, pool, result, bar)
+            return
+        with INTERRUPTS.deferred():
+            report = self.grader.grade_with(student.name, verdict, student.notes)
+        if "nbgrader_error" in report and student.blank_because is None:
+            student.nbgrader_error = report["nbgrader_error"]
+            log = self.records.write_log(student.name, "nbgrader", student.nbgrader_error)
+            note = grade.NBGRADER_FAILED.format(log=log.relative_to(self.root))
+            self._again_as_blank(student, student.notes + [note], pool)
+            return
+        if student.nbgrader_error:
+            report["nbgrader_error"] = student.nbgrader_error
+        self._done(student, report, result, bar)
 
     def _again_as_blank(self, student: Student, because: list, pool: JudgePool) -> None:
         student.blank_because = because
@@ -170,11 +222,12 @@ class ClassGrader:
     def _done(self, student: Student, report: dict, result: ClassRun, bar) -> None:
         """Gradebook, autograded/ and feedback/ are written: now the record that says the student is done."""
         self.records.save(student.name, student.fingerprint, report)
+        self.claims.done(student.name, student.fingerprint)
         result.graded_now.append(student.name)
         result.leaks[student.name] = self.grader.feedback_leaks(student.name)
         bar.update(1)
         seed = f"，场景种子 {report['seed']}" if report.get("seed") is not None else ""
-        tqdm.write(f"  [{result.skipped + len(result.graded_now)}/{len(result.students)}] {student.name}: {report['auto_score']:g} / {report['auto_max']:g}"
+        tqdm.write(f"  [{result.skipped + len(result.elsewhere) + len(result.graded_now)}/{len(result.students)}] {student.name}: {report['auto_score']:g} / {report['auto_max']:g}"
                    f"（{report.get('seconds', 0):.1f} 秒{seed}）", file=sys.stdout)
 
     def finish_class(self, result: ClassRun) -> int:
@@ -185,8 +238,9 @@ class ClassGrader:
         leaks = {s: result.leaks[s] if s in result.leaks else self.grader.feedback_leaks(s) for s in result.students}
         status = summary(ordered, leaks, self.root, result.seconds)
         page = write_report(self.root, self.db_url, reports)
+        elsewhere = f"另一个评分程序同时评好了 {len(result.elsewhere)} 人；" if result.elsewhere else ""
         print(f"本次评分 {len(result.graded_now)} 人，之前已评好、跳过 {len(ordered) - len(result.graded_now)} 人；"
-              f"{result.workers} 个并行评分进程。全班报告：{page.relative_to(self.root)}")
+              f"{elsewhere}{result.workers} 个并行评分进程。全班报告：{page.relative_to(self.root)}")
         return status
 
 

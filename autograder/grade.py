@@ -74,11 +74,24 @@ class Grader:
             raise RuntimeError(f"nbgrader generate_assignment 失败：\n{result.get('error') or result.get('log')}")
 
     @property
+    def blank_notebook_path(self) -> Path:
+        return self.root / STAGING / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+
+    @property
     def blank_notebook(self) -> Path:
-        path = self.root / STAGING / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
-        if not path.exists():
+        if not self.blank_notebook_path.exists():
             self.prepare()
-        return path
+        return self.blank_notebook_path
+
+    def has_assignment(self) -> bool:
+        from nbgrader.api import Gradebook, MissingEntry
+
+        with Gradebook(self.db_url) as gradebook:
+            try:
+                gradebook.find_assignment(ASSIGNMENT)
+                return True
+            except MissingEntry:
+                return False
 
     # -- one student --
 

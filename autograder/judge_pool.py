@@ -89,6 +89,10 @@ class JudgePool:
             self.waiting.append((key, path))
         self._hand_over()
 
+    def __len__(self) -> int:
+        """Notebooks put and not yet judged."""
+        return len(self.waiting) + len(self.running)
+
     def _hand_over(self) -> None:
         while self.waiting and len(self.running) < self.workers:
             key, path = self.waiting.popleft()

@@ -1,0 +1,62 @@
+"""autograder.claims: graders that share a gradebook split the class, and take over a dead grader's students."""
+import os
+import subprocess
+import sys
+import time
+
+from autograder.claims import Claims
+
+
+def claims(tmp_path, monkeypatch=None, lease=None):
+    if lease is not None:
+        monkeypatch.setenv("AUTOGRADER_CLAIM_LEASE", str(lease))
+    return Claims(f"sqlite:///{tmp_path / 'gradebook.db'}", "lesson03")
+
+
+def test_one_student_one_grader_at_a_time(tmp_path):
+    first, second = claims(tmp_path), claims(tmp_path)
+    assert first.claim("alice") and not second.claim("alice")
+    assert second.claim("bob") and not first.claim("bob")
+    assert first.claim("alice"), "a grader may claim again what it holds"
+    assert not second.is_done("alice", "fp1")
+    first.done("alice", "fp1")
+    assert second.is_done("alice", "fp1") and not second.is_done("alice", "fp2")
+    assert not second.is_done("alice", "fp1", since=time.time() + 1), "--force: only what was done in this run"
+    assert second.claim("alice"), "done means nobody holds the student"
+
+
+def test_a_lease_that_ran_out_is_taken_over(tmp_path, monkeypatch):
+    first = claims(tmp_path, monkeypatch, lease=0.2)
+    second = claims(tmp_path)
+    assert first.claim("alice") and not second.claim("alice")
+    time.sleep(0.3)
+    assert second.claim("alice")
+
+
+def test_a_renewed_lease_is_kept(tmp_path, monkeypatch):
+    first = claims(tmp_path, monkeypatch, lease=0.4)
+    second = claims(tmp_path)
+    with first.renewing():
+        assert first.claim("alice")
+        time.sleep(0.9)
+        assert not second.claim("alice")
+
+
+def test_a_dead_grader_of_this_machine_frees_its_students_at_once(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    first, second = claims(tmp_path), claims(tmp_path)
+    first.owner = f"{first.host}:{dead}:gone"
+    assert first.claim("alice")
+    assert second.claim("alice")
+    living = claims(tmp_path)
+    living.owner = f"{living.host}:{os.getpid()}:alive"
+    assert living.claim("bob") and not second.claim("bob")
+
+
+def test_an_interrupted_grader_gives_back_what_it_held(tmp_path):
+    first, second = claims(tmp_path), claims(tmp_path)
+    assert first.claim("alice") and first.claim("bob")
+    first.done("bob", "fp")
+    first.release_all()
+    assert second.claim("alice") and second.is_done("bob", "fp")
