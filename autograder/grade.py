@@ -204,6 +204,7 @@ class Grader:
 
         with Gradebook(self.db_url) as gradebook:
             CsvExportPlugin(to=str(to), assignment=[ASSIGNMENT]).export(gradebook)
+        os.chmod(to, 0o600)  # every student's score: the instructor's alone
 
     def feedback_leaks(self, student: str) -> list:
         """Hidden-test or reference-solution lines found in what this student receives."""

@@ -74,7 +74,9 @@ class GradingRun:
                 notes.append(f"单元格 {name} 运行时抛出了 {error['type']}：{error['message'][:120]}"
                              "（它后面的定义没有生效）")
             elif report["status"] in (CellStatus.TIMEOUT, CellStatus.DIED):
-                notes.append(f"单元格 {name} 一运行就卡住或让进程退出（{report['error']['message']}），评分时跳过了它")
+                # a cell is left out from the scenario where it first hung on: the checks of earlier ones stand
+                notes.append(f"单元格 {name} 一运行就卡住或让进程退出（{report['error']['message']}），"
+                             "从那以后的评分场景都跳过了它（之前已经跑完的场景里它照常生效，那些检查照常计分）")
         return notes
 
 
