@@ -107,7 +107,7 @@ def wait_for_first_student(process: subprocess.Popen, timeout: float) -> str:
     raise AssertionError("no student's line appeared while the run was going on")
 
 
-def check_class(course: Path, secret: Path) -> None:
+def check_class(course: Path, secret: Path, as_root: bool) -> None:
     reports = {p.stem: json.loads(p.read_text(encoding="utf-8"))["report"]
                for p in (course / ".classgrade" / "lesson03").glob("*.json")}
     assert sorted(reports) == STUDENTS
@@ -118,6 +118,16 @@ def check_class(course: Path, secret: Path) -> None:
     for student in HOSTILE_RECONCILE:
         assert reports[student]["grades"]["test_reconcile"] == 0, (student, reports[student]["grades"])
         assert reports[student]["errors"] == [], (student, reports[student]["errors"])
+    # The instructor's table of trouble: what each did, and nothing for the perfect copies.
+    trouble = {student: reports[student].get("trouble", {}) for student in STUDENTS}
+    for student in PERFECT + ["s_renamed"]:
+        assert not any(trouble[student].values()), (student, trouble[student])
+    for student in LINKED:
+        assert trouble[student].get("files") == 1, (student, trouble[student])
+    assert trouble["s_memory"].get("memory") and trouble["s_loop"].get("time") and trouble["s_flood"].get("time")
+    assert trouble["s_forkbomb"].get("time")
+    if as_root:  # the pids cgroup counts refused forks; RLIMIT_NPROC's refusals reach only the student's code
+        assert trouble["s_forkbomb"].get("processes")
     notes = {student: " ".join(reports[student]["notes"]) for student in LINKED}
     assert "符号链接" in notes["s_dangling"] and "符号链接" in notes["s_outside"] and "符号链接" in notes["s_zero"]
     assert "命名管道" in notes["s_fifo"]
@@ -163,7 +173,8 @@ def test_a_hostile_class_graded_as_root_killed_and_resumed(tmp_path):
         if finished.returncode in (0, 1) and "本次评分" in finished.stdout:
             break
     assert finished.returncode == 0, finished.stdout[-3000:] + finished.stderr[-3000:]
-    check_class(course, secret)
+    assert "评分时遇到麻烦的学生" in finished.stdout
+    check_class(course, secret, as_root=True)
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not SYSTEM_PYTHON.exists() or not shutil.which("runuser"),
@@ -187,4 +198,4 @@ def test_a_hostile_class_graded_by_an_ordinary_instructor(tmp_path):
                              str(venv / "bin" / "python"), "-m", "autograder.classgrade", "--workers", "2",
                              "--no-progress", str(course)], cwd=course, capture_output=True, text=True, timeout=900)
     assert graded.returncode == 0, graded.stdout[-3000:] + graded.stderr[-3000:]
-    check_class(course, secret)
+    check_class(course, secret, as_root=False)
