@@ -20,6 +20,7 @@ import time
 import uuid
 from contextlib import contextmanager
 
+from nbgrader.api import Gradebook
 from sqlalchemy import (Column, Float, MetaData, String, Table, and_, create_engine, insert, or_,
                         select, update)
 from sqlalchemy.exc import IntegrityError
@@ -50,6 +51,8 @@ class Claims:
     def __init__(self, db_url: str, assignment: str):
         # no pooled connection: the judge's workers are forked from this process and must not share one
         self.engine = create_engine(db_url, poolclass=NullPool)
+        with Gradebook(db_url):  # nbgrader's tables first: it stamps its schema version only into an empty database
+            pass
         METADATA.create_all(self.engine)
         self.assignment = assignment
         self.host = socket.gethostname()

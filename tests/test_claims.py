@@ -60,3 +60,14 @@ def test_an_interrupted_grader_gives_back_what_it_held(tmp_path):
     first.done("bob", "fp")
     first.release_all()
     assert second.claim("alice") and second.is_done("bob", "fp")
+
+
+def test_the_claims_table_leaves_nbgrader_its_schema_version(tmp_path):
+    from sqlalchemy import create_engine, inspect, text
+
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    Claims(url, "lesson03")
+    engine = create_engine(url)
+    assert {"course_grading_claims", "alembic_version", "assignment"} <= set(inspect(engine).get_table_names())
+    with engine.connect() as db:
+        assert db.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
