@@ -132,7 +132,7 @@ def scan(folder: Path, base: Path | None = None) -> Contents:
                         contents.skipped.append(Skipped(relative, f"读不了的文件夹（{exc.strerror}）"))
                 elif kind is not None:
                     contents.skipped.append(Skipped(relative, kind))
-                elif not os.access(name, os.R_OK, dir_fd=fd, follow_symlinks=False):
+                elif not os.access(name, os.R_OK, dir_fd=fd):  # lstat said regular; read_regular checks again
                     contents.skipped.append(Skipped(relative, "读不了的文件（没有读权限）"))
                 elif info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES:
                     contents.skipped.append(Skipped(relative, f"太大的文件（{info.st_size} 字节）"))
