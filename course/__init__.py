@@ -4,6 +4,7 @@
 - tools.py   the tools and `execute_tool`
 - mail.py    the local SMTP server that `send_email` delivers to
 - samples.py the lesson's sample checkpoints cpA, cpB, cpC
+- ledger.py  lesson 4: where the effect ledger lives and how it is read back after a crash
 - checks.py  the notebook's visible checks (`from course import checks`; not imported here,
              because importing it in a notebook also explains errors in Chinese)
 
@@ -13,7 +14,7 @@ instruments the notebook's demonstrations import (replay, crash matrix, widgets)
 from .mail import MailServer
 from .model import assistant_message, make_client, request_params
 from .samples import load_sample, sample_path
-from .tools import TOOLS, execute_tool
+from .tools import TOOLS, ServiceUnavailable, execute_tool, lookup_effect
 
-__all__ = ["MailServer", "TOOLS", "assistant_message", "execute_tool", "load_sample",
-           "make_client", "request_params", "sample_path"]
+__all__ = ["MailServer", "ServiceUnavailable", "TOOLS", "assistant_message", "execute_tool", "load_sample",
+           "lookup_effect", "make_client", "request_params", "sample_path"]

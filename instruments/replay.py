@@ -138,9 +138,9 @@ def _install_probes(agent: Agent, path: Path, probe: _Probe):
 
     real_tool = namespace.get("execute_tool", tools.execute_tool)
 
-    def watched_tool(name, input):
+    def watched_tool(name, input, **options):  # options: lesson 4's idempotency_key
         probe.event("tool", "before", name=name)
-        output = real_tool(name, input)
+        output = real_tool(name, input, **options)
         probe.event("tool", "after", name=name)
         return output
 
