@@ -171,8 +171,13 @@ def find_message(maildir: Path, message_id: str) -> EmailMessage | None:
     return next((m for m in read_maildir(maildir) if m["Message-ID"] == message_id), None)
 
 
+def sent_text(to: str, subject: str, message_id: str) -> str:
+    """What send_email answers for a delivered message, and what a lookup by key answers for it."""
+    return f"已发送给 {to}，主题「{subject}」，Message-ID {message_id}"
+
+
 def _sent_text(message: EmailMessage) -> str:
-    return f"已发送给 {message['To']}，主题「{message['Subject']}」，Message-ID {message['Message-ID']}"
+    return sent_text(message["To"], message["Subject"], message["Message-ID"])
 
 
 def list_sent_emails(to: str | None = None) -> str:
