@@ -7,6 +7,7 @@
 - ledger.py  lesson 4: where the effect ledger lives and how it is read back after a crash
 - checks.py  the notebook's visible checks (`from course import checks`; not imported here,
              because importing it in a notebook also explains errors in Chinese)
+- checks_ledger.py  lesson 4's visible checks (`from course import checks_ledger as checks`)
 
 Beside the lesson: exchange.py, the nbgrader submit step of the course's JupyterHub. The
 instruments the notebook's demonstrations import (replay, crash matrix, widgets) are in instruments/.

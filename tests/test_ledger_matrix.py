@@ -1,12 +1,14 @@
 """Lesson 4's crash matrix: at every crash point the ledger version duplicates nothing and knows every outcome."""
+import re
 import warnings
 
+import nbformat
 import pytest
 
 from instruments.crash_matrix import crash_at, plot_matrix, trace, verdict
 from instruments.ledger_matrix import ledger_matrix, ledger_verdict, unknown_outcomes
 from instruments.replay import Agent
-from instruments.teacher_demo import lesson4_reference
+from instruments.teacher_demo import LESSON4_NOTEBOOK, lesson4_reference
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +97,14 @@ def test_a_ledger_without_the_key_is_caught(reference04):
         point = next(p for p in trace(agent) if p.event == {"kind": "tool", "when": "after", "name": "send_email"})
         (result,) = crash_at(point, agent)
         assert (result.emails_delivered, ledger_verdict(result)) == (emails, judged), result.report()
+
+
+def test_the_notebooks_snippet_uses_names_that_exist(reference04):
+    """Lesson 4 shows the matrix as code to paste into a new cell; its imports and arguments must be real."""
+    cell = next(c for c in nbformat.read(str(LESSON4_NOTEBOOK), as_version=4).cells if c.get("id") == "crash-matrix")
+    (snippet,) = re.findall(r"```python\n(.*?)```", cell.source, flags=re.S)
+    imports = "\n".join(line for line in snippet.splitlines() if line.startswith(("from ", "import ")))
+    exec(imports, {})
+    names = set(re.findall(r"(\w+)=(\w+)", snippet))
+    assert names == {("incident_reconcile", "incident_reconcile"), ("lesson3_reconcile", "lesson3_reconcile")}
+    assert all(hasattr(reference04, name) for _, name in names)
