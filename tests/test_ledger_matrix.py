@@ -46,6 +46,9 @@ def test_lesson3s_reconcile_duplicates_nothing_but_leaves_outcomes_unknown(matri
     summary = matrix.summary()["lesson3"]
     assert "duplicate" not in summary and summary["unknown"] > 0
     assert matrix.broken_points("lesson3", "unknown") == send_email_pending(matrix, "lesson3")
+    # From save point A's rename to save point B's: intent (2), the call (2), outcome (2), save B (3). The
+    # notebook quotes this figure.
+    assert summary["unknown"] == 10
     for column in matrix.broken_points("lesson3", "unknown"):
         result = matrix.results[("lesson3", column.key)]
         assert verdict(result) == "ok" and ledger_verdict(result) == "unknown"  # the one thing lesson 4 adds
