@@ -100,7 +100,7 @@ def crash_at(point: CrashPoint, *agents: Agent, timeout: float = TIMEOUT) -> lis
 
 VERDICTS = {  # the first broken invariant names the cell; colours for the picture
     "ok": ("不变量全部成立", "#8fd18f"),
-    "unknown": ("不重复，但结果未知（is_error）", "#f2d96b"),  # lesson 4's matrix only (instruments.ledger_matrix)
+    "unknown": ("不重复，但结果未知（is_error）", "#b8860b"),  # lesson 4's matrix only (instruments.ledger_matrix)
     "corrupt": ("检查点读不回", "#7b3294"),
     "duplicate": ("高影响操作执行了两次", "#d7301f"),
     "unpaired": ("tool_use 没有配对", "#fc8d59"),
@@ -180,7 +180,7 @@ class CrashMatrix:
             kinds = [cell["verdict"] if cell else "absent" for cell in (row[name] for name in self.variants)]
             cells = "".join(
                 f'<td class="verdict-{kind}" style="background:{VERDICTS[kind][1]};'
-                f'color:{"black" if kind in ("ok", "unknown", "absent") else "white"}">{_cell_text(row[name])}</td>'
+                f'color:{"black" if kind in ("ok", "absent") else "white"}">{_cell_text(row[name])}</td>'
                 for name, kind in zip(self.variants, kinds))
             body.append(f"<tr><td>{html.escape(row['crash_point'])}</td>{cells}</tr>")
         summary = "<br>".join(html.escape(line) for line in self.summary_lines())
