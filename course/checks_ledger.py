@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (NOT_THE_GRADE, PASSED, UNHEARD_OF_TOOL, _DiskEvents, _scratch, _with_pending, call, check_letter,
+from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _scratch, _with_pending, call, check_letter,
                      expect, fail, short, standing_in, text_of)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
@@ -90,7 +90,6 @@ def check_append_ledger(append_ledger) -> None:
         fail(f"课程的 read_ledger 读不回你的台账：{exc}")
     expect(records == [first, second], f"读回来的记录和写进去的不一样：{short(records, 160)}")
     print(PASSED)
-    print(NOT_THE_GRADE)
 
 
 # --- execute_with_ledger ---------------------------------------------------------------------
@@ -146,7 +145,6 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
         expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
     print(PASSED)
-    print(NOT_THE_GRADE)
 
 
 # --- run_agent -------------------------------------------------------------------------------
@@ -190,7 +188,6 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
     expect(delivered == 0, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
-    print(NOT_THE_GRADE)
 
 
 # --- recovery_action -------------------------------------------------------------------------
@@ -329,7 +326,6 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(content == sends[0]["output"], f"{label}：tool_result 的内容应该是这次执行返回的文本。")
         expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
     print(PASSED)
-    print(NOT_THE_GRADE)
 
 
 # --- the incident, replayed in this process ----------------------------------------------------
@@ -355,4 +351,3 @@ def check_incident_fix(namespace: dict) -> None:
     expect(text_of(answered[0].get("content")) == delivered_text(pending),
            "悬空的 send_email 的结果应该是服务器按幂等键查到的那段回答。")
     print(PASSED, "邮件只发了一封，而且结果是确定的")
-    print(NOT_THE_GRADE)
