@@ -66,9 +66,10 @@ test: setup test-deps
 test-browser: setup test-deps
 	$(BIN)/python -m pytest -q tests/browser
 
-# Regenerate the student notebooks from source/ (commit the result).
+# Regenerate the student notebooks of every lesson from source/ (commit the result).
+LESSONS := lesson03 lesson04
 release: setup
-	$(BIN)/nbgrader generate_assignment lesson03 --force
+	for lesson in $(LESSONS); do $(BIN)/nbgrader generate_assignment $$lesson --force || exit 1; done
 
 # The duplicate-email incident replayed for real: 2 emails with the incident's reconcile, then 1.
 .PHONY: replay

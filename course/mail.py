@@ -4,6 +4,11 @@ Every message that arrives is written to a Maildir folder on disk, so the record
 of what was delivered lives outside the agent: an agent process that is killed
 can neither lose nor fake it, and a test counts deliveries there.
 
+The server delivers each Message-ID once: a message whose Message-ID is already
+stored is answered "250 already delivered" and not stored again. That is how it
+recognises an idempotency key (lesson 4), which `send_email` turns into the
+Message-ID; an email sent without a key gets a fresh Message-ID every time.
+
     with MailServer() as mail:
         run_agent("帮我把结论发邮件通知团队")
         print(mail.count())
@@ -18,16 +23,20 @@ from pathlib import Path
 
 from aiosmtpd.controller import Controller
 
-from .tools import MAILDIR_ENV, SMTP_PORT_ENV, read_maildir
+from .tools import ALREADY_DELIVERED, MAILDIR_ENV, SMTP_PORT_ENV, find_message, message_id_for, read_maildir
 
 
 class _MaildirHandler:
-    def __init__(self, maildir: mailbox.Maildir, on_delivery=None):
-        self.maildir = maildir
+    def __init__(self, maildir: mailbox.Maildir, path: Path, on_delivery=None):
+        self.maildir, self.path = maildir, path
         self.on_delivery = on_delivery
 
     async def handle_DATA(self, server, session, envelope):
         message = message_from_bytes(envelope.original_content)
+        # The server handles one message at a time, so nothing arrives between this look and the add.
+        message_id = message["Message-ID"]
+        if message_id and find_message(self.path, message_id) is not None:
+            return f"250 {ALREADY_DELIVERED}: {message_id}"
         message["X-Received-At"] = datetime.now().isoformat(timespec="milliseconds")
         self.maildir.add(message)
         if self.on_delivery:
@@ -54,7 +63,8 @@ class MailServer:
     def __init__(self, maildir: str | os.PathLike | None = None, on_delivery=None):
         self._tempdir = None if maildir else tempfile.TemporaryDirectory(prefix="course-mail-")
         self.maildir_path = Path(maildir or self._tempdir.name) / "maildir"
-        self._handler = _MaildirHandler(mailbox.Maildir(self.maildir_path, create=True), on_delivery)
+        self._handler = _MaildirHandler(mailbox.Maildir(self.maildir_path, create=True), self.maildir_path,
+                                        on_delivery)
         self._controller = None
         self._saved_env = {}
 
@@ -93,3 +103,7 @@ class MailServer:
 
     def count(self) -> int:
         return len(self.received())
+
+    def lookup(self, key: str):
+        """The message delivered with this idempotency key, or None (the service's side of `lookup_effect`)."""
+        return find_message(self.maildir_path, message_id_for(key))

@@ -7,6 +7,12 @@ delivers a real message over SMTP to the local server of `course.mail`.
 
 `execute_tool` never raises: a wrong tool name or bad input comes back as an
 error string, the way a tool_result would carry it to the model.
+
+Lesson 4 adds idempotency keys. `execute_tool(name, input, idempotency_key=...)`
+hands the key to a tool that has an effect: `send_email` turns it into the
+message's Message-ID, and the mail server delivers a Message-ID only once (a
+retry gets "already delivered"). `lookup_effect(name, key)` asks the service,
+read-only, whether a keyed call reached it.
 """
 import json
 import mailbox
@@ -27,6 +33,9 @@ GREP_SECONDS = 2.0  # one grep call at most
 # Set by course.mail.MailServer while it runs; child processes inherit them.
 SMTP_PORT_ENV = "COURSE_SMTP_PORT"
 MAILDIR_ENV = "COURSE_MAILDIR"
+# A keyed email's Message-ID is <key@IDEMPOTENCY_DOMAIN>; the server answers a repeat with ALREADY_DELIVERED.
+IDEMPOTENCY_DOMAIN = "idempotency.example.com"
+ALREADY_DELIVERED = "already delivered"
 
 TOOLS = [
     {
@@ -166,6 +175,25 @@ def read_maildir(maildir: Path) -> list[EmailMessage]:
     return sorted(mailbox.Maildir(maildir, factory=parse, create=False), key=lambda m: m["X-Received-At"])
 
 
+def message_id_for(key: str) -> str:
+    """The Message-ID a key becomes: a retry with the same key carries the same id."""
+    return f"<{key}@{IDEMPOTENCY_DOMAIN}>"
+
+
+def find_message(maildir: Path, message_id: str) -> EmailMessage | None:
+    """The stored message with this Message-ID, if the server has one."""
+    return next((m for m in read_maildir(maildir) if m["Message-ID"] == message_id), None)
+
+
+def sent_text(to: str, subject: str, message_id: str) -> str:
+    """What send_email answers for a delivered message, and what a lookup by key answers for it."""
+    return f"已发送给 {to}，主题「{subject}」，Message-ID {message_id}"
+
+
+def _sent_text(message: EmailMessage) -> str:
+    return sent_text(message["To"], message["Subject"], message["Message-ID"])
+
+
 def list_sent_emails(to: str | None = None) -> str:
     _, maildir = _mail_settings()
     sent = [m for m in read_maildir(maildir) if to is None or m["To"] == to]
@@ -174,34 +202,79 @@ def list_sent_emails(to: str | None = None) -> str:
     return "\n".join(f"{m['X-Received-At']}  收件人 {m['To']}  主题「{m['Subject']}」" for m in sent)
 
 
-def send_email(to: str, subject: str, body: str = "") -> str:
+def send_email(to: str, subject: str, body: str = "", idempotency_key: str | None = None) -> str:
     port, _ = _mail_settings()
     message = EmailMessage()
     message["From"] = "agent@example.com"
     message["To"] = to
     message["Subject"] = subject
-    message["Message-ID"] = make_msgid(domain="example.com")
+    message["Message-ID"] = message_id_for(idempotency_key) if idempotency_key else make_msgid(domain="example.com")
     message.set_content(body or "（无正文）")
     try:
         with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
-            smtp.send_message(message)
+            # Step by step rather than send_message, which drops the server's reply to DATA: that reply
+            # says whether this Message-ID was delivered now or already before.
+            smtp.ehlo()
+            for code, reply in (smtp.mail(message["From"]), smtp.rcpt(to)):
+                if code != 250:
+                    raise smtplib.SMTPResponseException(code, reply)
+            code, reply = smtp.data(message.as_bytes())
+            if code != 250:
+                raise smtplib.SMTPResponseException(code, reply)
     except (OSError, smtplib.SMTPException) as exc:
         raise ToolError(f"邮件没有发出去：{exc}") from None
-    return f"已发送给 {to}，主题「{subject}」，Message-ID {message['Message-ID']}"
+    if ALREADY_DELIVERED.encode() in reply:
+        return _sent_text(message) + "（服务器认出了这个幂等键：这封信之前已经送达，这次没有再投递）"
+    return _sent_text(message)
+
+
+class ServiceUnavailable(ToolError):
+    """The service cannot say whether a keyed call reached it."""
+
+
+def _lookup_email(key: str) -> str | None:
+    try:
+        port, maildir = _mail_settings()
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+            smtp.noop()  # is the server there to answer at all?
+    except (ToolError, OSError, smtplib.SMTPException) as exc:
+        raise ServiceUnavailable(f"邮件服务器无法回答：{exc}") from None
+    message = find_message(maildir, message_id_for(key))
+    return None if message is None else _sent_text(message)
+
+
+_LOOKUPS = {"send_email": _lookup_email}  # the tools whose service can be asked by key
+
+
+def lookup_effect(name: str, key: str) -> str | None:
+    """Ask the service behind a tool whether the call with this idempotency key reached it (read-only).
+
+    Returns what the call's result was (the same text the tool returned), or None when the service has no
+    such call. Raises ServiceUnavailable when it cannot tell: the server is down, or the tool has no lookup.
+    """
+    lookup = _LOOKUPS.get(name)
+    if lookup is None:
+        raise ServiceUnavailable(f"{name} 背后的服务不支持按幂等键查询")
+    return lookup(key)
 
 
 _TOOL_FUNCTIONS = {f.__name__: f for f in (list_dir, read_file, grep, web_search, list_sent_emails, send_email)}
+_KEYED_TOOLS = {"send_email"}  # the tools that take an idempotency key
 
 
-def execute_tool(name: str, input: dict) -> str:
-    """Run one tool call and return its output as text; failures become error text."""
+def execute_tool(name: str, input: dict, idempotency_key: str | None = None) -> str:
+    """Run one tool call and return its output as text; failures become error text.
+
+    A tool with an effect gets `idempotency_key` (lesson 4: the pending call's tool_use id); the others ignore it.
+    """
     function = _TOOL_FUNCTIONS.get(name)
     if function is None:
         return f"错误：没有名为 {name!r} 的工具。可用的工具：{', '.join(_TOOL_FUNCTIONS)}"
     if not isinstance(input, dict):
         return f"错误：工具 {name} 的参数必须是一个对象（dict），收到的是 {type(input).__name__}"
+    options = {"idempotency_key": idempotency_key} if idempotency_key and name in _KEYED_TOOLS else {}
     try:
-        return function(**input)
+        return function(**input, **options)
     except TypeError as exc:
         return f"错误：工具 {name} 的参数不对（{exc}）"
     except (ToolError, OSError, UnicodeDecodeError) as exc:

@@ -5,6 +5,7 @@ The notebook imports the first three; they fork, so they need Linux or macOS (WS
 
 - replay.py        the replay harness: `replay_incident` kills the agent at a crash point and resumes it
 - crash_matrix.py  `crash_matrix`: every crash point of a run, killed and resumed, for four variants
+- ledger_matrix.py lesson 4's `ledger_matrix`: the same over the ledger's code, with unknown outcomes counted
 - widgets.py       the checkpoint viewer and the crash explorer (a slider over one run's crash points)
 - host.py          what the machine offers: a folder in RAM, a font with Chinese glyphs
 - teacher_demo.py  `make replay` and `make crash-matrix` on the reference solution (repository only)

@@ -100,6 +100,7 @@ def crash_at(point: CrashPoint, *agents: Agent, timeout: float = TIMEOUT) -> lis
 
 VERDICTS = {  # the first broken invariant names the cell; colours for the picture
     "ok": ("不变量全部成立", "#8fd18f"),
+    "unknown": ("不重复，但结果未知（is_error）", "#b8860b"),  # lesson 4's matrix only (instruments.ledger_matrix)
     "corrupt": ("检查点读不回", "#7b3294"),
     "duplicate": ("高影响操作执行了两次", "#d7301f"),
     "unpaired": ("tool_use 没有配对", "#fc8d59"),
@@ -128,9 +129,10 @@ class CrashMatrix:
     columns: list    # CrashPoint, one per distinct place in the loop, in run order
     results: dict    # (variant name, point key) -> ReplayResult
     seconds: float
+    judge: Callable = verdict  # ReplayResult | None -> a key of VERDICTS
 
     def verdict(self, variant: str, column: CrashPoint) -> str:
-        return verdict(self.results.get((variant, column.key)))
+        return self.judge(self.results.get((variant, column.key)))
 
     def summary(self) -> dict:
         """{variant: {verdict: count}} over the crash points the variant has."""
@@ -147,7 +149,7 @@ class CrashMatrix:
             row = {"crash_point": column.label}
             for name in self.variants:
                 result = self.results.get((name, column.key))
-                row[name] = result and {"verdict": verdict(result), "emails": result.emails_delivered,
+                row[name] = result and {"verdict": self.judge(result), "emails": result.emails_delivered,
                                         "turns": (result.final.state or {}).get("turns")}
             rows.append(row)
         return rows
@@ -250,9 +252,14 @@ def merge_columns(point_lists: list[list[CrashPoint]]) -> list[CrashPoint]:
 def crash_matrix(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
                  save_checkpoint: Callable | None = None, task_name: str = "email", workers: int = 2) -> CrashMatrix:
     """Crash each variant of the agent at every crash point it passes; see the module docstring."""
-    started = time.monotonic()
     agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
                       save_checkpoint=save_checkpoint, task=REPLAY_TASKS[task_name])
+    return matrix_of(agents, task_name=task_name, workers=workers)
+
+
+def matrix_of(agents: dict, *, task_name: str = "email", workers: int = 2, judge: Callable = verdict) -> CrashMatrix:
+    """The crash matrix of the agents {name: (label, Agent)}: each one crashed at every point it passes."""
+    started = time.monotonic()
     points = {name: trace(agent) for name, (_, agent) in agents.items()}
     # Each process does at most one normal run's work: ample time, but a hanging variant must not stall the matrix.
     timeout = max(5.0, 10 * (time.monotonic() - started) / len(agents))
@@ -270,6 +277,7 @@ def crash_matrix(run_agent: Callable, reconcile: Callable, *, incident_reconcile
         results={(name, point.key): result for (point, names), results in zip(jobs, done)
                  for name, result in zip(names, results)},
         seconds=time.monotonic() - started,
+        judge=judge,
     )
 
 

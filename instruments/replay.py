@@ -14,7 +14,8 @@ checkpoint.json (`--resume`), lets it finish and checks what happened.
 
 Crash points are the moments the agent's process crosses a boundary the harness
 watches, so they exist for any implementation: a model call, a tool call, and
-the file operations of a save in the checkpoint's folder. The child process
+the file operations of a save in the checkpoint's folder (and, in lesson 4, of
+an append to the effect ledger beside it). The child process
 reports each one through a pipe; at the chosen one it stops and waits to be
 killed. `instruments.crash_matrix` uses the same machinery for every crash point.
 """
@@ -37,6 +38,7 @@ from typing import Callable
 import course
 from course import tools
 from course.checks import short
+from course.ledger import LEDGER_NAME
 from course.mail import MailServer
 from course.model import InvalidRequest, check_tool_pairing, content_blocks, make_client, warm_up
 from course.samples import load_sample
@@ -98,10 +100,11 @@ class _Probe:
 
 
 class _WatchedFile:
-    """A file being written in the checkpoint's folder, with crash points inside the save."""
+    """A file being written in the checkpoint's folder, with crash points inside the save (or the ledger's append)."""
 
     def __init__(self, file, probe: _Probe, role: str):
         self._file, self._probe, self._role = file, probe, role
+        self._kind = "ledger" if role == "ledger" else "save"
         self._closed = False
 
     def write(self, data):
@@ -110,14 +113,14 @@ class _WatchedFile:
         half = len(data) // 2
         written = self._file.write(data[:half])
         self._file.flush()
-        self._probe.event("save", "write", file=self._role)
+        self._probe.event(self._kind, "write", file=self._role)
         return written + self._file.write(data[half:])
 
     def close(self):
         self._file.close()
         if not self._closed:
             self._closed = True
-            self._probe.event("save", "closed", file=self._role)
+            self._probe.event(self._kind, "closed", file=self._role)
 
     def __enter__(self):
         return self
@@ -138,9 +141,9 @@ def _install_probes(agent: Agent, path: Path, probe: _Probe):
 
     real_tool = namespace.get("execute_tool", tools.execute_tool)
 
-    def watched_tool(name, input):
+    def watched_tool(name, input, **options):  # options: lesson 4's idempotency_key
         probe.event("tool", "before", name=name)
-        output = real_tool(name, input)
+        output = real_tool(name, input, **options)
         probe.event("tool", "after", name=name)
         return output
 
@@ -158,7 +161,8 @@ def _install_probes(agent: Agent, path: Path, probe: _Probe):
         opened = Path(os.readlink(f"/proc/self/fd/{handle.fileno()}"))  # also names files opened by fd
         if opened.parent != folder:
             return handle
-        return _WatchedFile(handle, probe, "checkpoint" if opened.name == path.name else "temp")
+        role = {path.name: "checkpoint", LEDGER_NAME: "ledger"}.get(opened.name, "temp")
+        return _WatchedFile(handle, probe, role)
 
     def watched_move(real_move):
         def move(source, target, *args, **kwargs):
@@ -441,6 +445,8 @@ def describe_event(event: dict | None, save_point: str = "") -> str:
         return f"第 {event['call']} 次模型调用" + ("之前" if when == "before" else "返回后、响应还没存")
     if event["kind"] == "tool":
         return f"{event['name']} " + ("执行之前" if when == "before" else "执行完、结果还没存")
+    if event["kind"] == "ledger":
+        return "效果台账：追加" + SAVE_STEPS[when]
     file = {"temp": "临时文件", "checkpoint": "checkpoint.json"}.get(event.get("file"), "") if when in ("write", "closed") else ""
     return f"存档{'点 ' + save_point if save_point else ''}：{file}{SAVE_STEPS[when]}"
 

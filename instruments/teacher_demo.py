@@ -10,28 +10,41 @@ line is one JSON object for machines:
 `--crash-matrix`: the crash matrix over every crash point of the email task instead, with the
 time it took; the picture goes to build/crash-matrix.png.
 
+`--ledger-matrix`: lesson 4's crash matrix on lesson 4's reference solution (the ledger version,
+the incident's reconcile, lesson 3's reconcile); the picture goes to build/ledger-matrix.png.
+
 It reads the reference solution from source/ (through autograder.notebook_code), so it runs in
 this repository only; the student bundle's wheel leaves this module out.
 """
 import json
 import sys
-from pathlib import Path
 
-from autograder.notebook_code import load_reference
+from autograder.notebook_code import ROOT, definition_cells, load_module, load_reference
 
 from .crash_matrix import crash_matrix, plot_matrix
+from .ledger_matrix import ledger_matrix
 from .replay import replay_incident
 
-PICTURE = Path(__file__).resolve().parent.parent / "build" / "crash-matrix.png"
+BUILD = ROOT / "build"
+LESSON4_NOTEBOOK = ROOT / "source" / "lesson04" / "effects-and-idempotency.ipynb"
 
 
-def show_crash_matrix() -> None:
-    reference = load_reference()
-    matrix = crash_matrix(reference.run_agent, reference.reconcile)
+def lesson4_reference():
+    """Lesson 4's reference solution, read from its source notebook."""
+    return load_module(definition_cells(LESSON4_NOTEBOOK), "reference04")
+
+
+def show_crash_matrix(lesson: int = 3) -> None:
+    if lesson == 4:
+        reference, picture = lesson4_reference(), BUILD / "ledger-matrix.png"
+        matrix = ledger_matrix(reference.run_agent, reference.reconcile)
+    else:
+        reference, picture = load_reference(), BUILD / "crash-matrix.png"
+        matrix = crash_matrix(reference.run_agent, reference.reconcile)
     print(matrix.to_text())
-    PICTURE.parent.mkdir(exist_ok=True)
-    plot_matrix(matrix).savefig(PICTURE, dpi=120)
-    print(f"图：{PICTURE}")
+    BUILD.mkdir(exist_ok=True)
+    plot_matrix(matrix).savefig(picture, dpi=120)
+    print(f"图：{picture}")
     print(json.dumps({"crash_points": len(matrix.columns), "runs": len(matrix.results),
                       "seconds": round(matrix.seconds, 1), "summary": matrix.summary()}, ensure_ascii=False))
 
@@ -57,6 +70,8 @@ def replay_the_incident() -> None:
 def main() -> None:
     if "--crash-matrix" in sys.argv[1:]:
         show_crash_matrix()
+    elif "--ledger-matrix" in sys.argv[1:]:
+        show_crash_matrix(lesson=4)
     else:
         replay_the_incident()
 

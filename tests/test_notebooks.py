@@ -1,7 +1,8 @@
 """The lesson notebooks: the source runs offline, release/ is what nbgrader makes of it and gives nothing away.
 
-The source notebook (with solutions) is executed top to bottom in a temporary
-copy of its folder, with no API key. release/ is regenerated with nbgrader into
+Every lesson (LESSONS: lesson 3 and lesson 4) is checked the same way. The source
+notebook (with solutions) is executed top to bottom in a temporary copy of its
+folder, with no API key. release/ is regenerated with nbgrader into
 a temporary course folder and compared with the committed copy. The release
 notebook must hold no solution and no hidden test, and must run up to the first
 cell a student has to write.
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -23,41 +25,104 @@ from nbclient.exceptions import CellExecutionError
 from autograder.notebook_code import definition_cells
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = "lesson03"
-NOTEBOOK = "resume-from-checkpoint.ipynb"
-SOURCE_DIR = ROOT / "source" / LESSON
-RELEASE_DIR = ROOT / "release" / LESSON
 CELL_TIMEOUT = 60  # seconds, the same limit nbgrader_config.py gives a cell when grading
 STUB = "# YOUR CODE HERE"
 
-# The graded cells the grader and the harness rely on: grade_id -> (cell type, kind, points).
-GRADED_CELLS = {
-    "imports": ("code", "locked", None),
-    "save_load": ("code", "solution", None),
-    "test_save_load": ("code", "autograded", 4),
-    "run_agent": ("code", "solution", None),
-    "test_run_agent": ("code", "autograded", 5),
-    "quiz_failure": ("code", "solution", None),
-    "test_quiz_failure": ("code", "autograded", 1),
-    "quiz_delete": ("code", "solution", None),
-    "test_quiz_delete": ("code", "autograded", 1),
-    "read_only_tools": ("code", "solution", None),
-    "recovery_action": ("code", "solution", None),
-    "test_recovery_action": ("code", "autograded", 3),
-    "why_cpA": ("markdown", "manual", 1),
-    "why_cpB": ("markdown", "manual", 1),
-    "why_cpC": ("markdown", "manual", 1),
-    "incident_code": ("code", "locked", None),
-    "root_cause": ("code", "solution", None),
-    "test_root_cause": ("code", "autograded", 1),
-    "root_cause_why": ("markdown", "manual", 2),
-    "reconcile": ("code", "solution", None),
-    "test_reconcile": ("code", "autograded", 5),
-    "test_incident_fix": ("code", "autograded", 3),
-}
-TOTAL_POINTS = 28
-# Multiple-choice questions: the cell with the options, and the answer cell that follows it.
-QUESTIONS = {"quiz_failure": "QUIZ_FAILURE_ANSWER", "quiz_delete": "QUIZ_DELETE_ANSWER", "root_cause": "ROOT_CAUSE_ANSWER"}
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str        # the nbgrader assignment: source/<name>/ and release/<name>/
+    notebook: str
+    graded_cells: dict  # grade_id -> (cell type, kind, points): what the grader and the harness rely on
+    total_points: int
+    questions: dict  # multiple choice: the answer cell's grade_id -> its variable
+    orders: tuple    # chains of grade_ids, each of which must come in this order
+    first_failure: str  # what the release says at the first check after the first stub
+
+    @property
+    def source_dir(self) -> Path:
+        return ROOT / "source" / self.name
+
+    @property
+    def release_dir(self) -> Path:
+        return ROOT / "release" / self.name
+
+
+LESSON03 = Lesson(
+    name="lesson03",
+    notebook="resume-from-checkpoint.ipynb",
+    graded_cells={
+        "imports": ("code", "locked", None),
+        "save_load": ("code", "solution", None),
+        "test_save_load": ("code", "autograded", 4),
+        "run_agent": ("code", "solution", None),
+        "test_run_agent": ("code", "autograded", 5),
+        "quiz_failure": ("code", "solution", None),
+        "test_quiz_failure": ("code", "autograded", 1),
+        "quiz_delete": ("code", "solution", None),
+        "test_quiz_delete": ("code", "autograded", 1),
+        "read_only_tools": ("code", "solution", None),
+        "recovery_action": ("code", "solution", None),
+        "test_recovery_action": ("code", "autograded", 3),
+        "why_cpA": ("markdown", "manual", 1),
+        "why_cpB": ("markdown", "manual", 1),
+        "why_cpC": ("markdown", "manual", 1),
+        "incident_code": ("code", "locked", None),
+        "root_cause": ("code", "solution", None),
+        "test_root_cause": ("code", "autograded", 1),
+        "root_cause_why": ("markdown", "manual", 2),
+        "reconcile": ("code", "solution", None),
+        "test_reconcile": ("code", "autograded", 5),
+        "test_incident_fix": ("code", "autograded", 3),
+    },
+    total_points=28,
+    questions={"quiz_failure": "QUIZ_FAILURE_ANSWER", "quiz_delete": "QUIZ_DELETE_ANSWER",
+               "root_cause": "ROOT_CAUSE_ANSWER"},
+    # section 3's demos must not need reconcile
+    orders=(("read_only_tools", "recovery_action", "reconcile"), ("run_agent", "reconcile")),
+    first_failure="save_checkpoint 还没有写完",
+)
+LESSON04 = Lesson(
+    name="lesson04",
+    notebook="effects-and-idempotency.ipynb",
+    graded_cells={
+        "imports": ("code", "locked", None),
+        "lesson3_code": ("code", "solution", None),
+        "effects": ("code", "solution", None),
+        "test_effects": ("code", "autograded", 2),
+        "quiz_exactly_once": ("code", "solution", None),
+        "test_quiz_exactly_once": ("code", "autograded", 1),
+        "quiz_key": ("code", "solution", None),
+        "test_quiz_key": ("code", "autograded", 1),
+        "append_ledger": ("code", "solution", None),
+        "test_append_ledger": ("code", "autograded", 3),
+        "execute_with_ledger": ("code", "solution", None),
+        "test_execute_with_ledger": ("code", "autograded", 3),
+        "run_agent": ("code", "solution", None),
+        "test_run_agent": ("code", "autograded", 2),
+        "recovery_action": ("code", "solution", None),
+        "test_recovery_action": ("code", "autograded", 4),
+        "why_S2": ("markdown", "manual", 1),
+        "why_S4": ("markdown", "manual", 1),
+        "why_S5": ("markdown", "manual", 1),
+        "reconcile": ("code", "solution", None),
+        "test_reconcile": ("code", "autograded", 5),
+        "incident_code": ("code", "locked", None),
+        "root_cause": ("code", "solution", None),
+        "test_root_cause": ("code", "autograded", 1),
+        "root_cause_why": ("markdown", "manual", 2),
+        "test_incident_fix": ("code", "autograded", 3),
+    },
+    total_points=30,
+    questions={"quiz_exactly_once": "QUIZ_EXACTLY_ONCE_ANSWER", "quiz_key": "QUIZ_KEY_ANSWER",
+               "root_cause": "ROOT_CAUSE_ANSWER"},
+    # each function is written before the first one that calls it; run_agent's check stands in for reconcile
+    orders=(("lesson3_code", "append_ledger", "execute_with_ledger", "run_agent", "recovery_action", "reconcile",
+             "incident_code"),),
+    first_failure="save_checkpoint 还没有写完",  # lesson 3's check on the pasted functions
+)
+LESSONS = [LESSON03, LESSON04]
+by_lesson = pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 
 
 def read(path: Path):
@@ -86,9 +151,9 @@ def offline_env(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
 
 
-def copy_lesson(source_dir: Path, target: Path) -> Path:
+def copy_lesson(lesson: Lesson, source_dir: Path, target: Path) -> Path:
     shutil.copytree(source_dir, target)
-    return target / NOTEBOOK
+    return target / lesson.notebook
 
 
 def new_client(nb, folder: Path) -> NotebookClient:
@@ -102,60 +167,67 @@ def solution_regions(source: str) -> list[str]:
 
 # --- the source notebook ------------------------------------------------------------------
 
-def test_graded_cells_keep_the_contract():
-    cells = {grading(c)["grade_id"]: c for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)}
-    assert set(cells) == set(GRADED_CELLS)
-    for grade_id, (cell_type, expected_kind, points) in GRADED_CELLS.items():
+@by_lesson
+def test_graded_cells_keep_the_contract(lesson):
+    cells = {grading(c)["grade_id"]: c for c in read(lesson.source_dir / lesson.notebook).cells if grading(c)}
+    assert set(cells) == set(lesson.graded_cells)
+    for grade_id, (cell_type, expected_kind, points) in lesson.graded_cells.items():
         cell = cells[grade_id]
         assert (cell.cell_type, kind(cell), grading(cell).get("points")) == (cell_type, expected_kind, points), grade_id
         assert grading(cell)["schema_version"] == 3
-    assert sum(p for _, _, p in GRADED_CELLS.values() if p) == TOTAL_POINTS
-    order = [grading(c)["grade_id"] for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)]
-    assert order.index("read_only_tools") < order.index("recovery_action") < order.index("reconcile")
-    assert order.index("run_agent") < order.index("reconcile"), "section 3's demos must not need reconcile"
+    assert sum(p for _, _, p in lesson.graded_cells.values() if p) == lesson.total_points
+    order = [grading(c)["grade_id"] for c in read(lesson.source_dir / lesson.notebook).cells if grading(c)]
+    for chain in lesson.orders:
+        assert sorted(chain, key=order.index) == list(chain), chain
 
 
-def test_multiple_choice_options_do_not_give_the_answer_away():
+@by_lesson
+def test_multiple_choice_options_do_not_give_the_answer_away(lesson):
     """Options of similar length; the right one is not the longest; the answer is one of them."""
-    cells = read(SOURCE_DIR / NOTEBOOK).cells
+    cells = read(lesson.source_dir / lesson.notebook).cells
     for number, cell in enumerate(cells):
         grade_id = grading(cell).get("grade_id")
-        if grade_id not in QUESTIONS:
+        if grade_id not in lesson.questions:
             continue
         options_cell = next(c for c in reversed(cells[:number]) if c.cell_type == "markdown" and "- **A.**" in c.source)
         options = dict(re.findall(r"^- \*\*([A-D])\.\*\* (.+)$", options_cell.source, flags=re.M))
         assert sorted(options) == ["A", "B", "C", "D"], grade_id
         lengths = {letter: len(text.replace("`", "")) for letter, text in options.items()}
-        answer = re.search(rf'{QUESTIONS[grade_id]} = "([A-D])"', cell.source).group(1)
+        # the solution's answer, not the example in the comment above it ("例如：… = "A"")
+        (solution,) = solution_regions(cell.source)
+        answer = re.search(rf'{lesson.questions[grade_id]} = "([A-D])"', solution).group(1)
         assert max(lengths.values()) <= 1.25 * min(lengths.values()), (grade_id, lengths)
         assert lengths[answer] < max(lengths.values()) or list(lengths.values()).count(lengths[answer]) > 1, \
             (grade_id, "the right option is the longest", lengths)
 
 
-def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables():
-    header = read(SOURCE_DIR / NOTEBOOK).cells[0].source
+@by_lesson
+def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables(lesson):
+    header = read(lesson.source_dir / lesson.notebook).cells[0].source
     named = set(re.findall(r"`(\w+)`", header))
-    graded = {g for g, (_, k, _) in GRADED_CELLS.items() if k in ("autograded", "manual")}
+    graded = {g for g, (_, k, _) in lesson.graded_cells.items() if k in ("autograded", "manual")}
     assert graded <= named, f"not in the header's tables: {graded - named}"
     objectives = header[header.index("### 学习目标与评分单元格的对应"):]
     for row in [line for line in objectives.splitlines() if line.startswith("| 目标")]:
         assert set(re.findall(r"`(\w+)`", row)) & graded, row
-    assert f"共 {TOTAL_POINTS} 分" in header
+    assert f"共 {lesson.total_points} 分" in header
     points = dict(re.findall(r"^\| `(test_\w+)` \| .+? \| (\d+) \| 自动 \|$", header, flags=re.M))
-    assert points == {g: str(p) for g, (_, k, p) in GRADED_CELLS.items() if k == "autograded"}, points
+    assert points == {g: str(p) for g, (_, k, p) in lesson.graded_cells.items() if k == "autograded"}, points
 
 
-def test_definition_cells_only_define():
+@by_lesson
+def test_definition_cells_only_define(lesson):
     """The reference solution is loaded by exec'ing these cells: no demo, no print, no agent run in them."""
-    for cell in definition_cells(SOURCE_DIR / NOTEBOOK):
+    for cell in definition_cells(lesson.source_dir / lesson.notebook):
         for node in ast.parse(cell.source).body:
             assert isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.FunctionDef, ast.ClassDef)), \
                 f"{grading(cell)['grade_id']}: line {node.lineno} does something at load time"
 
 
-def test_solution_cells_leave_a_chinese_stub_in_release():
-    source = {grading(c)["grade_id"]: c for c in read(SOURCE_DIR / NOTEBOOK).cells if grading(c)}
-    release = {grading(c)["grade_id"]: c for c in read(RELEASE_DIR / NOTEBOOK).cells if grading(c)}
+@by_lesson
+def test_solution_cells_leave_a_chinese_stub_in_release(lesson):
+    source = {grading(c)["grade_id"]: c for c in read(lesson.source_dir / lesson.notebook).cells if grading(c)}
+    release = {grading(c)["grade_id"]: c for c in read(lesson.release_dir / lesson.notebook).cells if grading(c)}
     for grade_id, cell in source.items():
         if kind(cell) != "solution":
             continue
@@ -165,53 +237,56 @@ def test_solution_cells_leave_a_chinese_stub_in_release():
         assert any(re.search(r"[\u4e00-\u9fff]", line) for line in kept), f"{grade_id}: no Chinese hint left for the student"
 
 
-def test_source_notebook_runs_offline_top_to_bottom(tmp_path, monkeypatch):
+@by_lesson
+def test_source_notebook_runs_offline_top_to_bottom(lesson, tmp_path, monkeypatch):
     offline_env(monkeypatch)
-    path = copy_lesson(SOURCE_DIR, tmp_path / LESSON)
+    path = copy_lesson(lesson, lesson.source_dir, tmp_path / lesson.name)
     nb = read(path)
     started = time.monotonic()
     new_client(nb, path.parent).execute()
     seconds = time.monotonic() - started
-    print(f"\nsource notebook: {len(nb.cells)} cells in {seconds:.1f} s")
+    print(f"\n{lesson.name} source notebook: {len(nb.cells)} cells in {seconds:.1f} s")
     for cell in nb.cells:
         if kind(cell) == "autograded":
             text = "".join(o.get("text", "") for o in cell.outputs)
             assert "✓" in text, f"{grading(cell)['grade_id']} printed no pass mark: {text!r}"
-    assert sorted(p.name for p in path.parent.iterdir()) == sorted(p.name for p in SOURCE_DIR.iterdir()), \
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted(p.name for p in lesson.source_dir.iterdir()), \
         "the notebook left files in its folder (demos belong in a temp folder)"
 
 
 # --- release/ -----------------------------------------------------------------------------
 
-def generate_release(course_dir: Path) -> Path:
+def generate_release(lesson: Lesson, course_dir: Path) -> Path:
     shutil.copytree(ROOT / "source", course_dir / "source")
     shutil.copy(ROOT / "nbgrader_config.py", course_dir)
     bin_dir = Path(sys.executable).parent  # nbgrader runs alembic by name: the venv's bin goes first
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    subprocess.run([str(bin_dir / "nbgrader"), "generate_assignment", LESSON, "--force"], cwd=course_dir,
+    subprocess.run([str(bin_dir / "nbgrader"), "generate_assignment", lesson.name, "--force"], cwd=course_dir,
                    env=env, check=True, capture_output=True, text=True)
-    return course_dir / "release" / LESSON
+    return course_dir / "release" / lesson.name
 
 
-def test_release_is_what_nbgrader_generates(tmp_path):
-    generated = generate_release(tmp_path / "course")
+@by_lesson
+def test_release_is_what_nbgrader_generates(lesson, tmp_path):
+    generated = generate_release(lesson, tmp_path / "course")
     names = sorted(p.name for p in generated.iterdir())
-    assert names == sorted(p.name for p in RELEASE_DIR.iterdir()), "run `make release` and commit release/"
+    assert names == sorted(p.name for p in lesson.release_dir.iterdir()), "run `make release` and commit release/"
     for name in names:
         if name.endswith(".ipynb"):
-            fresh, committed = read(generated / name), read(RELEASE_DIR / name)
+            fresh, committed = read(generated / name), read(lesson.release_dir / name)
             assert fresh.metadata == committed.metadata, name
             assert len(fresh.cells) == len(committed.cells), name
             for number, (a, b) in enumerate(zip(fresh.cells, committed.cells)):
                 assert (a.cell_type, a.get("id"), a.source, a.metadata) == \
                        (b.cell_type, b.get("id"), b.source, b.metadata), f"{name} cell {number}: run `make release`"
         else:
-            assert (generated / name).read_bytes() == (RELEASE_DIR / name).read_bytes(), name
+            assert (generated / name).read_bytes() == (lesson.release_dir / name).read_bytes(), name
 
 
-def test_release_holds_no_solution_and_no_hidden_test():
-    source = read(SOURCE_DIR / NOTEBOOK)
-    release_text = (RELEASE_DIR / NOTEBOOK).read_text(encoding="utf-8")
+@by_lesson
+def test_release_holds_no_solution_and_no_hidden_test(lesson):
+    source = read(lesson.source_dir / lesson.notebook)
+    release_text = (lesson.release_dir / lesson.notebook).read_text(encoding="utf-8")
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
         assert marker not in release_text
     public_lines = {line.strip() for cell in source.cells if not grading(cell).get("solution")
@@ -224,14 +299,16 @@ def test_release_holds_no_solution_and_no_hidden_test():
         solution_lines += [line.strip() for region in regions for line in region.splitlines()]
     distinctive = [line for line in solution_lines if len(line) >= 8 and line not in public_lines]
     assert len(distinctive) > 40  # the check below looks at something
-    release_lines = {line.strip() for cell in read(RELEASE_DIR / NOTEBOOK).cells for line in cell.source.splitlines()}
+    release_lines = {line.strip() for cell in read(lesson.release_dir / lesson.notebook).cells
+                     for line in cell.source.splitlines()}
     leaked = [line for line in distinctive if line in release_lines]
     assert not leaked, f"solution lines in release/: {leaked}"
 
 
-def test_release_runs_until_the_first_cell_a_student_writes(tmp_path, monkeypatch):
+@by_lesson
+def test_release_runs_until_the_first_cell_a_student_writes(lesson, tmp_path, monkeypatch):
     offline_env(monkeypatch)
-    path = copy_lesson(RELEASE_DIR, tmp_path / LESSON)
+    path = copy_lesson(lesson, lesson.release_dir, tmp_path / lesson.name)
     nb = read(path)
     first_stub = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and STUB in c.source)
     client = new_client(nb, path.parent)
@@ -248,13 +325,14 @@ def test_release_runs_until_the_first_cell_a_student_writes(tmp_path, monkeypatc
                 break
     # The first check after the first stub says, in Chinese, that the function is not written yet.
     assert failure is not None and failure.ename == "CheckFailed", failure
-    assert "save_checkpoint 还没有写完" in failure.evalue
+    assert lesson.first_failure in failure.evalue
     assert "Traceback" not in failure.traceback  # a failed check shows its message, not a stack of frames
 
 
-@pytest.mark.parametrize("folder", [SOURCE_DIR, RELEASE_DIR], ids=["source", "release"])
-def test_notebooks_are_committed_without_outputs(folder):
-    for cell in read(folder / NOTEBOOK).cells:
+@by_lesson
+@pytest.mark.parametrize("side", ["source", "release"])
+def test_notebooks_are_committed_without_outputs(lesson, side):
+    for cell in read(ROOT / side / lesson.name / lesson.notebook).cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, cell.get("id")
 
@@ -271,9 +349,10 @@ def table_rows(markdown: str) -> list[str]:
     return rows
 
 
-def test_the_notebook_glossary_is_the_course_glossary():
+@by_lesson
+def test_the_notebook_glossary_is_the_course_glossary(lesson):
     course_rows = table_rows((ROOT / "GLOSSARY.md").read_text(encoding="utf-8"))
-    notebook_rows = table_rows(read(SOURCE_DIR / NOTEBOOK).cells[-1].source)
+    notebook_rows = table_rows(read(lesson.source_dir / lesson.notebook).cells[-1].source)
     assert notebook_rows and set(notebook_rows) <= set(course_rows), set(notebook_rows) - set(course_rows)
     terms = [row.split("|")[1].strip() for row in course_rows]
     assert len(terms) == len(set(terms)), "a term is defined twice"

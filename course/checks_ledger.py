@@ -1,0 +1,353 @@
+"""Lesson 4's visible checks: the effect ledger, the idempotency key and the reconcile that reads them.
+
+    from course import checks_ledger as checks
+    checks.check_append_ledger(append_ledger)
+    checks.check_reconcile(reconcile, globals())
+
+As in lesson 3 (`course.checks`, whose helpers these use), a check is a hint, not the
+grade: it runs your function on a few situations and says in Chinese what it saw. Where
+it needs to see what your code does it stands in for a name of the notebook for the time
+of the check (`execute_tool`, `lookup_effect`, `reconcile`) and for `os.fsync`.
+"""
+import copy
+import json
+from pathlib import Path
+
+from . import checks as lesson3_checks
+from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _scratch, _with_pending, call, check_letter,
+                     expect, fail, short, standing_in, text_of)
+from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
+from .mail import MailServer
+from .model import InvalidRequest, check_tool_pairing, make_client
+from .samples import load_sample
+from .tools import ServiceUnavailable, execute_tool as course_execute_tool, lookup_effect as course_lookup_effect
+
+__all__ = ["check_lesson3_code", "check_effects", "check_append_ledger", "check_execute_with_ledger", "check_run_agent",
+           "check_recovery_action", "check_reconcile", "check_incident_fix", "check_letter"]
+
+EFFECT_KINDS = ("read_only", "idempotent", "non_idempotent")
+EFFECT_TOOLS = ("get_balance", "set_ticket_status", "write_file", "add_label", "append_line", "charge_card",
+                "send_email")
+EMAIL_CALL = load_sample("cpC")["pendingToolUse"]
+
+
+# --- lesson 3's code, brought along ----------------------------------------------------------
+
+def check_lesson3_code(save_checkpoint, load_checkpoint, lesson3_reconcile, namespace: dict) -> None:
+    """Lesson 3's own visible checks, on the functions pasted into this notebook (not graded here)."""
+    __tracebackhide__ = True
+    lesson3_checks.check_save_load(save_checkpoint, load_checkpoint)
+    lesson3_checks.check_reconcile(lesson3_reconcile, namespace)
+
+
+# --- tools by effect -------------------------------------------------------------------------
+
+def check_effects(effects) -> None:
+    __tracebackhide__ = True
+    expect(isinstance(effects, dict), f"EFFECTS 应该是一个 dict（工具名 → 类别），你的是 {type(effects).__name__}。")
+    missing, extra = set(EFFECT_TOOLS) - set(effects), set(effects) - set(EFFECT_TOOLS)
+    expect(not missing, f"EFFECTS 里少了这些工具：{sorted(missing)}。")
+    expect(not extra, f"EFFECTS 里多了表格里没有的名字：{sorted(extra)}。")
+    wrong = {name: kind for name, kind in effects.items() if kind not in EFFECT_KINDS}
+    expect(not wrong, f'类别只能是 "read_only"、"idempotent" 或 "non_idempotent"，这些不是：{short(wrong)}。')
+    expect(effects["send_email"] == "non_idempotent",
+           f"send_email 被你归为 {effects['send_email']!r}：不带幂等键时，同样的参数发两次，收件人就收到两封。")
+    print("格式正确 ✓ （send_email 归类正确；其余各项对不对，提交后由隐藏测试判定）")
+
+
+# --- append_ledger ---------------------------------------------------------------------------
+
+def check_append_ledger(append_ledger) -> None:
+    __tracebackhide__ = True
+    folder = _scratch("check-ledger-")
+    path = folder / "ledger.jsonl"
+    first = {"type": "intent", "toolUseId": "toolu_01B", "name": "send_email", "input": dict(EMAIL_CALL["input"])}
+    second = {"type": "outcome", "toolUseId": "toolu_01B", "output": "已发送给 team@example.com，主题「本周结论」"}
+    events = _DiskEvents()
+    with events.watching():
+        call("append_ledger（台账还不存在）", append_ledger, path, first)
+    expect(path.exists(), f"append_ledger 之后 {path.name} 不存在：台账就写在传进来的 path 上。")
+    expect(("fsync", "file") in events.events,
+           "append_ledger 返回之前没有 fsync 台账文件：写进去的一行可能还在页缓存里，断电后意图记录就没了，"
+           "而恢复时会把“没有意图”理解成“从没开始过”。")
+    expect(("fsync", "folder") in events.events,
+           "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
+    expect(not any(kind == "rename" for kind, _ in events.events),
+           "台账只追加：打开文件用 \"a\" 模式，把新的一行写在末尾；不需要临时文件，也不要改名覆盖整个文件。")
+    events = _DiskEvents()
+    with events.watching():
+        call("append_ledger（台账已经有一行）", append_ledger, path, second)
+    expect(("fsync", "file") in events.events, "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    expect(len(lines) == 2, f"追加两条记录之后，台账应该正好两行（一条一行），你的是 {len(lines)} 行："
+                            + ("json.dumps 不要带 indent，整条记录写在一行里。" if len(lines) > 2 else
+                               "第一条被覆盖了吗？打开方式要用 \"a\"（追加），不是 \"w\"。"))
+    expect(text.endswith("\n"), "每条记录都要以换行结束：读台账的人靠换行判断一条记录写完了没有。")
+    try:
+        records = read_ledger(path)
+    except ValueError as exc:
+        fail(f"课程的 read_ledger 读不回你的台账：{exc}")
+    expect(records == [first, second], f"读回来的记录和写进去的不一样：{short(records, 160)}")
+    print(PASSED)
+
+
+# --- execute_with_ledger ---------------------------------------------------------------------
+
+class _ToolSpy:
+    """Stands in for execute_tool: remembers each call, its key and the ledger as it was when the tool ran."""
+
+    def __init__(self, ledger: Path | None = None):
+        self.ledger, self.calls = ledger, []
+
+    def __call__(self, name, input, idempotency_key=None):
+        ledger_then = read_ledger(self.ledger) if self.ledger else []
+        output = course_execute_tool(name, input, idempotency_key=idempotency_key)
+        self.calls.append({"name": name, "input": input, "key": idempotency_key, "ledger": ledger_then,
+                           "output": output})
+        return output
+
+    def names(self) -> list:
+        return [c["name"] for c in self.calls]
+
+
+def _of(records: list, call_id: str, kind: str) -> list:
+    return [r for r in records if r.get("toolUseId") == call_id and r.get("type") == kind]
+
+
+def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
+    __tracebackhide__ = True
+    ledger = _scratch("check-execute-") / "ledger.jsonl"
+    spy = _ToolSpy(ledger)
+    read_call = {"id": "toolu_01R", "name": "read_file", "input": {"path": "./team.md"}}
+    with MailServer() as mail, standing_in(namespace, "execute_tool", spy):
+        output = call("execute_with_ledger（read_file）", execute_with_ledger, read_call, ledger)
+        expect(spy.names() == ["read_file"], f"只读的 read_file 应该通过 execute_tool 执行一次，实际执行的是 {spy.names()}。")
+        expect(output == spy.calls[0]["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
+        expect(read_ledger(ledger) == [], "只读工具不需要记台账：重做无害，恢复时直接再执行一次就行。")
+        spy.calls.clear()
+        email = copy.deepcopy(EMAIL_CALL)
+        output = call("execute_with_ledger（send_email）", execute_with_ledger, email, ledger)
+        expect(spy.names() == ["send_email"], f"send_email 应该恰好执行一次，实际执行的是 {spy.names()}。")
+        sent = spy.calls[0]
+        expect(sent["key"] == email["id"], f"执行 send_email 时要带上幂等键：idempotency_key=call[\"id\"]"
+                                           f"（{email['id']}），你传的是 {short(sent['key'])}。")
+        expect(_of(sent["ledger"], email["id"], "intent"),
+               "send_email 执行的那一刻，台账里还没有它的 intent 记录：意图要在执行之前写好并落盘，"
+               "否则崩溃在执行途中时，恢复代码会以为它从没开始。")
+        expect(not _of(sent["ledger"], email["id"], "outcome"), "执行之前台账里就有了 outcome：结果要在执行之后才记。")
+        records = read_ledger(ledger)
+        outcomes = _of(records, email["id"], "outcome")
+        expect(len(outcomes) == 1 and outcomes[0].get("output") == sent["output"],
+               "执行之后要追加一条 outcome 记录，output 就是 execute_tool 返回的文本（恢复时直接复用它）。")
+        expect(records.index(outcomes[0]) > records.index(_of(records, email["id"], "intent")[0]),
+               "台账里 outcome 要在 intent 之后。")
+        expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
+        expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
+    print(PASSED)
+
+
+# --- run_agent -------------------------------------------------------------------------------
+
+def check_run_agent(run_agent, namespace: dict) -> None:
+    """The email task from scratch, then a resume from cpC with a stand-in reconcile."""
+    __tracebackhide__ = True
+    task = load_sample("cpC")["task"]
+    path = _scratch("check-run-") / "checkpoint.json"
+    with MailServer() as mail:
+        final = call("run_agent（发信任务，从头开始）", run_agent, task, client=make_client(offline=True), path=path)
+        received = mail.received()
+    expect(isinstance(final, dict) and final.get("pendingToolUse") is None, "run_agent 要返回最终状态，任务结束时没有悬空调用。")
+    sends = [b for m in final["messages"] if isinstance(m.get("content"), list) for b in m["content"]
+             if b.get("type") == "tool_use" and b.get("name") == "send_email"]
+    expect(len(sends) == 1 and len(received) == 1, f"发信任务应该发出一封信，服务器收到 {len(received)} 封。")
+    records = read_ledger(ledger_path(path))
+    expect(_of(records, sends[0]["id"], "intent") and _of(records, sends[0]["id"], "outcome"),
+           f"台账 {ledger_path(path).name}（和检查点同一个文件夹）里应该有这次 send_email 的 intent 和 outcome："
+           "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))。")
+    expect(received[0]["Message-ID"] == f"<{sends[0]['id']}@idempotency.example.com>",
+           "服务器收到的信不带这次调用的幂等键：执行 send_email 要用 tool_use 的 id 作为 idempotency_key。")
+    expect(all(r.get("name") == "send_email" for r in records if r.get("type") == "intent"),
+           "只读工具也记进了台账：只有不在 READ_ONLY_TOOLS 里的工具需要记。")
+
+    seen = []
+
+    def stand_in_reconcile(cp, ledger):
+        seen.append(Path(ledger))
+        cp["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"], "content": delivered_text(EMAIL_CALL)}]})
+        cp["pendingToolUse"] = None
+        return cp
+
+    path = _scratch("check-resume-") / "checkpoint.json"
+    namespace["save_checkpoint"](load_sample("cpC"), path)
+    with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile):
+        final = call("run_agent（从 cpC 续跑）", run_agent, task, client=make_client(offline=True), path=path)
+        delivered = mail.count()
+    expect(seen, "从 cpC 续跑时没有调用 reconcile：检查点里有悬空调用，要先对账。")
+    expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
+    expect(delivered == 0, "对账已经补上了结果，续跑后不应该再发信。")
+    print(PASSED)
+
+
+# --- recovery_action -------------------------------------------------------------------------
+
+ACTIONS = ("continue", "rerun", "reuse", "record", "execute", "is_error")
+_WANTED = {"S1": "reuse", "S2": "record", "S3": "execute", "S4": "execute", "S5": "is_error", "S6": "rerun"}
+
+
+class _CountingLookup:
+    def __init__(self, lookup):
+        self.lookup, self.calls = lookup, []
+
+    def __call__(self, name, key):
+        self.calls.append((name, key))
+        return self.lookup(name, key)
+
+
+def _cases() -> list:
+    """(label, checkpoint, records, lookup, wanted action): the lesson's situations and a few more."""
+    cases = [(f"情况 {name}", *load_situation(name), _WANTED[name]) for name in SITUATIONS]
+    nothing_sent = load_situation("S4")[2]
+    cases.append(("cpA（没有悬空调用）", load_sample("cpA"), [], nothing_sent, "continue"))
+    earlier = dict(EMAIL_CALL, id="toolu_01Q")  # another email of the same task, long finished
+    cp, records, lookup = load_situation("S3")
+    cases.append(("情况 S3，台账里还有另一封信的记录", cp, records_for(earlier, ("intent", "outcome")) + records,
+                  lookup, "execute"))
+    unheard = _with_pending("cpC", *UNHEARD_OF_TOOL)
+    pending = unheard["pendingToolUse"]
+    intent = [{"type": "intent", "toolUseId": pending["id"], "name": pending["name"], "input": pending["input"]}]
+    cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，有意图没结果", unheard, intent, nothing_sent, "is_error"))
+    return cases
+
+
+def check_recovery_action(recovery_action) -> None:
+    __tracebackhide__ = True
+    for label, cp, records, lookup, wanted in _cases():
+        untouched = copy.deepcopy((cp, records))
+        spy = _CountingLookup(lookup)
+        action = call(f"recovery_action（{label}）", recovery_action, cp, records, spy)
+        expect((cp, records) == untouched, f"{label}：recovery_action 只做判断，不应该修改检查点或台账记录。")
+        expect(isinstance(action, str) and action in ACTIONS,
+               f"{label}：recovery_action 只能返回 {', '.join(map(repr, ACTIONS))} 之一，你返回了 {action!r}。")
+        pending_id = (cp["pendingToolUse"] or {}).get("id")
+        if wanted in ("continue", "rerun", "reuse") or not _of(records, pending_id, "intent"):
+            expect(not spy.calls, f"{label}：这里不需要问服务器（你调用了 lookup {spy.calls}）："
+                                  "检查点或台账已经给出了答案。")
+        if action == wanted:
+            continue
+        ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
+        fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
+             f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
+    print(PASSED)
+
+
+def _answer(lookup, cp) -> str:
+    pending = cp["pendingToolUse"]
+    if pending is None:
+        return "（不用问）"
+    try:
+        found = lookup(pending["name"], pending["id"])
+    except ServiceUnavailable as exc:
+        return f"无法回答（{exc}）"
+    return "没有这次调用" if found is None else f"已经收到（{short(found, 50)}）"
+
+
+# --- reconcile -------------------------------------------------------------------------------
+
+def _reconcile_once(reconcile, cp: dict, ledger: Path, label: str) -> dict:
+    """Run reconcile; check the one paired tool_result it must add; return that block."""
+    pending, before = copy.deepcopy(cp["pendingToolUse"]), copy.deepcopy(cp["messages"])
+    returned = call(f"reconcile（{label}）", reconcile, cp, ledger)
+    expect(isinstance(returned, dict), f"{label}：reconcile 应该返回检查点（一个 dict），你的返回了 {short(returned)}。")
+    messages = returned.get("messages")
+    expect(isinstance(messages, list) and messages[:len(before)] == before,
+           f"{label}：原来的消息要原样保留，尤其是末尾那条发起调用的 assistant 消息。")
+    added = messages[len(before):]
+    expect(len(added) == 1 and added[0].get("role") == "user" and isinstance(added[0].get("content"), list)
+           and added[0]["content"] and added[0]["content"][0].get("type") == "tool_result",
+           f"{label}：reconcile 应该恰好追加一条 user 消息，content 以 tool_result 块开头。")
+    block = added[0]["content"][0]
+    expect(block.get("tool_use_id") == pending["id"], f"{label}：tool_result 的 tool_use_id 要等于悬空调用的 id（{pending['id']}）。")
+    expect(returned.get("pendingToolUse") is None, f"{label}：对账之后 pendingToolUse 应该设为 None。")
+    try:
+        check_tool_pairing(messages)
+    except InvalidRequest as exc:
+        fail(f"{label}：对账之后的对话过不了 API 的检查：{exc}")
+    return block
+
+
+def check_reconcile(reconcile, namespace: dict) -> None:
+    __tracebackhide__ = True
+    email = EMAIL_CALL
+    for name in ("S1", "S2", "S3", "S4", "S5", "S6"):
+        cp, records, _ = load_situation(name)
+        _, _, state = SITUATIONS[name]
+        label = f"情况 {name}"
+        ledger = _scratch("check-reconcile-") / "ledger.jsonl"
+        ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        spy, lookups = _ToolSpy(ledger), _CountingLookup(course_lookup_effect)
+        with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
+                standing_in(namespace, "lookup_effect", lookups):
+            if state == "sent":
+                course_execute_tool("send_email", email["input"], idempotency_key=email["id"])  # before the crash
+            if state == "down":
+                mail.stop()
+            block = _reconcile_once(reconcile, cp, ledger, label)
+            delivered = mail.count()
+        after = read_ledger(ledger)
+        content, flag = text_of(block.get("content")), block.get("is_error")
+        if name == "S6":
+            expect(spy.names() == ["read_file"], f"{label}：悬空的是只读的 read_file，应该再执行一次（实际：{spy.names()}）。")
+            continue
+        if name == "S5":
+            expect(not spy.names(), f"{label}：服务器答不上来，不能执行 {spy.names()}：信可能已经发出。")
+            expect(flag is True, f"{label}：服务器答不上来，结果真的未知：tool_result 要带 is_error=True（布尔值），你的是 {short(flag)}。")
+            expect(content.strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
+            continue
+        expect(not flag, f"{label}：结果是查得到的，不应该标 is_error——这正是台账要消灭的“未知”。")
+        expect(delivered == 1, f"{label}：对账之后邮件服务器一共有 {delivered} 封信，应该正好 1 封。")
+        if name == "S1":
+            expect(not spy.names() and not lookups.calls,
+                   f"{label}：台账里已经有 outcome，直接复用，不用执行也不用问服务器（执行了 {spy.names()}，问了 {len(lookups.calls)} 次）。")
+            expect(content == records[-1]["output"], f"{label}：tool_result 的内容应该就是台账 outcome 里记的 output。")
+            continue
+        if name == "S2":
+            expect(lookups.calls and set(lookups.calls) == {("send_email", email["id"])},
+                   f"{label}：有意图没结果，要先用幂等键问服务器：lookup_effect(\"send_email\", \"{email['id']}\")。")
+            expect(not spy.names(), f"{label}：服务器说信已经到了，就不要再执行 send_email。")
+            expect(content == delivered_text(email), f"{label}：tool_result 的内容应该是服务器查到的那段回答。")
+        else:  # S3, S4: never reached the server, executed once with the same key
+            sends = [c for c in spy.calls if c["name"] == "send_email"]
+            expect(len(sends) == 1, f"{label}：服务器上没有这封信，应该执行一次 send_email（实际执行了 {len(sends)} 次）。")
+            expect(sends[0]["key"] == email["id"], f"{label}：重新执行要带同一把幂等键 {email['id']}，你传的是 {short(sends[0]['key'])}。")
+            expect(_of(sends[0]["ledger"], email["id"], "intent"),
+                   f"{label}：执行之前台账里要有这次调用的 intent（走 execute_with_ledger）。")
+            expect(content == sends[0]["output"], f"{label}：tool_result 的内容应该是这次执行返回的文本。")
+        expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
+    print(PASSED)
+
+
+# --- the incident, replayed in this process ----------------------------------------------------
+
+def check_incident_fix(namespace: dict) -> None:
+    """The incident's state: intent in the ledger, the email delivered, no outcome; resume with your code."""
+    __tracebackhide__ = True
+    folder = _scratch("check-incident-")
+    path, incident = folder / "checkpoint.json", load_sample("cpC")
+    namespace["save_checkpoint"](incident, path)
+    pending = incident["pendingToolUse"]
+    ledger_path(path).write_text(json.dumps(records_for(pending, ("intent",))[0], ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
+    with MailServer() as mail:
+        course_execute_tool("send_email", pending["input"], idempotency_key=pending["id"])  # delivered, then the crash
+        final = call("run_agent", namespace["run_agent"], incident["task"], client=make_client(offline=True), path=path)
+        delivered = mail.count()
+    answered = [b for m in final["messages"] if isinstance(m.get("content"), list) for b in m["content"]
+                if b.get("type") == "tool_result" and b.get("tool_use_id") == pending["id"]]
+    expect(delivered == 1, f"重演事故后邮件服务器一共收到 {delivered} 封（崩溃前已经送达 1 封），应该正好 1 封。")
+    expect(len(answered) == 1 and answered[0].get("is_error") is not True,
+           "悬空的 send_email 得到的是 is_error：服务器明明答得上来（信已送达），结果应该是确定的。")
+    expect(text_of(answered[0].get("content")) == delivered_text(pending),
+           "悬空的 send_email 的结果应该是服务器按幂等键查到的那段回答。")
+    print(PASSED, "邮件只发了一封，而且结果是确定的")

@@ -1,0 +1,199 @@
+"""Lesson 4's visible checks (course.checks_ledger): the reference passes, each typical mistake fails with its hint."""
+import textwrap
+
+import pytest
+
+from autograder.notebook_code import definition_cells, load_module
+from course import checks_ledger as checks
+from course.checks import CheckFailed
+from instruments.teacher_demo import LESSON4_NOTEBOOK
+
+
+@pytest.fixture
+def namespace():
+    """A fresh lesson-4 notebook namespace holding the reference solution (its functions look names up here)."""
+    return vars(load_module(definition_cells(LESSON4_NOTEBOOK), "notebook04"))
+
+
+def define(namespace: dict, code: str) -> dict:
+    exec(textwrap.dedent(code), namespace)
+    return namespace
+
+
+def fails_with(words: str, check, *args):
+    with pytest.raises(CheckFailed) as caught:
+        check(*args)
+    assert words in str(caught.value), str(caught.value)
+
+
+def test_the_reference_passes_every_check(namespace, capsys):
+    checks.check_lesson3_code(namespace["save_checkpoint"], namespace["load_checkpoint"],
+                              namespace["lesson3_reconcile"], namespace)
+    checks.check_effects(namespace["EFFECTS"])
+    checks.check_append_ledger(namespace["append_ledger"])
+    checks.check_execute_with_ledger(namespace["execute_with_ledger"], namespace)
+    checks.check_run_agent(namespace["run_agent"], namespace)
+    checks.check_recovery_action(namespace["recovery_action"])
+    checks.check_reconcile(namespace["reconcile"], namespace)
+    checks.check_incident_fix(namespace)
+    assert capsys.readouterr().out.count("✓") == 9  # lesson 3's two checks, then lesson 4's seven
+
+
+def test_effects_calling_send_email_idempotent(namespace):
+    fails_with("同样的参数发两次", checks.check_effects, {**namespace["EFFECTS"], "send_email": "idempotent"})
+    fails_with("少了这些工具", checks.check_effects, {"send_email": "non_idempotent"})
+
+
+APPEND_WITHOUT_FSYNC = '''
+def append_ledger(path, record):
+    with open(path, "a", encoding="utf-8") as ledger:
+        ledger.write(json.dumps(record, ensure_ascii=False) + "\\n")
+'''
+
+
+def test_an_append_that_is_not_fsynced(namespace):
+    define(namespace, APPEND_WITHOUT_FSYNC)
+    fails_with("没有 fsync 台账文件", checks.check_append_ledger, namespace["append_ledger"])
+
+
+def test_an_append_that_overwrites(namespace):
+    define(namespace, reference_source("append_ledger").replace('open(path, "a"', 'open(path, "w"'))
+    fails_with("\"a\"（追加）", checks.check_append_ledger, namespace["append_ledger"])
+
+
+def test_a_record_over_several_lines(namespace):
+    define(namespace, reference_source("append_ledger").replace(
+        "json.dumps(record, ensure_ascii=False)", "json.dumps(record, ensure_ascii=False, indent=2)"))
+    fails_with("不要带 indent", checks.check_append_ledger, namespace["append_ledger"])
+
+
+def test_an_execution_without_the_key(namespace):
+    define(namespace, reference_source("execute_with_ledger").replace(
+        ', idempotency_key=call["id"])', ")"))
+    fails_with("要带上幂等键", checks.check_execute_with_ledger, namespace["execute_with_ledger"], namespace)
+
+
+def test_the_intent_written_after_the_execution(namespace):
+    define(namespace, '''
+    def execute_with_ledger(call, ledger):
+        if call["name"] in READ_ONLY_TOOLS:
+            return execute_tool(call["name"], call["input"])
+        output = execute_tool(call["name"], call["input"], idempotency_key=call["id"])
+        append_ledger(ledger, {"type": "intent", "toolUseId": call["id"], "name": call["name"], "input": call["input"]})
+        append_ledger(ledger, {"type": "outcome", "toolUseId": call["id"], "output": output})
+        return output
+    ''')
+    fails_with("还没有它的 intent", checks.check_execute_with_ledger, namespace["execute_with_ledger"], namespace)
+
+
+def test_run_agent_that_still_calls_execute_tool(namespace):
+    define(namespace, reference_source("run_agent").replace(
+        'execute_with_ledger(state["pendingToolUse"], ledger)', "execute_tool(tool_use.name, tool_use.input)"))
+    fails_with("execute_with_ledger(call, ledger_path(path))", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_an_intent_without_outcome_taken_as_never_started(namespace):
+    define(namespace, reference_source("recovery_action").replace(
+        'if "intent" not in kinds:', "if True:"))
+    fails_with("情况 S2：你返回了 'execute'", checks.check_recovery_action, namespace["recovery_action"])
+
+
+def test_asking_the_server_when_the_ledger_already_knows(namespace):
+    define(namespace, '''
+    def recovery_action(cp, records, lookup):
+        pending = cp["pendingToolUse"]
+        if pending is None:
+            return "continue"
+        if pending["name"] in READ_ONLY_TOOLS:
+            return "rerun"
+        try:
+            found = lookup(pending["name"], pending["id"])
+        except ServiceUnavailable:
+            found = None
+        kinds = {r["type"] for r in records if r.get("toolUseId") == pending["id"]}
+        if "outcome" in kinds:
+            return "reuse"
+        if "intent" not in kinds:
+            return "execute"
+        return "execute" if found is None else "record"
+    ''')
+    fails_with("这里不需要问服务器", checks.check_recovery_action, namespace["recovery_action"])
+
+
+def test_lesson3s_reconcile_is_not_enough(namespace):
+    define(namespace, "reconcile = lambda cp, ledger: lesson3_reconcile(cp)")
+    fails_with("情况 S1：结果是查得到的", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_the_incidents_reconcile_sends_again(namespace):
+    fails_with("情况 S2：对账之后邮件服务器一共有 2 封信", checks.check_reconcile, namespace["incident_reconcile"],
+               namespace)
+
+
+def test_the_incident_fix_fails_for_the_incidents_reconcile(namespace):
+    define(namespace, "reconcile = incident_reconcile")
+    fails_with("一共收到 2 封", checks.check_incident_fix, namespace)
+
+
+def reference_source(grade_id: str) -> str:
+    """The reference source of one answer cell, without the solution markers."""
+    cell = next(c for c in definition_cells(LESSON4_NOTEBOOK) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    return "\n".join(line for line in cell.source.splitlines() if "### " not in line)
+
+
+def test_an_append_in_another_style_passes(namespace, capsys):
+    """os.open with O_APPEND and one os.write: a correct append that never calls open()."""
+    define(namespace, '''
+    def append_ledger(path, record):
+        line = (json.dumps(record, ensure_ascii=False) + "\\n").encode("utf-8")
+        existed = os.path.exists(path)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not existed:
+            folder = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+    ''')
+    checks.check_append_ledger(namespace["append_ledger"])
+    assert "✓" in capsys.readouterr().out
+
+
+def test_a_reconcile_in_another_style_passes(namespace, capsys):
+    """No recovery_action, one look at the ledger per case, content as a list of text blocks."""
+    define(namespace, '''
+    def reconcile(cp, ledger):
+        call = cp["pendingToolUse"]
+        mine = [r for r in read_ledger(ledger) if r.get("toolUseId") == call["id"]]
+        outcome = [r["output"] for r in mine if r["type"] == "outcome"]
+        flag = False
+        if call["name"] in READ_ONLY_TOOLS:
+            text = execute_tool(call["name"], call["input"])
+        elif outcome:
+            text = outcome[-1]
+        elif not mine:
+            text = execute_with_ledger(call, ledger)
+        else:
+            try:
+                text = lookup_effect(call["name"], call["id"])
+            except ServiceUnavailable as err:
+                text, flag = f"结果未知（{err}），请先确认。", True
+            else:
+                if text is None:
+                    text = execute_with_ledger(call, ledger)
+                else:
+                    append_ledger(ledger, {"type": "outcome", "toolUseId": call["id"], "output": text})
+        block = {"type": "tool_result", "tool_use_id": call["id"], "content": [{"type": "text", "text": text}]}
+        if flag:
+            block["is_error"] = True
+        cp["messages"].append({"role": "user", "content": [block]})
+        cp["pendingToolUse"] = None
+        return cp
+    ''')
+    checks.check_reconcile(namespace["reconcile"], namespace)
+    assert "✓" in capsys.readouterr().out
