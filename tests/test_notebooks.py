@@ -20,6 +20,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from autograder.grading_guide import OBJECTIVES
 from autograder.notebook_code import definition_cells
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,19 +127,23 @@ def test_multiple_choice_options_do_not_give_the_answer_away():
         options = dict(re.findall(r"^- \*\*([A-D])\.\*\* (.+)$", options_cell.source, flags=re.M))
         assert sorted(options) == ["A", "B", "C", "D"], grade_id
         lengths = {letter: len(text.replace("`", "")) for letter, text in options.items()}
-        answer = re.search(rf'{QUESTIONS[grade_id]} = "([A-D])"', cell.source).group(1)
+        answer = re.findall(rf'^{QUESTIONS[grade_id]} = "([A-D])"', cell.source, flags=re.M)[-1]  # not the example
         assert max(lengths.values()) <= 1.25 * min(lengths.values()), (grade_id, lengths)
         assert lengths[answer] < max(lengths.values()) or list(lengths.values()).count(lengths[answer]) > 1, \
             (grade_id, "the right option is the longest", lengths)
 
 
-def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables():
+def test_every_graded_cell_is_in_the_points_table_and_the_instructors_objectives_map():
     header = read(SOURCE_DIR / NOTEBOOK).cells[0].source
-    named = set(re.findall(r"`(\w+)`", header))
     graded = {g for g, (_, k, _) in GRADED_CELLS.items() if k in ("autograded", "manual")}
-    assert graded <= named, f"not in the header's tables: {graded - named}"
-    objectives = header[header.index("### 学习目标与评分单元格的对应"):]
-    for row in [line for line in objectives.splitlines() if line.startswith("| 目标")]:
+    named = set(re.findall(r"`(\w+)`", header))
+    assert graded <= named, f"not in the header's points table: {graded - named}"
+    assert "学习目标与评分单元格的对应" not in header  # the map names answers: it is in the grading guide only
+    objectives = OBJECTIVES
+    assert graded <= set(re.findall(r"`(\w+)`", objectives)), graded - set(re.findall(r"`(\w+)`", objectives))
+    rows = [line for line in objectives.splitlines() if line.startswith("| 目标")]
+    assert len(rows) == len(re.findall(r"^\d+\. ", header, flags=re.M)), "one row per objective of cell 0"
+    for row in rows:
         assert set(re.findall(r"`(\w+)`", row)) & graded, row
     assert f"共 {TOTAL_POINTS} 分" in header
     points = dict(re.findall(r"^\| `(test_\w+)` \| .+? \| (\d+) \| 自动 \|$", header, flags=re.M))
@@ -277,3 +282,20 @@ def test_the_notebook_glossary_is_the_course_glossary():
     assert notebook_rows and set(notebook_rows) <= set(course_rows), set(notebook_rows) - set(course_rows)
     terms = [row.split("|")[1].strip() for row in course_rows]
     assert len(terms) == len(set(terms)), "a term is defined twice"
+
+
+def test_each_term_is_glossed_at_most_once_and_in_the_glossary_form():
+    """「中文（English）」 appears once per term, at its first use, and in the form GLOSSARY.md gives it."""
+    course = {row.split("|")[1].strip(): row.split("|")[2].strip() for row in
+              table_rows((ROOT / "GLOSSARY.md").read_text(encoding="utf-8"))}
+    prose = [c.source for c in read(SOURCE_DIR / NOTEBOOK).cells[:-1] if c.cell_type == "markdown"]
+    text = "\n".join(line for cell in prose for line in cell.splitlines() if not line.startswith("#"))  # not titles
+    for term, english in course.items():
+        glossed = text.count(f"{term}（{english}）")
+        assert glossed <= 1, f"{term} is glossed {glossed} times"
+        if glossed:
+            assert text.index(f"{term}（{english}）") <= text.index(term), f"{term} is used before it is glossed"
+    for english in re.findall(r"[\u4e00-\u9fff]+（([A-Za-z][A-Za-z -]+)）", text):
+        if english in course.values():
+            continue
+        assert english.lower() not in {e.lower() for e in course.values()}, english
