@@ -364,7 +364,7 @@ def _save_point(state) -> str:
 
 def _run(run_agent, namespace, task, path):
     recorder = _Recorder(namespace)
-    start = namespace["load_checkpoint"](path) if Path(path).exists() else None
+    start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     with recorder.watching():
         try:

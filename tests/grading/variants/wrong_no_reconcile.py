@@ -6,7 +6,7 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     if state is None:
         state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
                  "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
-    elif state["messages"][-1]["role"] == "assistant":
+    elif state["pendingToolUse"] is None and state["messages"][-1]["role"] == "assistant":
         return state
     while state["turns"] < MAX_TURNS:
         state["turns"] += 1
