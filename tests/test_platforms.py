@@ -36,12 +36,24 @@ import os, pathlib, signal, sys, multiprocessing, tempfile
 tempfile.gettempdir()
 os.name = "nt"
 pathlib.WindowsPath, pathlib.PureWindowsPath = pathlib.PosixPath, pathlib.PurePosixPath
-_open = os.open
-def _windows_open(path, flags, *args, **kwargs):
-    if os.path.isdir(path):
-        raise PermissionError(13, "Permission denied", str(path))
-    return _open(path, flags, *args, **kwargs)
-os.open = _windows_open
+def _no_folders(real_open):
+    def open_(path, flags, *args, **kwargs):
+        if os.path.isdir(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+    return open_
+os.open = _no_folders(os.open)
+# IPython's traceback formatting does not finish with os.name faked on Linux: it formats as on Linux.
+_traceback = get_ipython().InteractiveTB
+def _as_on_linux(format_traceback):
+    def format_(*args, **kwargs):
+        os.name = "posix"
+        try:
+            return format_traceback(*args, **kwargs)
+        finally:
+            os.name = "nt"
+    return format_
+_traceback.structured_traceback = _as_on_linux(_traceback.structured_traceback)
 for name in ("fork", "forkpty", "wait3", "wait4", "killpg", "getpgid", "setpgid", "setsid", "getuid", "geteuid",
              "getgid", "getegid", "getppid", "mkfifo", "pipe2", "sync", "WIFSIGNALED", "WTERMSIG", "WEXITSTATUS",
              "WIFEXITED", "register_at_fork"):
