@@ -435,8 +435,10 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
 
     saves = seen.of("save")
-    expect(all(Path(entry[2]) == folder / "a.json" for entry in saves if entry[2] is not None),
-           "save_checkpoint 要存到参数 path 指定的那个文件。")
+    elsewhere = sorted({str(entry[2]) if entry[2] is not None else "（没有传 path，即默认的 CHECKPOINT_PATH）"
+                        for entry in saves if entry[2] is None or Path(entry[2]) != folder / "a.json"})
+    expect(not elsewhere, f"run_agent 收到的 path 是 {folder / 'a.json'}，save_checkpoint 却存到了 {'、'.join(elsewhere)}："
+                          "存取都要用传进来的 path，否则换一个文件就恢复不了。")
     points = [_save_point(entry[1]) for entry in saves]
     results = sum(1 for m in final.get("messages", [])[len(cp["messages"]):]
                   if m.get("role") == "user" and _save_point({"messages": [m]}) == "B")
