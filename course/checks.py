@@ -467,8 +467,11 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(again == final, "对一个已经做完的任务再运行 run_agent，返回的状态应该就是检查点里的那一份，不做任何改动。")
 
     fresh, seen = _run(run_agent, namespace, cp["task"], folder / "new.json")
-    expect(seen.of("model") and seen.of("model")[0][1] == [{"role": "user", "content": cp["task"]}],
-           "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}。")
+    as_text, as_block = {"role": "user", "content": cp["task"]}, {"role": "user", "content": [
+        {"type": "text", "text": cp["task"]}]}  # the API reads both the same way
+    expect(seen.of("model") and seen.of("model")[0][1] in ([as_text], [as_block]),
+           "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
+           f"你的是 {short(seen.of('model')[0][1] if seen.of('model') else '（没有调用模型）')}。")
     expect(fresh.get("turns") == len(seen.of("model")), "从头开始时 turns 从 0 数起，每调用一次模型加 1。")
     for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")

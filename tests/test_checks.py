@@ -285,6 +285,12 @@ def test_a_save_that_fails_while_the_check_prepares_is_explained(namespace):
     fails_with("准备检查点时调用的 save_checkpoint", checks.check_run_agent, namespace["run_agent"], namespace)
 
 
+def test_a_task_given_as_a_text_block_passes(namespace):
+    run_agent_with(namespace, '"messages": [{"role": "user", "content": task}]',
+                   '"messages": [{"role": "user", "content": [{"type": "text", "text": task}]}]')
+    checks.check_run_agent(namespace["run_agent"], namespace)
+
+
 def test_a_save_to_the_default_file_is_named_as_such(namespace, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # the default checkpoint.json lands here
     run_agent_with(namespace, "        save_checkpoint(state, path)  # 存档点 A", "        save_checkpoint(state)  # 存档点 A")
