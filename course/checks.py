@@ -260,7 +260,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     else:
         expect(any(i > renamed for i in folder_synced),
                "改名之后没有 fsync 文件夹：「这个名字指向哪个文件」记在目录里，目录不落盘，改名在断电后可能消失。"
-               "做法：folder = os.open(文件夹, os.O_RDONLY)，os.fsync(folder)，最后 os.close(folder)。")
+               "做法：用 os.open(文件夹的路径, os.O_RDONLY) 打开文件夹，对得到的描述符 os.fsync，再 os.close。")
 
     expect(call("load_checkpoint", load_checkpoint, folder / "missing.json") is None,
            "文件不存在时 load_checkpoint 应该返回 None，表示「这是一个新任务」。")

@@ -299,3 +299,11 @@ def test_each_term_is_glossed_at_most_once_and_in_the_glossary_form():
         if english in course.values():
             continue
         assert english.lower() not in {e.lower() for e in course.values()}, english
+
+
+def test_no_line_of_the_reference_or_the_hidden_tests_inside_the_released_prose():
+    """The grader's leak check reads the feedback, which shows the lesson's prose: a solution line quoted there counts.
+    (The locked incident cell shares lines with the reference on purpose; only the prose is checked.)"""
+    from autograder.leaks import private_lines
+    text = "\n".join(cell.source for cell in read(RELEASE_DIR / NOTEBOOK).cells if cell.cell_type == "markdown")
+    assert private_lines().any_in(text) == []
