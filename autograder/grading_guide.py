@@ -34,10 +34,32 @@ def manual_cells(notebook_path: Path = SOURCE_NOTEBOOK) -> list[dict]:
     return found
 
 
+# Which graded cells check which objective of cell 0. Instructors only: in the student notebook it
+# would name the answers (the incident's root cause, what cpC needs) before the student has found them.
+OBJECTIVES = """## 学习目标与评分单元格的对应
+
+| 学习目标 / 完成标准 | 检验它的评分单元格 |
+|---|---|
+| 目标 1：判断检查点停在循环的哪一段，说出恢复时该做什么 | `test_recovery_action`、`why_cpA`、`why_cpB`、`why_cpC` |
+| 目标 2：原子、持久的保存，会拒绝坏文件的加载，续跑接上计数器 | `test_save_load`、`test_run_agent` |
+| 目标 3：区分已知的工具失败和结果未知的悬空调用，按工具性质对账 | `test_quiz_failure`、`test_quiz_delete`、`test_reconcile` |
+| 目标 4：诊断重复执行事故的根因，写出修复并用真实崩溃验证 | `test_root_cause`、`root_cause_why`、`test_incident_fix` |
+| cpA：没有悬空调用，直接续跑（崩溃在 B 写完之后、下一个 A 写完之前） | `test_recovery_action`、`why_cpA` |
+| cpB：悬空的是只读调用，再执行一次补上结果 | `test_recovery_action`、`why_cpB`、`test_reconcile` |
+| cpC：悬空的是 `send_email`，不重发，用 `is_error` 兜底 | `test_recovery_action`、`why_cpC`、`test_reconcile` |
+| 事故根因：对悬空调用一律重新执行，不分工具 | `test_root_cause`、`root_cause_why` |
+| 修复：按 `READ_ONLY_TOOLS` 分流，`send_email` 到不了 `execute_tool` | `test_reconcile` |
+| 修复接进续跑之后，真实的崩溃与重启不再多发一封邮件 | `test_incident_fix` |
+| 两条路径都恰好补回一个结果块，与悬空调用配对 | `test_reconcile`、`test_incident_fix` |
+| 做完的任务不再调用模型；工具失败带 `is_error` 和错误文本 | `test_run_agent` |
+"""
+
+
 def as_markdown(cells: list[dict]) -> str:
     parts = ["# 第 3 课 · 笔答题评分指南（仅供教师）",
              "在 formgrader 里逐份批改时对照这里：每道题的题目、参考答案和评分标准。"
-             "部分得分可以填小数（例如 0.5）；扣分时在评论框里写一句理由，学生会在反馈里看到它。"]
+             "部分得分可以填小数（例如 0.5）；扣分时在评论框里写一句理由，学生会在反馈里看到它。",
+             OBJECTIVES.strip()]
     for cell in cells:
         parts.append(f"## `{cell['grade_id']}`（{cell['points']} 分）")
         parts.append("**题目：**\n\n" + cell["question"])

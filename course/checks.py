@@ -34,7 +34,6 @@ from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
 PASSED = "可见检查通过 ✓"
-NOT_THE_GRADE = "（可见检查只是提示，不是评分：它只看了几种情况，提交后隐藏测试会检查更多。）"
 COURSE_READ_ONLY = {"read_file", "grep", "list_dir", "web_search"}  # course tools that only look
 _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir": {"path": "./notes"},
                      "web_search": {"query": "检查点 恢复"}}
@@ -72,22 +71,55 @@ def call(what: str, function, *args, **kwargs):
     except anthropic.BadRequestError as exc:
         raise CheckFailed(f"{what} 调用模型时 API 返回了 400：{api_advice(exc)}") from exc
     except Exception as exc:
-        raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}：{short(str(exc), 160)}"
-                          "（上面的 traceback 最后几行指向你代码里出错的那一行）") from exc
+        raise CheckFailed(f"{what} 抛出了 {type(exc).__name__}（{short(str(exc), 120)}）。{explain(exc)}"
+                          "上面的 traceback 最后几行指向出错的那一行。") from exc
+
+
+def explain(error: BaseException) -> str:
+    """What an exception raised by a student's code says, in one Chinese sentence, without guessing a cause."""
+    text = str(error)
+    if isinstance(error, KeyError):
+        key = error.args[0] if error.args else "?"
+        return f"代码用键 {key!r} 去取一个字典里的值，这个字典里没有这个键。"
+    if isinstance(error, AttributeError) and "'dict' object has no attribute" in text:
+        return ("代码在一个字典上用了「.属性」：messages 和检查点里的消息、块都是字典，要用 block[\"type\"] 来读；"
+                "只有 response.content 里的块是 SDK 对象，才用 block.type 读。")
+    if isinstance(error, (TypeError, AttributeError)) and "not subscriptable" in text:
+        return ("代码在一个对象上用了 [\"键\"]：response.content 里的块是 SDK 对象，要用 block.type、block.id、"
+                "block.name、block.input 来读；存进 messages 之前用 assistant_message(response) 把响应变成字典。")
+    if isinstance(error, TypeError) and "is not JSON serializable" in text:
+        return ("要写进 JSON 的内容里有 Python 对象（多半是 SDK 的块）：messages 里只能放字典、列表、字符串和数字，"
+                "assistant 消息用 assistant_message(response) 来得到。")
+    if isinstance(error, AttributeError) and getattr(error, "obj", None) is not None:
+        return (f"代码在一个 {type(error.obj).__name__} 类型的值上用了 .{error.name}，这种值没有它"
+                "（例如读出的 JSON 不一定是字典，要先用 isinstance 判断）。")
+    if isinstance(error, FileNotFoundError):
+        return f"找不到文件或文件夹 {error.filename!r}。"
+    if isinstance(error, PermissionError):
+        if os.name == "nt" and error.filename and os.path.isdir(error.filename):
+            return (f"没有权限打开 {error.filename!r}：Windows 上 os.open 打不开文件夹。fsync 文件夹只在 POSIX 系统上做，"
+                    'Windows 上跳过这一步（if os.name != "nt": …）。')
+        return f"没有权限打开 {error.filename!r}。"
+    if isinstance(error, TypeError):
+        return "某个函数收到的参数个数或类型不对。"
+    return ""
 
 
 def api_advice(error) -> str:
     """What a 400 from the Messages API means for this lesson, in Chinese."""
     message = str(getattr(error, "body", None) and error.body.get("error", {}).get("message") or error)
+    where = message.split(":", 1)[0]
     if "without `tool_result`" in message:
-        return ("对话末尾有一个 tool_use 还没有得到与它配对的结果块——这是一个悬空调用。"
-                "续跑时检查点的 pendingToolUse 不是 None，就要先对账（reconcile），再调用模型。")
+        return (f"发出的对话里（{where}）有一个 tool_use，紧跟着的那条 user 消息里却没有与它配对的 tool_result。"
+                "看看这次发给模型的 messages 的最后几条：每个 tool_use 后面要紧跟一条含同一 id 的结果的 user 消息。")
     if "unexpected `tool_use_id`" in message:
-        return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到：它要等于悬空调用的 id。"
+        return f"{where} 有一个 tool_result，它的 tool_use_id 在紧挨着的上一条 assistant 消息里找不到。"
     if "must come first" in message:
-        return "tool_result 块要排在 user 消息 content 的最前面。"
+        return f"{where}：tool_result 块要排在 user 消息 content 的最前面。"
     if "valid boolean" in message:
-        return "is_error 要是布尔值 True，不是字符串。"
+        return f"{where}：is_error 要是布尔值 True，不是字符串。"
+    if "first message must use" in message:
+        return "发出的 messages 的第一条不是 user 消息。"
     return message
 
 
@@ -122,22 +154,31 @@ def _scratch(prefix: str) -> Path:
 # --- save_checkpoint / load_checkpoint -------------------------------------------------------
 
 class _DiskEvents:
-    """Records fsyncs (of a file or of a folder) and renames while a save runs."""
+    """Records fsyncs (of a file or of a folder) and renames while a save runs.
+
+    `sizes` holds the file's size at each of its fsyncs, `sources` the folder each
+    rename moved a file out of: what a power cut would keep, and whether the rename
+    stayed in one folder (one file system), are both read off what happened.
+    """
 
     def __init__(self):
-        self.events = []
+        self.events, self.sizes, self.sources = [], [], []
 
     def _fsync(self, real):
         def fsync(fd):
             target = fd if isinstance(fd, int) else fd.fileno()
-            kind = "folder" if stat.S_ISDIR(os.fstat(target).st_mode) else "file"
+            status = os.fstat(target)
+            kind = "folder" if stat.S_ISDIR(status.st_mode) else "file"
             self.events.append(("fsync", kind))
+            if kind == "file":
+                self.sizes.append(status.st_size)
             return real(fd)
         return fsync
 
     def _rename(self, real):
         def rename(source, target, *args, **kwargs):
             self.events.append(("rename", Path(target).name))
+            self.sources.append(Path(os.path.abspath(source)).parent)
             return real(source, target, *args, **kwargs)
         return rename
 
@@ -167,6 +208,22 @@ def _mentions(text: str, number: int) -> bool:
     return re.search(rf"(?<!\d){number}(?!\d)", text) is not None
 
 
+def _load_error(load_checkpoint, path: Path, what: str) -> ValueError:
+    """The ValueError load_checkpoint raises for a broken file, checked for the path and for Chinese."""
+    try:
+        value = load_checkpoint(path)
+    except ValueError as err:
+        expect(path.name in str(err), f"文件{what}时的报错要写出是哪个文件（路径），你的是：{short(str(err))}")
+        expect(re.search("[\u4e00-\u9fff]", _without(str(err), path.parent)),
+               f"文件{what}时的报错要用中文写给用户看，你的是：{short(str(err))}")
+        return err
+    except NotImplementedError:
+        fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+    except Exception as err:
+        fail(f"文件{what}时应该抛 ValueError，你的代码抛出了 {type(err).__name__}（{short(str(err))}）。{explain(err)}")
+    fail(f"文件{what}时应该抛 ValueError，你的函数却返回了 {short(value)}：返回值会被当成能用的检查点。")
+
+
 def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 1) -> None:
     __tracebackhide__ = True
     folder = _scratch("check-save-")
@@ -184,17 +241,29 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     renamed = disk.index(("rename", "checkpoint.json"))
     expect(renamed is not None, "保存时没有把临时文件改名成 checkpoint.json（os.replace）：直接写目标文件，"
                                 "进程在写到一半时被杀，旧的检查点也就没了。")
+    source = disk.sources[[e for e in disk.events if e[0] == "rename"].index(("rename", "checkpoint.json"))]
+    expect(os.path.samefile(source, folder),
+           f"临时文件在 {source} 里，目标文件在 {folder} 里：临时文件要建在目标文件所在的文件夹里"
+           "（tempfile.mkstemp(dir=path.parent)），跨文件系统的 os.replace 不是原子的，甚至会直接报错。")
     file_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "file")]
     folder_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "folder")]
     expect(file_synced or folder_synced, "保存时一次 os.fsync 也没有调用：原子改名挡得住进程崩溃，挡不住断电——"
                                          "数据可能还在操作系统的缓存里，没有写到磁盘上。")
     expect(any(i < renamed for i in file_synced),
            "改名之前没有对临时文件 fsync：断电之后，名字可能已经指向新文件，新文件的内容却还没落盘。")
-    expect(any(i > renamed for i in folder_synced),
-           "改名之后没有 fsync 文件夹：“这个名字指向哪个文件”记在目录里，目录不落盘，改名在断电后可能消失。")
+    synced, written = max(disk.sizes, default=0), target.stat().st_size
+    expect(synced >= written,
+           f"fsync 临时文件的那一刻，文件里只有 {synced} 字节，保存完的文件却有 {written} 字节："
+           "fsync 之后又写进了内容，断电时这部分可能丢失。多半是 Python 自己缓冲区里的内容在关闭文件时才写出：先 flush，再 fsync。")
+    if os.name == "nt":
+        print("（这台电脑是 Windows：打不开文件夹，也就不要求改名之后 fsync 文件夹。）")
+    else:
+        expect(any(i > renamed for i in folder_synced),
+               "改名之后没有 fsync 文件夹：「这个名字指向哪个文件」记在目录里，目录不落盘，改名在断电后可能消失。"
+               "做法：用 os.open(文件夹的路径, os.O_RDONLY) 打开文件夹，对得到的描述符 os.fsync，再 os.close。")
 
     expect(call("load_checkpoint", load_checkpoint, folder / "missing.json") is None,
-           "文件不存在时 load_checkpoint 应该返回 None，表示“这是一个新任务”。")
+           "文件不存在时 load_checkpoint 应该返回 None，表示「这是一个新任务」。")
 
     broken = {**state, "messages": state["messages"] + [object()]}  # json.dump fails part-way through
     try:
@@ -203,43 +272,34 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         fail("save_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
     except Exception:
         pass
+    else:
+        fail("一次写到一半就出错的保存（state 里有 JSON 表示不了的对象），你的 save_checkpoint 却正常返回了："
+             "调用方会以为已经存好。清理临时文件之后，要把异常抛出去（raise）。")
     try:
         survived = load_checkpoint(target)
     except ValueError:
         survived = None
     expect(survived == state, "一次失败的保存把原来的检查点弄坏了：在新内容完整写好之前，不能动目标文件。")
-    expect(sorted(p.name for p in folder.iterdir()) == ["checkpoint.json"],
-           "保存失败之后，文件夹里留下了临时文件：出错时要把它删掉，再把异常抛出去。")
+    left = sorted(p.name for p in folder.iterdir() if p.name != "checkpoint.json")
+    expect(not left, f"保存失败之后，文件夹里留下了 {left}：出错时要先删掉临时文件，再把异常抛出去。")
 
-    cases = (("broken.json", '{"version": 1, "task": "写到一'.encode(), "不是合法的 JSON"),
-             ("binary.json", b"\xff\xfe\x00garbage", "不是 UTF-8 文本"))
+    whole = json.dumps(state, ensure_ascii=False)
+    cases = (("broken.json", whole[:200].encode(), "只剩半截、不是合法的 JSON"),
+             ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
+             ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
+             ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
+              "里没有 version 字段"))
     for name, data, what in cases:
         (folder / name).write_bytes(data)
-        try:
-            load_checkpoint(folder / name)
-        except ValueError as err:
-            expect(name in str(err), f"文件{what}时的报错要写出是哪个文件（路径），你的是：{short(str(err))}")
-        except NotImplementedError:
-            fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
-        except Exception as err:
-            fail(f"文件{what}时应该抛 ValueError，你的代码抛出了 {type(err).__name__}：{short(str(err))}")
-        else:
-            fail(f"文件{what}时应该抛 ValueError，而不是返回一个值：返回值会被当成能用的检查点。")
+        _load_error(load_checkpoint, folder / name, what)
 
     future = 7
     (folder / "future.json").write_text(json.dumps({**state, "version": future}), encoding="utf-8")
-    try:
-        load_checkpoint(folder / "future.json")
-    except ValueError as err:
-        words = _without(str(err), folder)
-        expect("future.json" in str(err), f"版本不符的报错要写出是哪个文件，你的是：{short(str(err))}")
-        expect(_mentions(words, future) and _mentions(words, checkpoint_version),
-               f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
-               f"你的是：{short(str(err))}")
-    except Exception as err:
-        fail(f"version 不等于 CHECKPOINT_VERSION 时应该抛 ValueError，你的代码抛出了 {type(err).__name__}。")
-    else:
-        fail("version 不等于 CHECKPOINT_VERSION 时应该抛 ValueError：按旧规则读新格式，得到的是字段错位的状态。")
+    err = _load_error(load_checkpoint, folder / "future.json", f"的 version 是 {future}")
+    words = _without(str(err), folder)
+    expect(_mentions(words, future) and _mentions(words, checkpoint_version),
+           f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
+           f"你的是：{short(str(err))}")
     print(PASSED)
 
 
@@ -304,27 +364,57 @@ def _save_point(state) -> str:
 
 def _run(run_agent, namespace, task, path):
     recorder = _Recorder(namespace)
+    start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
+    dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     with recorder.watching():
         try:
-            state = call("run_agent", run_agent, task, client=recorder.client, path=path)
+            state = call(f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}）", run_agent,
+                         task, client=recorder.client, path=path)
         except CheckFailed as failure:
-            if isinstance(failure.__cause__, anthropic.BadRequestError) and not recorder.of("reconcile"):
+            error = failure.__cause__
+            if (isinstance(error, anthropic.BadRequestError) and dangling and not recorder.of("reconcile")
+                    and "without `tool_result`" in str(error)):
                 raise CheckFailed("检查点里有悬空调用（pendingToolUse 不是 None），你的 run_agent 续跑时没有调用 reconcile "
-                                  "就去调用模型，API 返回了 400：没有配对结果的 tool_use 发不出去。") from failure.__cause__
+                                  "就去调用模型，API 返回了 400：没有配对结果的 tool_use 发不出去。") from error
             raise
     expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
     return state, recorder
 
 
+def _prepare(namespace: dict, state: dict, path: Path) -> None:
+    """Write a checkpoint for a check with the notebook's save_checkpoint; its failure said in Chinese."""
+    call("检查程序准备检查点时调用的 save_checkpoint", namespace["save_checkpoint"], state, path)
+
+
+def _needs(namespace: dict, *names: str) -> None:
+    missing = [name for name in names if name not in namespace]
+    expect(not missing, f"还没有定义 {'、'.join(missing)}：请从上往下依次运行前面的单元格（包括你写的答题单元格）。")
+
+
+def _results_of(messages: list, tool_use_id: str) -> list:
+    return [b for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list) for b in m["content"]
+            if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") == tool_use_id]
+
+
+def _with_missing_note(cp: dict, note: str) -> dict:
+    """cp with one more note in its list_dir result: a note the workspace does not have, so reading it fails."""
+    for message in cp["messages"]:
+        for block in message["content"] if isinstance(message["content"], list) else []:
+            if block.get("type") == "tool_result" and "meeting-08-25.md" in text_of(block.get("content")):
+                block["content"] = text_of(block["content"]) + "\n" + note
+    return cp
+
+
 def check_run_agent(run_agent, namespace: dict) -> None:
     """`namespace` is the notebook's globals(): the check stands in for save_checkpoint and reconcile there."""
     __tracebackhide__ = True
+    _needs(namespace, "save_checkpoint", "load_checkpoint")
     folder = _scratch("check-run-")
     load = namespace["load_checkpoint"]
     max_turns = namespace.get("MAX_TURNS", 40)
 
     cp = load_sample("cpA")
-    namespace["save_checkpoint"](cp, folder / "a.json")
+    _prepare(namespace, cp, folder / "a.json")
     final, seen = _run(run_agent, namespace, "续跑时用不到这个参数", folder / "a.json")
     models = seen.of("model")
     expect(models, "从 cpA 续跑时 run_agent 一次模型也没有调用：任务还没做完，应该接着调用模型。")
@@ -345,17 +435,19 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
 
     saves = seen.of("save")
-    expect(all(Path(entry[2]) == folder / "a.json" for entry in saves if entry[2] is not None),
-           "save_checkpoint 要存到参数 path 指定的那个文件。")
+    elsewhere = sorted({str(entry[2]) if entry[2] is not None else "（没有传 path，即默认的 CHECKPOINT_PATH）"
+                        for entry in saves if entry[2] is None or Path(entry[2]) != folder / "a.json"})
+    expect(not elsewhere, f"run_agent 收到的 path 是 {folder / 'a.json'}，save_checkpoint 却存到了 {'、'.join(elsewhere)}："
+                          "存取都要用传进来的 path，否则换一个文件就恢复不了。")
     points = [_save_point(entry[1]) for entry in saves]
     results = sum(1 for m in final.get("messages", [])[len(cp["messages"]):]
                   if m.get("role") == "user" and _save_point({"messages": [m]}) == "B")
     expect(points.count("A") >= len(models),
-           f"没有在存档点 A 存档：调用了 {len(models)} 次模型，但只在 {points.count('A')} 次“响应追加进 messages 之后”"
+           f"没有在存档点 A 存档：调用了 {len(models)} 次模型，但只在 {points.count('A')} 次「响应追加进 messages 之后」"
            "调用了 save_checkpoint。")
     expect(points.count("B") >= results,
-           f"没有在存档点 B 存档：追加了 {results} 个 tool_result，但只在 {points.count('B')} 次“结果追加进 messages、"
-           "pendingToolUse 清回 None 之后”调用了 save_checkpoint。")
+           f"没有在存档点 B 存档：追加了 {results} 个 tool_result，但只在 {points.count('B')} 次「结果追加进 messages、"
+           "pendingToolUse 清回 None 之后」调用了 save_checkpoint。")
     for entry in saves:
         state = entry[1]
         if _save_point(state) == "A":
@@ -368,19 +460,45 @@ def check_run_agent(run_agent, namespace: dict) -> None:
             expect(state.get("pendingToolUse") is None, "存档点 B 存档时，pendingToolUse 应该已经清回 None。")
     expect(load(folder / "a.json") == final, "结束时磁盘上的检查点应该和返回的状态一致：最后一个存档点也要存。")
 
+    again, seen = _run(run_agent, namespace, cp["task"], folder / "a.json")
+    expect(not seen.of("model"),
+           f"对一个已经做完的任务（检查点的最后一条消息是模型的收尾回复）再运行 run_agent，它又调用了 {len(seen.of('model'))} "
+           "次模型：任务已经结束，应该原样返回检查点。真实的 API 会把结尾的 assistant 消息当成它要接着写的开头。")
+    expect(again == final, "对一个已经做完的任务再运行 run_agent，返回的状态应该就是检查点里的那一份，不做任何改动。")
+
     fresh, seen = _run(run_agent, namespace, cp["task"], folder / "new.json")
-    expect(seen.of("model") and seen.of("model")[0][1] == [{"role": "user", "content": cp["task"]}],
-           "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}。")
+    as_text, as_block = {"role": "user", "content": cp["task"]}, {"role": "user", "content": [
+        {"type": "text", "text": cp["task"]}]}  # the API reads both the same way
+    expect(seen.of("model") and seen.of("model")[0][1] in ([as_text], [as_block]),
+           "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
+           f"你的是 {short(seen.of('model')[0][1] if seen.of('model') else '（没有调用模型）')}。")
     expect(fresh.get("turns") == len(seen.of("model")), "从头开始时 turns 从 0 数起，每调用一次模型加 1。")
+    for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
+        expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
+
+    note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
+    missing = _with_missing_note(load_sample("cpA"), note)
+    _prepare(namespace, missing, folder / "missing-note.json")
+    ended, _ = _run(run_agent, namespace, missing["task"], folder / "missing-note.json")
+    asked = [b for m in ended.get("messages", []) if m.get("role") == "assistant" for b in m["content"]
+             if b.get("type") == "tool_use" and b.get("input") == {"path": f"./notes/{note}"}]
+    expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
+    failure = course_execute_tool("read_file", asked[0]["input"])
+    results = _results_of(ended["messages"], asked[0]["id"])
+    expect(results and failure in text_of(results[0].get("content")),
+           f"读 {note} 失败了，它的 tool_result 的 content 应该是 execute_tool 返回的那段错误文本「{short(failure, 40)}」。")
+    expect(results[0].get("is_error") is True,
+           f"读 {note} 失败了（execute_tool 返回的文本以「错误」开头），这个 tool_result 要带 is_error: True（布尔值），"
+           f"告诉模型工具失败了、原因是什么；你的 is_error 是 {short(results[0].get('is_error', '（没有）'))}。")
 
     spent = {**load_sample("cpA"), "turns": max_turns}
-    namespace["save_checkpoint"](spent, folder / "spent.json")
+    _prepare(namespace, spent, folder / "spent.json")
     _, seen = _run(run_agent, namespace, spent["task"], folder / "spent.json")
     expect(not seen.of("model"), f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型："
                                  "上限是跨重启累计的，否则一个反复崩溃的任务永远停不下来。")
 
     dangling = load_sample("cpB")
-    namespace["save_checkpoint"](dangling, folder / "b.json")
+    _prepare(namespace, dangling, folder / "b.json")
     _, seen = _run(run_agent, namespace, dangling["task"], folder / "b.json")
     order = [entry[0] for entry in seen.log if entry[0] in ("model", "reconcile")]
     expect("reconcile" in order, "cpB 里有悬空调用，你的 run_agent 续跑时没有调用 reconcile。")
@@ -389,7 +507,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
            "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
-    print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。可见检查只是提示，不是评分：它只看了几种情况，提交后隐藏测试会检查更多。）")
+    print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
 
 
 # --- reconcile -------------------------------------------------------------------------------
@@ -421,14 +539,21 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
     """Run reconcile on cp; return (the dangling call as it was, the one tool_result reconcile added)."""
     pending = copy.deepcopy(cp["pendingToolUse"])
     before = copy.deepcopy(cp["messages"])
+    counters = {name: cp[name] for name in ("version", "task", "turns", "tokensUsed")}
     spy.calls.clear()
     returned = call(f"reconcile（悬空的是 {pending['name']}）", reconcile, cp)
     expect(returned is not None, "reconcile 没有返回任何东西（返回了 None）：run_agent 要用它返回的检查点接着跑，"
                                  "最后要把检查点 return 出来。")
     expect(isinstance(returned, dict), f"reconcile 应该返回检查点（一个 dict），你的返回了 {short(returned)}")
     messages = returned.get("messages")
-    expect(isinstance(messages, list) and messages[:len(before)] == before,
-           "原来的消息要原样保留，尤其是末尾那条发起工具调用的 assistant 消息：删掉它，模型就忘了自己做过的决定。")
+    expect(isinstance(messages, list), f"reconcile 返回的检查点里 messages 不是列表，而是 {short(messages)}。")
+    if messages[:len(before)] != before:
+        expect(before[-1] in messages, "末尾那条发起工具调用的 assistant 消息不见了：要原样保留它，"
+                                       "删掉它，模型就忘了自己做过的决定。")
+        fail(f"原来的 {len(before)} 条消息没有原样排在最前面：新的结果要追加在 messages 的末尾"
+             "（紧跟在那条 assistant 消息后面），原来的消息一条也不改。")
+    changed = [name for name, value in counters.items() if returned.get(name) != value]
+    expect(not changed, f"reconcile 改动了 {'、'.join(changed)}：对账只补结果，不是一次模型调用，计数器和任务都保持原样。")
     added = messages[len(before):]
     expect(added, f"悬空的是 {pending['name']}：reconcile 没有在 messages 末尾追加结果，这个 tool_use 仍然没有配对。")
     expect(len(added) == 1, f"reconcile 应该恰好追加一条消息，你的追加了 {len(added)} 条。")
@@ -463,7 +588,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(spy.calls[0][1] == pending["input"], f"重新执行 {name} 时要用悬空调用原来的 input。")
             expect(text_of(block.get("content")) == spy.calls[0][2],
                    f"{name} 重新执行后，tool_result 的 content 应该就是 execute_tool 这次返回的文本。")
-            expect(not block.get("is_error"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
+            flag = block.get("is_error")
+            expect(flag is None or isinstance(flag, bool),
+                   f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
+            expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
 
         for cp in (load_sample("cpC"), _with_pending("cpC", *UNHEARD_OF_TOOL)):
             pending, block = _reconciled(reconcile, cp, spy)
@@ -474,7 +602,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             else:
                 expect(tool not in spy.names(),
                        f"课程没提过的 {tool} 被重新执行了：不在 READ_ONLY_TOOLS 里的工具一律不执行——"
-                       "用只读白名单，而不是“危险工具”黑名单。")
+                       "用只读白名单，而不是「危险工具」黑名单。")
             expect(not spy.names(), f"悬空的是 {tool}，reconcile 却执行了 {spy.names()}。")
             flag = block.get("is_error")
             expect(flag is not None, f"{tool} 没有重新执行，它的 tool_result 要带 is_error，告诉模型结果未知。")
@@ -482,7 +610,6 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
     print(PASSED)
-    print(NOT_THE_GRADE)
 
 
 # --- recovery_action -------------------------------------------------------------------------
@@ -551,7 +678,6 @@ def check_incident_fix(namespace: dict) -> None:
     expect(len(answered) == 1 and answered[0].get("is_error") is True,
            "续跑后的对话里，悬空的 send_email 应该恰好得到一个 is_error 结果。")
     print(PASSED, "邮件只发了一封")
-    print(NOT_THE_GRADE)
 
 
 # --- errors in any cell, explained in Chinese --------------------------------------------------
@@ -569,9 +695,9 @@ def hint_for(error: BaseException) -> str | None:
                 "如果它是你要写的函数或答案，先完成并运行它的答题单元格。")
     if isinstance(error, anthropic.BadRequestError):
         return "API 拒绝了这次请求（HTTP 400）：" + api_advice(error)
-    if isinstance(error, (KeyError, TypeError, AttributeError, IndexError, ValueError)):
-        return (f"出错了（{type(error).__name__}）：看上面 traceback 的最后几行，"
-                "它指向出错的函数和那一行；多半是某个答题单元格里的代码还需要修改。")
+    if isinstance(error, (KeyError, TypeError, AttributeError, IndexError, ValueError, OSError)):
+        return (f"出错了（{type(error).__name__}）。{explain(error)}看上面 traceback 的最后几行，"
+                "它指向出错的函数和那一行。")
     return None
 
 

@@ -159,11 +159,16 @@ def check_tool_pairing(messages: list) -> None:
 
 # --- the policy ----------------------------------------------------------------------------
 
-def _history(messages: list) -> list:
-    """Every answered tool call, oldest first: {name, input, output, is_error, failed}.
+UNKNOWN_WORDS = re.compile("未知|不确定|不知道|不清楚|可能")  # words no tool's own error text uses
 
-    `is_error` is the flag on the tool_result (what reconcile sets when an outcome
-    is unknown); `failed` also counts a tool's own error text.
+
+def _history(messages: list) -> list:
+    """Every answered tool call, oldest first: {name, input, output, failed, unknown}.
+
+    `failed`: the tool_result says the call did not do its job, by its is_error flag
+    or by a tool's own error text ("错误…"). `unknown`: flagged is_error without being
+    a tool's own error, or saying so (UNKNOWN_WORDS): what reconcile sends when nobody knows
+    whether the call ran. A model tells the two apart by reading the text.
     """
     results = {}
     for message in messages:
@@ -178,14 +183,24 @@ def _history(messages: list) -> list:
         for block in content_blocks(message):
             if block.get("type") == "tool_use" and block.get("id") in results:
                 output, is_error = results[block["id"]]
+                own_error = output.startswith("错误")
                 calls.append({"name": block["name"], "input": block.get("input", {}), "output": output,
-                              "is_error": is_error, "failed": is_error or output.startswith("错误")})
+                              "failed": is_error or own_error,
+                              "unknown": is_error and (not own_error or UNKNOWN_WORDS.search(output) is not None)})
     return calls
 
 
+def _matching(calls: list, name: str, input: dict) -> list:
+    return [c for c in calls if c["name"] == name and all(c["input"].get(k) == v for k, v in input.items())]
+
+
 def _succeeded(calls: list, name: str, **input) -> bool:
-    return any(c["name"] == name and not c["failed"] and all(c["input"].get(k) == v for k, v in input.items())
-               for c in calls)
+    return any(not c["failed"] for c in _matching(calls, name, input))
+
+
+def _tried(calls: list, name: str, **input) -> bool:
+    """Asked for already, whatever came back: a note that could not be read is not asked for again."""
+    return bool(_matching(calls, name, input))
 
 
 def _next_reading_step(calls: list):
@@ -198,9 +213,15 @@ def _next_reading_step(calls: list):
     notes = sorted((n for n in listing.splitlines() if re.fullmatch(r"meeting-[\d-]+\.md", n)), reverse=True)
     for note in notes:
         path = f"./notes/{note}"
-        if not _succeeded(calls, "read_file", path=path):
+        if not _tried(calls, "read_file", path=path):
             return f"读一下 {note} 的全文。", "read_file", {"path": path}
     return None
+
+
+def _unreadable(calls: list) -> str:
+    missed = [c["input"].get("path") for c in calls if c["name"] == "read_file" and c["failed"]
+              and not _succeeded(calls, "read_file", path=c["input"].get("path"))]
+    return f"\n（{'、'.join(missed)} 读不出来，没有算进去。）" if missed else ""
 
 
 def _conclusions(calls: list) -> str:
@@ -214,7 +235,7 @@ def _meeting_notes_policy(calls: list):
     if step:
         return step
     notes_read = {c["input"].get("path") for c in calls if c["name"] == "read_file" and not c["failed"]}
-    return f"本周共 {len(notes_read)} 次会议，结论如下：\n{_conclusions(calls)}"
+    return f"本周共 {len(notes_read)} 次会议，结论如下：\n{_conclusions(calls)}{_unreadable(calls)}"
 
 
 EMAIL = {"to": "team@example.com", "subject": "本周结论"}
@@ -222,12 +243,17 @@ EMAIL = {"to": "team@example.com", "subject": "本周结论"}
 
 def _email_policy(calls: list):
     last = calls[-1] if calls else None
-    if last and last["name"] == "send_email" and last["failed"] and not last["is_error"]:
-        return f"邮件没有发出去：{last['output']}。请检查邮件服务器后再让我重试。"
-    if last and last["name"] == "send_email" and last["is_error"]:
-        # The outcome is unknown: look before sending again.
+    if last and last["name"] == "send_email" and last["unknown"]:
+        # The system prompt says: an outcome nobody knows is looked up before anything is sent again.
         return "上一次发信的结果不明，我先查一下服务器上是否已经发出。", "list_sent_emails", {"to": EMAIL["to"]}
+    if last and last["name"] == "send_email" and last["failed"]:
+        return f"邮件没有发出去：{last['output']}。请检查邮件服务器后再让我重试。"
     if last and last["name"] == "list_sent_emails" and len(calls) > 1 and calls[-2]["name"] == "send_email":
+        if last["failed"]:
+            # A check that could not be made leaves the outcome as unknown as before: sending now could be
+            # the second email, so stop and leave it to a person.
+            return (f"我没能查到已发送的邮件（{last['output'][:60]}），所以仍然不知道上一次发信有没有成功。"
+                    "为了不让团队收到两封，我先不重发：请你确认邮件服务器上的记录后再告诉我。")
         if f"主题「{EMAIL['subject']}」" in last["output"]:
             return (f"我查了已发送邮件：主题「{EMAIL['subject']}」的邮件已经发给 {EMAIL['to']}，"
                     "崩溃前那次发送其实成功了，所以不再重发，避免团队收到两封。")

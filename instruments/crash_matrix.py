@@ -106,7 +106,7 @@ VERDICTS = {  # the first broken invariant names the cell; colours for the pictu
     "unpaired": ("tool_use 没有配对", "#fc8d59"),
     "over_limit": ("turns 超过 MAX_TURNS", "#8c510a"),
     "unfinished": ("任务没完成", "#636363"),
-    "timeout": ("进程超时，被 harness 杀掉", "#252525"),
+    "timeout": ("进程超时，被守护进程杀掉", "#252525"),
     "absent": ("这个变体没有这个崩溃点", "#f0f0f0"),
 }
 _BROKEN_BY = {"checkpoint_loads": "corrupt", "no_duplicate_effect": "duplicate", "tool_results_paired": "unpaired",

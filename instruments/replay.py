@@ -373,7 +373,7 @@ class ReplayResult:
         if self.killed.stopped_at is None:
             lines.append(f"   没有走到崩溃点：{self.killed.error or ('超时' if self.killed.timed_out else '正常结束')}。")
         else:
-            lines.append(f"   在「{describe_event(self.killed.crash_event)}」时，harness 发出 SIGKILL，"
+            lines.append(f"   在「{describe_event(self.killed.crash_event)}」时，守护进程发出 SIGKILL，"
                          f"进程被信号 {self.killed.signal} 杀死（就像 OOM Killer）。")
         lines.append(f"   此刻邮件服务器已收到 {self.emails_at_crash} 封；checkpoint.json："
                      + (self.at_crash.problem and f"读不回来，{self.at_crash.problem}"
@@ -381,7 +381,7 @@ class ReplayResult:
                         or "还不存在"))
         if self.resumed:
             ending = (f"抛出了异常：{self.resumed.error}" if self.resumed.error
-                      else "超时，被 harness 杀掉" if self.resumed.timed_out else f"正常结束（退出码 {self.resumed.exit_code}）")
+                      else "超时，被守护进程杀掉" if self.resumed.timed_out else f"正常结束（退出码 {self.resumed.exit_code}）")
             lines.append(f"2. 第二次启动 agent 进程（pid {self.resumed.pid}，--resume）：从崩溃留下的 checkpoint.json 续跑，{ending}。")
             result = self.dangling_result
             if self.dangling:

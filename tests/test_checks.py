@@ -101,6 +101,78 @@ def test_a_version_message_must_name_the_version_whatever_the_folder_is_called(n
     fails_with("同时写出文件里的版本", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
 
 
+def save_with(namespace, old: str, new: str) -> dict:
+    """The reference save_checkpoint / load_checkpoint with one line changed."""
+    source = next(c.source for c in definition_cells(SOURCE_NOTEBOOK)
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "save_load")
+    assert old in source, old
+    return define(namespace, source.replace(old, new))
+
+
+def check_save(namespace):
+    checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
+
+
+def test_writing_after_the_fsync(namespace):
+    """json.dump into an unflushed buffer, fsync, and the rest reaches the file only when it is closed."""
+    save_with(namespace, "            tmp.flush()  # Python 自己缓冲区里的内容先交给操作系统\n", "")
+    fails_with("先 flush，再 fsync", check_save, namespace)
+
+
+def test_a_temporary_file_in_another_folder(namespace):
+    save_with(namespace, "tempfile.mkstemp(dir=path.parent,", "tempfile.mkstemp(dir=tempfile.mkdtemp(),")
+    fails_with("目标文件所在的文件夹", check_save, namespace)
+
+
+def test_a_failed_save_swallowed(namespace):
+    save_with(namespace, "        Path(tmp_path).unlink(missing_ok=True)\n        raise", "        Path(tmp_path).unlink(missing_ok=True)\n        return")
+    fails_with("正常返回了", check_save, namespace)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('    version = state.get("version") if isinstance(state, dict) else None', '    version = state.get("version")',
+     "不是一个对象"),
+    ('state.get("version") if', 'state.get("version", CHECKPOINT_VERSION) if', "没有 version"),
+    ('f"检查点 {path} 的版本是 {version}，这段代码只认版本 {CHECKPOINT_VERSION}"',
+     'f"checkpoint {path}: version {version}, expected {CHECKPOINT_VERSION}"', "中文"),
+])
+def test_each_row_of_the_load_table(namespace, old, new, words):
+    save_with(namespace, old, new)
+    fails_with(words, check_save, namespace)
+
+
+@pytest.fixture
+def like_windows(monkeypatch):
+    """os.name is "nt" and a folder cannot be opened, as on Windows; pathlib still makes POSIX paths."""
+    import os
+    import pathlib
+    real_open = os.open
+
+    def open_(path, flags, *args, **kwargs):
+        if os.path.isdir(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib, "WindowsPath", pathlib.PosixPath)
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(os, "name", "nt")
+
+
+def test_no_folder_fsync_is_rejected_off_windows(namespace):
+    save_with(namespace, 'if os.name != "nt":', "if False:")
+    fails_with("改名之后没有 fsync 文件夹", check_save, namespace)
+
+
+def test_on_windows_the_reference_passes_without_a_folder_fsync(namespace, like_windows, capsys):
+    check_save(namespace)
+    assert "Windows" in capsys.readouterr().out
+
+
+def test_on_windows_opening_the_folder_fails_and_is_explained(namespace, like_windows):
+    save_with(namespace, 'if os.name != "nt":', "if True:")
+    fails_with("没有权限打开", check_save, namespace)
+
+
 def test_save_written_another_way_passes(namespace):
     define(namespace, '''
         def save_checkpoint(state, path=CHECKPOINT_PATH):
@@ -127,8 +199,9 @@ def test_save_written_another_way_passes(namespace):
                     data = json.load(file)
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 raise ValueError(f"读不出 {path}") from exc
-            if data.get("version") != CHECKPOINT_VERSION:
-                raise ValueError(f"{path}：文件版本 {data.get('version')}，需要版本 {CHECKPOINT_VERSION}")
+            if not isinstance(data, dict) or data.get("version") != CHECKPOINT_VERSION:
+                found = data.get("version") if isinstance(data, dict) else "（不是对象）"
+                raise ValueError(f"{path}：文件版本 {found}，需要版本 {CHECKPOINT_VERSION}")
             return data
     ''')
     checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
@@ -177,8 +250,51 @@ def test_reinitialising_on_resume(namespace):
 
 
 def test_reconciling_when_nothing_is_pending(namespace):
-    run_agent_with(namespace, '    elif state["pendingToolUse"] is not None:', '    else:')
+    run_agent_with(namespace, '    elif state["pendingToolUse"] is not None:', '    elif True:')
     fails_with("没有悬空调用时也调用了 reconcile", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_finished_task_resumed_again(namespace):
+    run_agent_with(namespace, "        return state  # 停在最后一轮的存档点 A：任务已经做完", "        pass")
+    fails_with("已经做完的任务", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_failed_tool_without_is_error(namespace):
+    run_agent_with(namespace, '"is_error": output.startswith("错误")}', "}")
+    fails_with("要带 is_error: True", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_failed_tool_flagged_as_a_string(namespace):
+    run_agent_with(namespace, '"is_error": output.startswith("错误")}', '"is_error": str(output.startswith("错误"))}')
+    fails_with("is_error", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_400_the_students_own_message_shape_causes_is_not_blamed_on_reconcile(namespace):
+    run_agent_with(namespace, 'state["messages"].append({"role": "user", "content": [result]})',
+                   'state["messages"].append({"role": "user", "content": [{"type": "text", "text": "继续"}, result]})')
+    with pytest.raises(CheckFailed) as caught:
+        checks.check_run_agent(namespace["run_agent"], namespace)
+    assert "最前面" in str(caught.value) and "reconcile" not in str(caught.value), str(caught.value)
+
+
+def test_a_save_that_fails_while_the_check_prepares_is_explained(namespace):
+    define(namespace, '''
+        def save_checkpoint(state, path=CHECKPOINT_PATH):
+            open(Path(path).parent / "no-such-folder" / "x.json", "w")
+    ''')
+    fails_with("准备检查点时调用的 save_checkpoint", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_task_given_as_a_text_block_passes(namespace):
+    run_agent_with(namespace, '"messages": [{"role": "user", "content": task}]',
+                   '"messages": [{"role": "user", "content": [{"type": "text", "text": task}]}]')
+    checks.check_run_agent(namespace["run_agent"], namespace)
+
+
+def test_a_save_to_the_default_file_is_named_as_such(namespace, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the default checkpoint.json lands here
+    run_agent_with(namespace, "        save_checkpoint(state, path)  # 存档点 A", "        save_checkpoint(state)  # 存档点 A")
+    fails_with("没有传 path", checks.check_run_agent, namespace["run_agent"], namespace)
 
 
 def test_max_turns_not_counted_across_restarts(namespace):
@@ -196,6 +312,8 @@ def test_run_agent_written_another_way_passes(namespace):
             if state["pendingToolUse"]:
                 reconcile(state)
                 save_checkpoint(state, path)
+            elif state["messages"][-1]["role"] == "assistant":
+                return state
             while True:
                 if state["turns"] >= MAX_TURNS:
                     return state
@@ -211,6 +329,8 @@ def test_run_agent_written_another_way_passes(namespace):
                     return state
                 text = execute_tool(uses[0].name, uses[0].input)
                 result = {"type": "tool_result", "tool_use_id": uses[0].id, "content": [{"type": "text", "text": text}]}
+                if text.startswith("错误"):
+                    result["is_error"] = True
                 state["messages"].append({"role": "user", "content": [result]})
                 state["pendingToolUse"] = None
                 save_checkpoint(state, path)
@@ -260,7 +380,7 @@ def test_is_error_as_a_string(namespace):
         def reconcile(cp):
             cp = _good(cp)
             block = cp["messages"][-1]["content"][0]
-            if "is_error" in block:
+            if block.get("is_error") is True:
                 block["is_error"] = "true"
             return cp
     ''')
@@ -275,6 +395,41 @@ def test_deleting_the_assistant_message(namespace):
             return cp
     ''')
     fails_with("assistant 消息", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_reconcile_that_counts_a_turn(namespace):
+    define(namespace, """
+        _good = reconcile
+        def reconcile(cp):
+            cp["turns"] += 1
+            return _good(cp)
+    """)
+    fails_with("改动了 turns", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_a_result_inserted_before_the_assistant_message(namespace):
+    define(namespace, """
+        _good = reconcile
+        def reconcile(cp):
+            cp = _good(cp)
+            cp["messages"].insert(-1, cp["messages"].pop())
+            return cp
+    """)
+    with pytest.raises(CheckFailed) as caught:
+        checks.check_reconcile(namespace["reconcile"], namespace)
+    assert "追加在 messages 的末尾" in str(caught.value) and "不见了" not in str(caught.value)
+
+
+def test_a_lookup_of_an_unheard_of_tool_is_explained(namespace):
+    define(namespace, """
+        KIND = {"read_file": "rerun", "grep": "rerun", "list_dir": "rerun", "web_search": "rerun",
+                "list_sent_emails": "rerun", "send_email": "is_error"}
+        _good = reconcile
+        def reconcile(cp):
+            KIND[cp["pendingToolUse"]["name"]]
+            return _good(cp)
+    """)
+    fails_with("这个字典里没有这个键", checks.check_reconcile, namespace["reconcile"], namespace)
 
 
 def test_reconcile_written_another_way_passes(namespace):

@@ -145,11 +145,54 @@ def test_is_error_on_send_email_reassesses_and_sends_at_most_once(client, mail, 
     assert ("不再重发" in response.content[0].text) == already_sent
 
 
-def test_send_failure_is_reported_not_retried(client):
+@pytest.mark.parametrize("flagged", [True, False])
+def test_send_failure_is_reported_not_retried(client, flagged):
+    """A tool's own failure, flagged is_error (as run_agent does) or not, is a known result: reported, not checked."""
     messages, tool_use = _messages_until_send(client)
-    messages.append(tool_result(tool_use, execute_tool(tool_use.name, tool_use.input)))  # no server running
+    output = execute_tool(tool_use.name, tool_use.input)  # no server running
+    messages.append(tool_result(tool_use, output, **({"is_error": True} if flagged else {})))
     response = ask(client, messages)
     assert response.stop_reason == "end_turn" and "没有发出去" in response.content[0].text
+
+
+@pytest.mark.parametrize("check_result", [
+    {"content": "错误：邮件服务器没有运行：请在 `with MailServer():` 里运行 agent", "is_error": True},
+    {"content": "错误：邮件服务器没有运行：请在 `with MailServer():` 里运行 agent"},
+    {"content": "list_sent_emails 的执行结果未知：进程在记下结果之前崩溃了。", "is_error": True},
+])
+def test_a_check_that_could_not_be_made_leaves_the_outcome_unknown(client, check_result):
+    """After an unknown send, a failed look at the sent mail proves nothing: the model stops and never re-sends."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "send_email 的执行结果未知，请先确认现状", is_error=True))
+    response = ask(client, messages)
+    check = next(b for b in response.content if b.type == "tool_use")
+    assert check.name == "list_sent_emails"
+    messages.append(assistant_message(response))
+    messages.append(tool_result(check, **check_result))
+    response = ask(client, messages)
+    assert response.stop_reason == "end_turn"
+    assert not [b for b in response.content if b.type == "tool_use"]
+    assert "不重发" in response.content[0].text and "不知道" in response.content[0].text
+
+
+def test_a_note_that_cannot_be_read_is_skipped_not_asked_for_again(client):
+    """A read that failed is a known result: the model goes on without it and says so."""
+    messages = [{"role": "user", "content": "帮我整理这周的会议纪要"}]
+    asked = []
+    for _ in range(12):
+        response = ask(client, messages)
+        messages.append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        if tool_use is None:
+            break
+        asked.append((tool_use.name, tool_use.input))
+        output = execute_tool(tool_use.name, tool_use.input)
+        if tool_use.name == "list_dir":
+            output += "\nmeeting-08-30.md"  # a note the workspace does not have
+        messages.append(tool_result(tool_use, output, is_error=output.startswith("错误")))
+    assert response.stop_reason == "end_turn"
+    assert asked.count(("read_file", {"path": "./notes/meeting-08-30.md"})) == 1
+    assert "./notes/meeting-08-30.md 读不出来" in response.content[0].text
 
 
 # --- fidelity to the real API (tests/fixtures/messages_api_facts.json) ---------------------

@@ -22,6 +22,7 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from autograder.grading_guide import OBJECTIVES
 from autograder.notebook_code import definition_cells
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,13 +203,20 @@ def test_multiple_choice_options_do_not_give_the_answer_away(lesson):
 
 
 @by_lesson
-def test_every_graded_cell_is_mapped_to_the_objectives_and_points_tables(lesson):
+def test_every_graded_cell_is_in_the_points_table_and_the_objectives_map(lesson):
     header = read(lesson.source_dir / lesson.notebook).cells[0].source
-    named = set(re.findall(r"`(\w+)`", header))
     graded = {g for g, (_, k, _) in lesson.graded_cells.items() if k in ("autograded", "manual")}
-    assert graded <= named, f"not in the header's tables: {graded - named}"
-    objectives = header[header.index("### 学习目标与评分单元格的对应"):]
-    for row in [line for line in objectives.splitlines() if line.startswith("| 目标")]:
+    named = set(re.findall(r"`(\w+)`", header))
+    assert graded <= named, f"not in the header's points table: {graded - named}"
+    if lesson is LESSON03:  # its map names answers: it is in the instructor's grading guide only
+        assert "学习目标与评分单元格的对应" not in header
+        objectives = OBJECTIVES
+    else:
+        objectives = header[header.index("### 学习目标与评分单元格的对应"):]
+    assert graded <= set(re.findall(r"`(\w+)`", objectives)), graded - set(re.findall(r"`(\w+)`", objectives))
+    rows = [line for line in objectives.splitlines() if line.startswith("| 目标")]
+    assert len(rows) == len(re.findall(r"^\d+\. ", header, flags=re.M)), "one row per objective of cell 0"
+    for row in rows:
         assert set(re.findall(r"`(\w+)`", row)) & graded, row
     assert f"共 {lesson.total_points} 分" in header
     points = dict(re.findall(r"^\| `(test_\w+)` \| .+? \| (\d+) \| 自动 \|$", header, flags=re.M))
@@ -356,3 +364,30 @@ def test_the_notebook_glossary_is_the_course_glossary(lesson):
     assert notebook_rows and set(notebook_rows) <= set(course_rows), set(notebook_rows) - set(course_rows)
     terms = [row.split("|")[1].strip() for row in course_rows]
     assert len(terms) == len(set(terms)), "a term is defined twice"
+
+
+@by_lesson
+def test_each_term_is_glossed_at_most_once_and_in_the_glossary_form(lesson):
+    """「中文（English）」 appears once per term, at its first use, and in the form GLOSSARY.md gives it."""
+    course = {row.split("|")[1].strip(): row.split("|")[2].strip() for row in
+              table_rows((ROOT / "GLOSSARY.md").read_text(encoding="utf-8"))}
+    prose = [c.source for c in read(lesson.source_dir / lesson.notebook).cells[:-1] if c.cell_type == "markdown"]
+    text = "\n".join(line for cell in prose for line in cell.splitlines() if not line.startswith("#"))  # not titles
+    for term, english in course.items():
+        glossed = text.count(f"{term}（{english}）")
+        assert glossed <= 1, f"{term} is glossed {glossed} times"
+        if glossed:
+            assert text.index(f"{term}（{english}）") <= text.index(term), f"{term} is used before it is glossed"
+    for english in re.findall(r"[\u4e00-\u9fff]+（([A-Za-z][A-Za-z -]+)）", text):
+        if english in course.values():
+            continue
+        assert english.lower() not in {e.lower() for e in course.values()}, english
+
+
+def test_no_line_of_the_reference_or_the_hidden_tests_inside_the_released_prose():
+    """The grader's leak check reads the feedback, which shows the lesson's prose: a solution line quoted there counts.
+    (The locked incident cell shares lines with the reference on purpose; only the prose is checked.)"""
+    from autograder.leaks import private_lines
+    release = LESSON03.release_dir / LESSON03.notebook  # the leak check knows lesson 3's reference
+    text = "\n".join(cell.source for cell in read(release).cells if cell.cell_type == "markdown")
+    assert private_lines().any_in(text) == []

@@ -2,12 +2,14 @@
 
 The incident replay and the crash explorer start the agent with os.fork() and kill it with
 SIGKILL; Windows has neither. The student README says so and sends Windows students to WSL
-or the course's JupyterHub for those cells. This test runs the whole notebook, with every
-answer filled in, in a kernel that has first been stripped of what Windows lacks: os.fork
-and the other POSIX-only functions of `os`, signal.SIGKILL, multiprocessing's "fork" context,
-and the POSIX-only modules (fcntl, pwd, resource, ...). The cells that fail there must be
-exactly the cells that fork on Linux (counted in a second, normal run), and must fail
-because fork is missing.
+or the course's JupyterHub for those cells; the notebook shows a recorded replay beside them,
+so the diagnosis can be made from it. This test runs the whole notebook, with every
+answer filled in, in a kernel that has first been made to look like Windows: os.name is "nt",
+a folder cannot be opened with os.open (PermissionError, so no folder fsync), and os.fork
+and the other POSIX-only functions of `os`, signal.SIGKILL, multiprocessing's "fork" context
+and the POSIX-only modules (fcntl, pwd, resource, ...) are gone. The cells that fail there
+must be exactly the cells that fork on Linux (counted in a second, normal run), and must fail
+because fork is missing: the saves and their visible checks pass.
 """
 import json
 import shutil
@@ -27,9 +29,22 @@ _course_forks = []
 os.register_at_fork(before=lambda: _course_forks.append(1))
 """
 FORKS_SO_FAR = "print(len(_course_forks))"
-# What Windows does not have. Modules already loaded by the kernel stay; new imports fail.
+# What Windows does not have. Modules already loaded by the kernel stay; new imports fail. pathlib keeps
+# making POSIX paths (a WindowsPath cannot be built here), and the temporary folder is looked up first.
 LIKE_WINDOWS = """\
-import os, signal, sys, multiprocessing
+import os, pathlib, signal, sys, multiprocessing, tempfile
+tempfile.gettempdir()
+os.name = "nt"
+pathlib.WindowsPath, pathlib.PureWindowsPath = pathlib.PosixPath, pathlib.PurePosixPath
+def _no_folders(real_open):
+    def open_(path, flags, *args, **kwargs):
+        if os.path.isdir(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+    return open_
+os.open = _no_folders(os.open)
+import shutil
+shutil._use_fd_functions = False  # rmtree walks by path, as on Windows, instead of opening each folder
 for name in ("fork", "forkpty", "wait3", "wait4", "killpg", "getpgid", "setpgid", "setsid", "getuid", "geteuid",
              "getgid", "getegid", "getppid", "mkfifo", "pipe2", "sync", "WIFSIGNALED", "WTERMSIG", "WEXITSTATUS",
              "WIFEXITED", "register_at_fork"):
@@ -100,3 +115,43 @@ def test_only_the_forking_cells_need_posix(lesson, monkeypatch):
     assert forks, "没有一个单元格 fork：回放和探索器的单元格去哪了？"
     assert set(like_windows) == forks, report
     assert all(any(text in error for text in FORK_MISSING) for error in like_windows.values()), report
+    notebook = nbformat.read(str(lesson / NOTEBOOK), as_version=4)
+    after_first_replay = notebook.cells[min(forks) + 1]
+    assert after_first_replay.cell_type == "markdown" and "录下的一次回放" in after_first_replay.source
+    assert "一共收到 2 封" in after_first_replay.source  # the diagnosis can be made from the recording
+
+
+# --- the hidden tests: a save without the folder fsync passes on Windows only ----------------
+
+def traced_save(folder_fsync: bool):
+    """What strace records for one reference-style save of runs/ck.json (the hidden test reads only this)."""
+    from types import SimpleNamespace
+
+    from autograder.protocol import StepStatus
+    workdir, target = "/work", "/work/runs/ck.json"
+    temporary = "/work/runs/ck.json.x1.tmp"
+    events = [{"step": 0, "op": "open", "path": temporary}, {"step": 0, "op": "write", "path": temporary},
+              {"step": 0, "op": "fsync", "path": temporary},
+              {"step": 0, "op": "rename", "path": temporary, "dst": target}]
+    if folder_fsync:
+        events.append({"step": 0, "op": "fsync", "path": "/work/runs"})
+    return SimpleNamespace(workdir=workdir, scenario=SimpleNamespace(meta={"file": "runs/ck.json"}),
+                           fs_events=events, steps=[{"status": StepStatus.RETURNED, "value": None}])
+
+
+@pytest.mark.parametrize("name, folder_fsync, passes", [("posix", True, True), ("posix", False, False),
+                                                         ("nt", False, True)])
+def test_the_hidden_durability_test_asks_for_the_folder_fsync_off_windows_only(monkeypatch, name, folder_fsync,
+                                                                                passes):
+    import os
+    import pathlib
+
+    from autograder.hidden_tests import test_save_load as hidden
+    grading = type("Grading", (), {"outcome": lambda self, scenario: traced_save(folder_fsync)})()
+    monkeypatch.setattr(pathlib, "WindowsPath", pathlib.PosixPath)
+    monkeypatch.setattr(os, "name", name)
+    if passes:
+        hidden.test_durable(grading)
+    else:
+        with pytest.raises(pytest.fail.Exception, match="fsync 所在的文件夹"):
+            hidden.test_durable(grading)

@@ -165,6 +165,25 @@ def before_sending(cp: dict) -> dict:
     return cp
 
 
+MISSING_NOTE = "meeting-08-31.md"  # listed by list_dir, absent from the workspace: reading it is an ordinary failure
+
+
+def with_missing_note(cp: dict) -> dict:
+    """cp whose list_dir result also lists MISSING_NOTE, so that the resumed run's read of it fails."""
+    for message in cp["messages"]:
+        for block in message["content"] if isinstance(message["content"], list) else []:
+            if block.get("type") == "tool_result" and "meeting-08-25.md" in block["content"]:
+                block["content"] += "\n" + MISSING_NOTE
+    return cp
+
+
+def finished(cp: dict) -> dict:
+    """cp one step on, the task done: the model's closing reply saved at point A, nothing pending."""
+    cp["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论已经整理好了。"}]})
+    cp["turns"] += 1
+    return cp
+
+
 def without_version(cp: dict) -> dict:
     return {key: value for key, value in cp.items() if key != "version"}
 
@@ -278,7 +297,7 @@ def build(max_turns: int, rng) -> dict:
 
     # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
     agent("agent_fresh", meeting)
-    agent("agent_resume", resumed_meeting, draw.sample("cpA", meeting))
+    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)))
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
           crash={"after_tool": "send_email"})
@@ -289,4 +308,5 @@ def build(max_turns: int, rng) -> dict:
           crash={"before_tool_call": rng.randint(3, 5)})
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpA", meeting), "turns": max_turns},
           model="endless")
+    agent("agent_finished", resumed_meeting, finished(draw.sample("cpA", meeting)))
     return scenarios

@@ -6,10 +6,10 @@ from .helpers import expect, problem, short
 # The step of the "answers" scenario that reads each name, and what a wrong answer misunderstood.
 STEPS = {"QUIZ_DELETE_ANSWER": 0, "ROOT_CAUSE_ANSWER": 1, "QUIZ_FAILURE_ANSWER": 2}
 MISTAKES = {
-    "QUIZ_FAILURE_ANSWER": "两种情况不一样：读文件失败时，错误信息本身就是 tool_result，对话是完整的，照常交给模型；"
-                           "悬空调用连结果都没有，我们也不知道它执行了没有，对话发不出去，恢复代码要先补上配对的结果块",
-    "QUIZ_DELETE_ANSWER": "删掉那条 assistant 消息并不是最干净的修法：模型会忘掉自己已经做出的决定，"
-                          "如果那次调用其实已经执行了，删除也撤销不了它的副作用，只是让模型和日志都不再知道它",
+    "QUIZ_FAILURE_ANSWER": "重新执行的只读调用失败了，这次的结果是已知的：把那段错误文本作为 content、带上 is_error: True 补给模型，"
+                           "它读到原因就能换个办法；这不是「结果未知」，也不用删消息或反复重试",
+    "QUIZ_DELETE_ANSWER": "删掉那条 assistant 消息之后，API 会接受请求：它是无状态的，不记得那个 tool_use，"
+                          "模型也就看不到自己决定过发信，多半再发一次；已经发出的那封，删除也撤销不了",
     "ROOT_CAUSE_ANSWER": "根因选得不对：事故版 reconcile 对悬空调用一律用 execute_tool 重新执行，"
                          "没有区分只读工具和 send_email 这样的高影响工具，崩溃前已经发出的邮件就又发了一封",
 }
@@ -27,13 +27,13 @@ def check(grading, name):
 
 @pytest.mark.grade("test_quiz_failure", 1)
 def test_quiz_failure(grading):
-    """小测：悬空调用和普通的工具失败有什么不同"""
+    """小测：重新执行的只读调用失败了，对账该补什么"""
     check(grading, "QUIZ_FAILURE_ANSWER")
 
 
 @pytest.mark.grade("test_quiz_delete", 1)
 def test_quiz_delete(grading):
-    """小测：删掉悬空的 assistant 消息是不是最干净的修法"""
+    """小测：删掉 cpC 的最后一条 assistant 消息会怎样"""
     check(grading, "QUIZ_DELETE_ANSWER")
 
 

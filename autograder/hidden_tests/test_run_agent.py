@@ -80,7 +80,7 @@ def test_fresh_start(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑：不重新初始化，任务以检查点为准，两个计数器（turns、tokensUsed）接着往下算"""
+    """有检查点就续跑：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
     outcome = grading.outcome("agent_resume")
     checkpoint = outcome.scenario.meta["checkpoint"]
     state = final_state(outcome)
@@ -93,6 +93,17 @@ def test_resume_continues(grading):
     expect(calls, "续跑时模型调用失败了")
     check_final_state(state, calls, checkpoint["task"], checkpoint["turns"],
                       "检查点里记的任务（续跑时以检查点为准，不是这次传进来的参数）")
+    failed = [c for c in outcome.tool_calls if isinstance(c.get("output"), str) and c["output"].startswith("错误")]
+    expect(failed, "续跑时模型要读的一份纪要不存在，run_agent 却没有通过 execute_tool 去读它")
+    uses = {b.get("id"): b for m in state["messages"] for b in tool_uses(m)}
+    results = [b for m in state["messages"] if isinstance(m, dict) and isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"
+               and uses.get(b.get("tool_use_id"), {}).get("input") == failed[0]["input"]]
+    expect(results and failed[0]["output"] in text_of(results[0].get("content")),
+           "工具失败时，tool_result 的 content 要是 execute_tool 返回的那段错误文本：模型要读到原因才能换个办法")
+    flag = results[0].get("is_error")
+    expect(flag is True, "工具失败时（execute_tool 返回的文本以「错误」开头），tool_result 要带 is_error: True（布尔值），"
+                         f"告诉模型这次调用失败了，你的是 {short(flag) if 'is_error' in results[0] else '没有 is_error'}")
 
 
 def elsewhere(outcome) -> list:
@@ -179,7 +190,7 @@ def test_resume_pending(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_max_turns(grading):
-    """MAX_TURNS 跨重启累计：崩溃重启后总共只调用 MAX_TURNS 次模型；已经用满时不再调用"""
+    """MAX_TURNS 跨重启累计：崩溃重启后总共只调用 MAX_TURNS 次模型；已经用满、或任务已经做完时不再调用"""
     max_turns = grading.max_turns
     crash = grading.outcome("agent_max_turns_crash")
     start = crash.scenario.meta["checkpoint"]["turns"]
@@ -202,3 +213,12 @@ def test_max_turns(grading):
                                   f"你的 run_agent 又调用了 {len(spent.model_calls)} 次")
     expect(same(state.get("turns"), max_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
            "没有再调用模型时，turns、tokensUsed 都应该原样保留检查点里的值")
+
+    done = grading.outcome("agent_finished")
+    state = final_state(done)
+    expect(not done.model_calls, "检查点的最后一条消息已经是模型的收尾回复（任务做完了），恢复后不应该再调用模型："
+                                 f"你的 run_agent 又调用了 {len(done.model_calls)} 次，真实的 API 会把结尾的 assistant 消息"
+                                 "当成要它接着写的开头")
+    untouched = {key: value for key, value in done.scenario.meta["checkpoint"].items() if key != "task"}  # task: above
+    expect(same({key: value for key, value in state.items() if key != "task"}, untouched),
+           "任务已经做完时，run_agent 应该原样返回检查点里的状态")

@@ -89,7 +89,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "malformed_truncated": {"test_reconcile": 0, "test_recovery_action": 0, "test_root_cause": 0,
                             "test_incident_fix": 0},
     "tamper_patch_checker": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_swap_execute_tool": {"test_run_agent": 2, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_swap_execute_tool": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},  # no tool ever fails
     "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_hide_tracebacks": {"test_save_load": 2},

@@ -56,6 +56,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     if state["pendingToolUse"]:
         state = reconcile(state)
         save_checkpoint(state, path)
+    if state["messages"][-1]["role"] == "assistant":
+        return state
     for _ in range(MAX_TURNS - state["turns"]):
         reply = client.messages.create(messages=state["messages"], **request_params())
         state["turns"] += 1
@@ -68,8 +70,9 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         if not calls:
             return state
         result = execute_tool(calls[0]["name"], calls[0]["input"])
+        failed = {"is_error": True} if result.startswith("错误") else {}
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": calls[0]["id"], "content": result}]})
+            {"type": "tool_result", "tool_use_id": calls[0]["id"], "content": result, **failed}]})
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
     return state

@@ -17,6 +17,7 @@ class Agent:
         elif self.state["pendingToolUse"] is not None:
             self.state = reconcile(self.state)
             self.save()
+        return self.state["messages"][-1]["role"] == "user"  # 最后是模型的收尾回复：已经做完
 
     def ask_model(self):
         self.state["turns"] += 1
@@ -31,13 +32,13 @@ class Agent:
     def run_tool(self, call):
         output = execute_tool(call["name"], call["input"])
         self.state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call["id"], "content": output}]})
+            {"type": "tool_result", "tool_use_id": call["id"], "content": output, "is_error": output[:2] == "错误"}]})
         self.state["pendingToolUse"] = None
         self.save()  # 存档点 B
 
     def run(self, task):
-        self.restore(task)
-        while self.state["turns"] < MAX_TURNS:
+        unfinished = self.restore(task)
+        while unfinished and self.state["turns"] < MAX_TURNS:
             call = self.ask_model()
             if call is None:
                 break

@@ -52,6 +52,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         state = dict(version=CHECKPOINT_VERSION, task=task, turns=0, tokensUsed=0,
                      messages=[dict(role="user", content=task)], pendingToolUse=None)
     else:
+        if saved["pendingToolUse"] is None and saved["messages"][-1]["role"] == "assistant":
+            return saved  # 上一次已经做完
         state = saved if saved["pendingToolUse"] is None else reconcile(saved)
         save_checkpoint(state, path)
     while True:
@@ -66,7 +68,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         save_checkpoint(state, path)
         if response.stop_reason != "tool_use":
             return state
-        state["messages"].append(_tool_result(state["pendingToolUse"], execute_tool(uses[0].name, uses[0].input)))
+        output = execute_tool(uses[0].name, uses[0].input)
+        state["messages"].append(_tool_result(state["pendingToolUse"], output, is_error=output.startswith("错误")))
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
 # %% reconcile

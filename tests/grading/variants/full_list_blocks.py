@@ -15,6 +15,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     if state["pendingToolUse"] is not None:
         state = reconcile(state)
         save_checkpoint(state, path)
+    if state["messages"][-1]["role"] == "assistant":  # 做完了
+        return state
     for _ in range(max(0, MAX_TURNS - state["turns"])):
         response = client.messages.create(messages=state["messages"], **request_params())
         state["turns"] += 1
@@ -26,8 +28,9 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         save_checkpoint(state, path)
         if not uses:
             break
-        state["messages"].append({"role": "user", "content": [
-            _text_result(uses[0].id, execute_tool(uses[0].name, uses[0].input))]})
+        text = execute_tool(uses[0].name, uses[0].input)
+        flags = {"is_error": True} if text.startswith("错误") else {}
+        state["messages"].append({"role": "user", "content": [_text_result(uses[0].id, text, **flags)]})
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
     return state

@@ -8,6 +8,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
                  "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
     elif state["pendingToolUse"] is not None:
         state = reconcile(state)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
         save_checkpoint(state)
     while state["turns"] < MAX_TURNS:
         state["turns"] += 1
@@ -21,7 +23,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
             break
         output = execute_tool(tool_use.name, tool_use.input)
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output}]})
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
         state["pendingToolUse"] = None
         save_checkpoint(state)
     return state

@@ -6,6 +6,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     if state is None:
         state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
                  "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is None and state["messages"][-1]["role"] == "assistant":
+        return state
     while state["turns"] < MAX_TURNS:
         state["turns"] += 1
         response = client.messages.create(messages=state["messages"], **request_params())
@@ -18,7 +20,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
             break
         output = execute_tool(tool_use.name, tool_use.input)
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output}]})
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
     return state

@@ -16,7 +16,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
             break
         output = execute_tool(tool_use.name, tool_use.input)
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output}]})
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
     return state
