@@ -87,6 +87,14 @@ crash-matrix: setup
 grade: setup
 	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
 
+# Hand-ins without the Hub: the students' `python3 lab.py handin` zips (or an LMS's "download all", unpacked)
+# under downloaded/lesson03/archive/, sorted into submitted/<student>/lesson03/ by nbgrader's own zip_collect
+# (its FileNameCollectorPlugin, configured in nbgrader_config.py); the newest hand-in of each student wins.
+# downloaded/lesson03/extracted/ is rebuilt from archive/ every time (--force).
+.PHONY: collect
+collect: setup
+	$(BIN)/nbgrader zip_collect lesson03 --force
+
 # After manual grading in the formgrader: rebuild every student's feedback page with the manual
 # scores and comments (make grade skips students it has graded, so their pages would keep the autograde-only total).
 .PHONY: feedback

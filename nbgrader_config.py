@@ -32,3 +32,13 @@ c.Autograde.autograde_preprocessors = [
 
 # Feedback pages: nbconvert's HTML exporter without per-student template compiling and re-parsing (autograder/feedback_page.py).
 c.GenerateFeedback.exporter_class = "autograder.feedback_page.FeedbackExporter"
+
+# --- Hand-ins without the Hub: `make collect` (nbgrader zip_collect lesson03). ---
+# The student bundle's `python3 lab.py handin` writes lesson03_<student>_<UTC time>.zip. Put those files, or the
+# unpacked "download all submissions" of an LMS, under downloaded/lesson03/archive/; zip_collect unzips them into
+# downloaded/lesson03/extracted/ and nbgrader's FileNameCollectorPlugin reads student and time from each path
+# (a later hand-in of the same student replaces an earlier one), then copies to submitted/<student>/lesson03/.
+from student_bundle.lab import handin_pattern  # noqa: E402
+
+c.FileNameCollectorPlugin.named_regexp = handin_pattern("lesson03")
+c.ZipCollectApp.strict = True  # a notebook whose name is not one the release has is skipped, with a warning

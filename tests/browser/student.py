@@ -4,6 +4,7 @@ cell, run it, run everything, press Validate, and what they see afterwards.
 Cells are found by their place in the released notebook: JupyterLab shows the cells in
 file order, so the n-th `.jp-Cell` is the n-th cell of the file.
 """
+import json
 import re
 from pathlib import Path
 
@@ -140,6 +141,11 @@ class StudentNotebook:
         dialog = self.page.locator(".jp-Dialog").filter(has=self.page.locator("#validation-message"))
         dialog.wait_for(timeout=timeout)
         return dialog
+
+    def shown_text(self, locator: Locator) -> str:
+        """What the page shows for an element whose words custom.css replaces: its ::before content."""
+        content = locator.evaluate("e => getComputedStyle(e, '::before').content")
+        return json.loads(content) if content.startswith('"') else ""
 
     def close_dialog(self) -> None:
         self.page.locator(".jp-Dialog .jp-mod-accept").click()

@@ -83,6 +83,8 @@ def test_student_works_through_the_lesson(notebook, answers, reference):
     # Validate on the unanswered notebook reports failures.
     dialog = notebook.validate()
     assert dialog.locator("#validation-message.validation-failed").count() == 1, dialog.inner_text()
+    assert notebook.shown_text(dialog.locator("#validation-message p").first) == "这个单元格没有通过检查："
+    assert notebook.shown_text(dialog.locator(".jp-Dialog-header")) == "检查结果"
     notebook.screenshot("validate-fails-before-the-answers")
     notebook.close_dialog()
 
@@ -119,7 +121,7 @@ def test_student_works_through_the_lesson(notebook, answers, reference):
     dialog = notebook.validate()
     message = dialog.locator("#validation-message")
     assert "validation-success" in message.get_attribute("class"), dialog.inner_text()
-    assert "Success! Your notebook passes all the tests." in message.inner_text()
+    assert notebook.shown_text(message.locator("p").first) == "通过！notebook 里的检查全部通过。"
     notebook.screenshot("validate-passes")
     notebook.close_dialog()
 
