@@ -47,7 +47,7 @@ ASSIGNMENT = "lesson03"
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 COURSE_ID = re.search(r'course_id = "([^"]+)"', (ROOT / "nbgrader_config.py").read_text()).group(1)
 # What the instructor's course folder holds (a clone of this repository would do as well).
-COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course", "instruments")
+COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course", "instruments", "student_bundle")
 INSTRUCTOR_PLUGINS = set(json.loads((ROOT / "student_bundle" / "jupyter_config" / "labconfig"
                                      / "page_config.json").read_text())["disabledExtensions"])
 PROXY_VERSION = "5.3.0"
@@ -352,7 +352,7 @@ def test_each_student_receives_only_their_own_feedback(cycle):
     expected = grades(cycle)
     for name, pages in cycle["feedback"].items():
         assert len(pages) == 1, f"{name} 拿到了 {len(pages)} 份反馈"
-        score = re.search(r"Score: ([\d.]+) / ([\d.]+)", pages[0])
+        score = re.search(r"（得分 ([\d.]+) / ([\d.]+)）", pages[0])
         assert score and float(score.group(1)) == expected[name], (name, score and score.group(0))
 
 
