@@ -104,11 +104,15 @@ grade: setup grade-deps
 collect: setup
 	$(BIN)/nbgrader zip_collect lesson03 --force
 
-# After manual grading in the formgrader: rebuild every student's feedback page with the manual
-# scores and comments (make grade skips students it has graded, so their pages would keep the autograde-only total).
-.PHONY: feedback
+# After manual grading in the formgrader: every student's feedback page, grades.csv and the class report again,
+# from the gradebook (make grade skips students it has graded, so they would keep the autograde-only total).
+.PHONY: feedback lms-grades
 feedback: setup
-	$(BIN)/nbgrader generate_feedback lesson03 --force
+	$(BIN)/python -m autograder.feedback
+
+# lms-grades.csv for Canvas's or Moodle's grade import, through nbgrader's exporter plugin interface.
+lms-grades: setup
+	$(BIN)/nbgrader export --exporter=autograder.lms_export.LmsExport --to=lms-grades.csv
 
 # Wall time of `make grade` against stock nbgrader (Execute in a kernel) and serial grading on N full-marks submissions.
 bench-grade: setup grade-deps

@@ -1,4 +1,5 @@
-"""Hand-in without a Hub: `lab.py handin` -> `nbgrader zip_collect` (make collect) -> make grade -> feedback.
+"""Hand-in without a Hub: `lab.py handin` -> `nbgrader zip_collect` (make collect) -> make grade -> manual
+grading -> make feedback (autograder.feedback).
 
 A full-marks student hands in twice (the later zip must win), a second student's zip comes the way an
 LMS delivers it (Canvas-style prefix and "-1" suffix, inside a Moodle-style folder of its own), and a
@@ -13,7 +14,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbgrader.api import Gradebook
 
 from grading.grading_corpus import build
 from student_bundle import lab
@@ -21,6 +24,16 @@ from test_class_grading import environment, run
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = "resume-from-checkpoint.ipynb"
+
+
+def answered(variant: str) -> str:
+    """A corpus submission whose written answers are written (a stub left as released is scored 0 by nbgrader
+    itself, with nothing for a grader to do)."""
+    notebook = nbformat.reads(build(variant), as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = "存档点 B 之后没有悬空调用，所以直接继续。"
+    return nbformat.writes(notebook)
 
 
 def student_folder(tmp_path: Path, name: str, notebook: str) -> Path:
@@ -66,10 +79,10 @@ def collected(tmp_path_factory):
     archive = course / "downloaded" / "lesson03" / "archive"
     archive.mkdir(parents=True)
     first = lab.handin(student_folder(tmp, "s01-first", build("blank")), "s01", archive, when=1_700_000_000)
-    lab.handin(student_folder(tmp, "s01-again", build("full_reference")), "s01", archive, when=1_700_000_100)
+    lab.handin(student_folder(tmp, "s01-again", answered("full_reference")), "s01", archive, when=1_700_000_100)
     lms = archive / "Li Si_42_assignsubmission_file_"
     lms.mkdir()
-    theirs = lab.handin(student_folder(tmp, "s02", build("wrong_incident_rerun")), "li_si", tmp, when=1_700_000_000)
+    theirs = lab.handin(student_folder(tmp, "s02", answered("wrong_incident_rerun")), "li_si", tmp, when=1_700_000_000)
     theirs.rename(lms / f"lisi_42_7_{theirs.stem}-1.zip")
     shutil.copy(first, archive / "homework.zip")  # no student in the name
     collect = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "zip_collect", "lesson03", "--force"],
@@ -84,18 +97,52 @@ def test_zip_collect_sorts_the_hand_ins_by_student_and_keeps_the_newest(collecte
     assert sorted(p.name for p in submitted.iterdir()) == ["li_si", "s01"]
     for student in ("li_si", "s01"):
         assert sorted(p.name for p in (submitted / student / "lesson03").iterdir()) == [NOTEBOOK, "timestamp.txt"]
-    assert (submitted / "s01" / "lesson03" / NOTEBOOK).read_text(encoding="utf-8") == build("full_reference")
+    assert (submitted / "s01" / "lesson03" / NOTEBOOK).read_text(encoding="utf-8") == answered("full_reference")
     assert (submitted / "s01" / "lesson03" / "timestamp.txt").read_text().startswith("2023-11-14 22:15:00")
     assert "homework" in collect.stderr and "Skipped" in collect.stderr
 
 
-def test_collected_hand_ins_are_graded_and_get_feedback(collected):
+@pytest.fixture(scope="module")
+def graded(collected):
     course, _ = collected
-    run(course, "-m", "autograder.classgrade", "--workers", "2", "--no-progress")
+    return course, run(course, "-m", "autograder.classgrade", "--workers", "2", "--no-progress")
+
+
+def csv_scores(course: Path) -> dict:
     with open(course / "grades.csv", encoding="utf-8", newline="") as grades:
-        assert sorted(row["student_id"] for row in csv.DictReader(grades)) == ["li_si", "s01"]
+        return {row["student_id"]: float(row["score"]) for row in csv.DictReader(grades)}
+
+
+def test_collected_hand_ins_are_graded_and_get_feedback_in_chinese(graded):
+    course, result = graded
+    assert sorted(csv_scores(course)) == ["li_si", "s01"]
     full, wrong = (json.loads((course / ".classgrade" / "lesson03" / f"{s}.json").read_text())["report"]
                    for s in ("s01", "li_si"))
     assert full["auto_score"] == full["auto_max"] > wrong["auto_score"]
     for student in ("li_si", "s01"):
-        assert (course / "feedback" / student / "lesson03" / "resume-from-checkpoint.html").is_file()
+        page = (course / "feedback" / student / "lesson03" / "resume-from-checkpoint.html").read_text(encoding="utf-8")
+        assert "你的答案" in page and "Student's answer" not in page
+    assert "待人工批改" in result.stdout and "make feedback" in result.stdout
+
+
+def test_make_feedback_after_manual_grading_updates_pages_grades_and_report(graded):
+    course, _ = graded
+    before = csv_scores(course)
+    db_url = f"sqlite:///{course / 'gradebook.db'}"
+    with Gradebook(db_url) as gradebook:  # what a grader does in the formgrader, for every written answer
+        for student in ("li_si", "s01"):
+            for grade in gradebook.find_submission_notebook("resume-from-checkpoint", "lesson03", student).grades:
+                if grade.auto_score is None:
+                    grade.manual_score = grade.max_score
+            comment = gradebook.find_comment("why_cpA", "resume-from-checkpoint", "lesson03", student)
+            comment.manual_comment = f"写得清楚（{student}）"
+        gradebook.db.commit()
+    result = run(course, "-m", "autograder.feedback")
+    assert "都已批改完" in result.stdout and "待人工批改" not in result.stdout
+    after = csv_scores(course)
+    assert after["s01"] == 28 and all(after[s] > before[s] for s in before), (before, after)
+    for student in ("li_si", "s01"):
+        page = (course / "feedback" / student / "lesson03" / "resume-from-checkpoint.html").read_text(encoding="utf-8")
+        assert f"写得清楚（{student}）" in page
+    report = (course / "reports" / "lesson03.html").read_text(encoding="utf-8")
+    assert "待人工评分</td>" not in report
