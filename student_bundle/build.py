@@ -29,7 +29,7 @@ LESSON_IGNORE = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "che
 RUNTIME_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc")
 # The teacher's demo command reads the reference solution from source/: it runs in the repository only.
 # What a lab started from this repository (make lab) may leave in its configuration folder.
-CONFIG_IGNORE = shutil.ignore_patterns("lab", "migrated", "*.json.bak")
+CONFIG_IGNORE = shutil.ignore_patterns("lab", "*.json.bak")
 INSTRUMENTS_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "teacher_demo.py")
 
 

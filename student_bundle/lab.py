@@ -15,7 +15,9 @@ config applies; the student's own setting changes still go to ~/.jupyter/lab as 
     off on the command line;
   - no-hub/labconfig/page_config.json: without the course's JupyterHub there is no exchange, so
     the Assignment List and the Nbgrader menu that only held it are disabled too (lab.py only);
-  - custom/custom.css: the words nbgrader's Validate button and dialog show, in Chinese.
+  - custom/custom.css: the words nbgrader's Validate button and dialog show, in Chinese;
+  - migrated: jupyter_core's marker, so that it never copies a student's old IPython settings
+    into this folder (on a Hub, where the folder is read-only, that copy would stop the server).
 The instructor's repository runs `make lab` through this same file.
 
 Hand-in without a Hub: `handin` zips the lesson's notebooks as saved on disk, named
@@ -56,15 +58,25 @@ def student_server_args(hub: bool = True) -> list:
     return [*(f"--ServerApp.jpserver_extensions={name}=False" for name in off), "--LabApp.custom_css=True"]
 
 
+def server_environment(config: Path, home: Path, hub: bool) -> dict:
+    """JUPYTER_* variables for a student's server: `config` (this jupyter_config/, wherever it is installed) as the
+    configuration folder, the student's own setting changes and workspaces where JupyterLab keeps them by
+    default (under `home`), and without the Hub the no-hub page_config too."""
+    user_lab = home / ".jupyter" / "lab"
+    env = {"JUPYTER_CONFIG_DIR": str(config), "JUPYTERLAB_SETTINGS_DIR": str(user_lab / "user-settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(user_lab / "workspaces")}
+    if not hub:
+        env["JUPYTER_CONFIG_PATH"] = str(config / "no-hub")
+    return env
+
+
 def student_environment(environ=os.environ) -> dict:
-    """The environment for the student's server without the Hub: jupyter_config/ as the configuration folder."""
+    """The environment for the student's server without the Hub; JUPYTERLAB_* already set (the tests) are kept."""
     env = dict(environ)
-    env["JUPYTER_CONFIG_DIR"] = str(JUPYTER_CONFIG)
-    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_CONFIG / "no-hub"),
-                                                               environ.get("JUPYTER_CONFIG_PATH")]))
-    user_lab = Path.home() / ".jupyter" / "lab"  # where JupyterLab keeps them when JUPYTER_CONFIG_DIR is unset
-    env.setdefault("JUPYTERLAB_SETTINGS_DIR", str(user_lab / "user-settings"))
-    env.setdefault("JUPYTERLAB_WORKSPACES_DIR", str(user_lab / "workspaces"))
+    ours = server_environment(JUPYTER_CONFIG, Path.home(), hub=False)
+    env.update({name: value for name, value in ours.items() if not name.startswith("JUPYTERLAB_")})
+    for name in ("JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR"):
+        env.setdefault(name, ours[name])
     return env
 
 
