@@ -27,9 +27,9 @@ DEFAULT_OUT = ROOT / "build" / "student-bundle"
 # Files a running lesson writes next to the notebooks; never part of what students get.
 LESSON_IGNORE = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "checkpoint.json*", "*.pyc")
 RUNTIME_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc")
-# The teacher's demo command reads the reference solution from source/: it runs in the repository only.
 # What a lab started from this repository (make lab) may leave in its configuration folder.
 CONFIG_IGNORE = shutil.ignore_patterns("lab", "*.json.bak")
+# The teacher's demo command reads the reference solution from source/: it runs in the repository only.
 INSTRUMENTS_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "teacher_demo.py")
 
 
