@@ -14,7 +14,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
+
+from test_student_path import small_png
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -60,9 +63,8 @@ def test_the_lab_is_in_chinese_without_a_news_pop_up(lab_page, artifacts):
     assert lab_page.locator(".Toastify__toast").count() == 0, lab_page.locator(".Toastify__toast").all_inner_texts()
     shot = artifacts / "student-lab-zh-cn.png"
     lab_page.screenshot(path=str(shot))
-    if os.environ.get("UPDATE_SCREENSHOTS"):
-        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        (DOCS_SCREENSHOTS / shot.name).write_bytes(shot.read_bytes())
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        small_png(Image.open(shot), DOCS_SCREENSHOTS / shot.name)
 
 
 def test_no_create_assignment_sidebar_and_validate_is_there_in_chinese(lab_page):
