@@ -26,6 +26,8 @@ downloaded from an LMS, with nbgrader's own `nbgrader zip_collect` (make collect
 FileNameCollectorPlugin reads the student and the time back from that name
 (handin_pattern, which nbgrader_config.py configures it with).
 """
+from __future__ import annotations  # so that an older Python gets to the version message below
+
 import argparse
 import json
 import os
