@@ -45,7 +45,10 @@ c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
 # unpacked "download all submissions" of an LMS, under downloaded/lesson03/archive/; zip_collect unzips them into
 # downloaded/lesson03/extracted/ and nbgrader's FileNameCollectorPlugin reads student and time from each path
 # (a later hand-in of the same student replaces an earlier one), then copies to submitted/<student>/lesson03/.
-from student_bundle.lab import handin_pattern  # noqa: E402
-
-c.FileNameCollectorPlugin.named_regexp = handin_pattern("lesson03")
+# The pattern is matched against the whole path of each extracted file:
+# <anything>/[prefix]lesson03_<student>_<time>[suffix]/<notebook>.ipynb. An LMS may add a prefix (Canvas: the
+# student's name and numbers) or a suffix (a second upload's "-1") to the zip's name, and puts each student's
+# files in a folder of its own (Moodle). lab.py's STUDENT_ID and TIME_FORMAT say what the parts can be.
+c.FileNameCollectorPlugin.named_regexp = (r"^.*[\\/][^\\/]*lesson03_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)"
+                                          r"_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
 c.ZipCollectApp.strict = True  # a notebook whose name is not one the release has is skipped, with a warning

@@ -23,8 +23,8 @@ The instructor's repository runs `make lab` through this same file.
 Hand-in without a Hub: `handin` zips the lesson's notebooks as saved on disk, named
 lesson03_<student>_<UTC time>.zip. The instructor collects such files, as sent or as
 downloaded from an LMS, with nbgrader's own `nbgrader zip_collect` (make collect), whose
-FileNameCollectorPlugin reads the student and the time back from that name
-(handin_pattern, which nbgrader_config.py configures it with).
+FileNameCollectorPlugin reads the student and the time back from that name (the pattern is
+in nbgrader_config.py; tests/test_handin.py checks the two agree).
 """
 from __future__ import annotations  # so that an older Python gets to the version message below
 
@@ -109,17 +109,8 @@ def open_lab(venv_dir: Path, notebook_dir: Path, jupyter_args: list) -> int:
 
 
 def handin_name(assignment: str, student: str, when: float) -> str:
-    """lesson03_<student>_<UTC time>.zip: what nbgrader_config.py's FileNameCollectorPlugin pattern reads."""
+    """lesson03_<student>_<UTC time>.zip: what nbgrader_config.py's FileNameCollectorPlugin.named_regexp reads."""
     return f"{assignment}_{student}_{time.strftime(TIME_FORMAT, time.gmtime(when))}.zip"
-
-
-def handin_pattern(assignment: str) -> str:
-    """FileNameCollectorPlugin.named_regexp for hand-ins of `assignment`, matched against the whole path of
-    each extracted file: <anything>/[prefix]lesson03_<student>_<time>[suffix]/<notebook>.ipynb. An LMS may
-    add a prefix (Canvas: the student's name and numbers) or a suffix (a second upload's "-1") to the zip's
-    name, and puts each student's files in a folder of its own (Moodle)."""
-    return (rf"^.*[\\/][^\\/]*{re.escape(assignment)}_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)"
-            r"_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
 
 
 def handin(notebook_dir: Path, student: str | None, out_dir: Path, when: float | None = None) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
+from traitlets.config.loader import PyFileConfigLoader
 
 from grading.grading_corpus import build
 from student_bundle import lab
@@ -59,8 +60,17 @@ def test_the_name_says_student_and_time_and_the_zip_holds_only_the_notebooks(tmp
         lab.handin(folder, "s01", tmp_path)
 
 
-def test_the_pattern_reads_what_an_lms_delivers():
-    pattern = re.compile(lab.handin_pattern("lesson03"))
+def collector_pattern() -> re.Pattern:
+    """FileNameCollectorPlugin.named_regexp as nbgrader_config.py sets it."""
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    return re.compile(config.FileNameCollectorPlugin.named_regexp)
+
+
+def test_the_pattern_reads_what_handin_writes_and_what_an_lms_delivers(tmp_path):
+    pattern = collector_pattern()
+    made = lab.handin(student_folder(tmp_path, "a", build("blank")), "li.si-2_b", tmp_path, when=1_700_000_000)
+    found = pattern.match(f"/c/downloaded/lesson03/extracted/{made.stem}/{NOTEBOOK}")
+    assert found.groupdict() == {"student_id": "li.si-2_b", "timestamp": "20231114T221320Z", "file_id": NOTEBOOK}
     found = pattern.match("/c/downloaded/lesson03/extracted/Wang Wu_42_assignsubmission_file_/"
                           "wangwu_42_7_lesson03_wang_wu_20261201T101010Z-1/" + NOTEBOOK)
     assert found.groupdict() == {"student_id": "wang_wu", "timestamp": "20261201T101010Z", "file_id": NOTEBOOK}

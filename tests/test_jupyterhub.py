@@ -47,7 +47,7 @@ ASSIGNMENT = "lesson03"
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 COURSE_ID = re.search(r'course_id = "([^"]+)"', (ROOT / "nbgrader_config.py").read_text()).group(1)
 # What the instructor's course folder holds (a clone of this repository would do as well).
-COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course", "instruments", "student_bundle")
+COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course", "instruments")
 INSTRUCTOR_PLUGINS = set(json.loads((ROOT / "student_bundle" / "jupyter_config" / "labconfig"
                                      / "page_config.json").read_text())["disabledExtensions"])
 PROXY_VERSION = "5.3.0"
