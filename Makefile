@@ -6,20 +6,29 @@ STAMP := $(VENV)/.installed
 # nbgrader runs tools such as `alembic` by name: the venv comes first on PATH.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-# Debian packages: students need a CJK font for the pictures; grading needs bubblewrap (the sandbox) and
-# strace (watching it from outside); the tests also need a browser and PostgreSQL.
-SYSTEM_PACKAGES := fonts-noto-cjk bubblewrap strace
+# System packages, by their Debian names (.ci/system-packages installs them with apt, or says what to install
+# elsewhere): a CJK font for the pictures (optional: macOS and Windows ship one; instruments/host.py finds
+# it); grading needs bubblewrap (the sandbox) and strace (watching it from outside), Linux only; the tests also
+# need a browser and PostgreSQL. Python 3.10+ is the only other thing make needs: setup, lab and bundle
+# work without apt (macOS, Fedora).
+FONT_PACKAGES := fonts-noto-cjk
+GRADE_PACKAGES := bubblewrap strace
 TEST_SYSTEM_PACKAGES := chromium postgresql
 
-.PHONY: setup system-deps test-deps lab test test-browser release
+.PHONY: setup fonts grade-deps system-deps test-deps lab test test-browser release
 
-setup: $(STAMP) system-deps
+setup: $(STAMP)
 
-system-deps:
-	bash .ci/apt-install $(SYSTEM_PACKAGES)
+fonts:
+	bash .ci/system-packages --optional $(FONT_PACKAGES)
+
+grade-deps:
+	bash .ci/system-packages $(GRADE_PACKAGES)
+
+system-deps: fonts grade-deps
 
 test-deps:
-	bash .ci/apt-install $(TEST_SYSTEM_PACKAGES)
+	bash .ci/system-packages $(TEST_SYSTEM_PACKAGES)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,10 +38,10 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 # JupyterLab on the student notebooks, offline by default (set ANTHROPIC_API_KEY for real Claude),
-# started as the student bundle starts it: Validate and the Assignment List, none of nbgrader's
-# instructor tools (student_bundle/lab.py; root, as in CI, gets --allow-root there).
+# started as the student bundle starts it: in Chinese, Validate and none of nbgrader's other tools
+# (student_bundle/lab.py; root, as in CI, gets --allow-root there).
 LAB_DIR ?= release/lesson03
-lab: setup
+lab: setup fonts
 	$(BIN)/python student_bundle/lab.py open --venv $(VENV) --notebook-dir $(LAB_DIR) $(LAB_ARGS)
 
 # What a student downloads: build/student-bundle/ and build/student-bundle.zip (no solutions, no hidden tests).
@@ -58,12 +67,12 @@ lock: setup
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
 # Every test but the Python matrix (test-pythons, which .ci/run runs after this): about 15 minutes here.
-test: setup test-deps
+test: setup system-deps test-deps
 	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py
 
 # The student's path in JupyterLab, driven in headless Chromium (part of `make test` too).
 # Screenshots land in test-artifacts/browser/; UPDATE_SCREENSHOTS=1 also refreshes docs/screenshots/.
-test-browser: setup test-deps
+test-browser: setup fonts test-deps
 	$(BIN)/python -m pytest -q tests/browser
 
 # Regenerate the student notebooks of every lesson from source/ (commit the result).
@@ -85,15 +94,27 @@ crash-matrix: setup
 # gradebook, feedback/<student>/lesson03/, grades.csv, a short summary and reports/lesson03.html.
 # Students are graded in parallel on every core; an interrupted run resumes where it stopped.
 .PHONY: grade bench-grade
-grade: setup
+grade: setup grade-deps
 	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
 
-# After manual grading in the formgrader: rebuild every student's feedback page with the manual
-# scores and comments (make grade skips students it has graded, so their pages would keep the autograde-only total).
-.PHONY: feedback
+# Hand-ins without the Hub: the students' `python3 lab.py handin` zips (or an LMS's "download all", unpacked)
+# under downloaded/lesson03/archive/, sorted into submitted/<student>/lesson03/ by nbgrader's own zip_collect
+# (its FileNameCollectorPlugin, configured in nbgrader_config.py); the newest hand-in of each student wins.
+# downloaded/lesson03/extracted/ is rebuilt from archive/ every time (--force).
+.PHONY: collect
+collect: setup
+	$(BIN)/nbgrader zip_collect lesson03 --force
+
+# After manual grading in the formgrader: every student's feedback page, grades.csv and the class report again,
+# from the gradebook (make grade skips students it has graded, so they would keep the autograde-only total).
+.PHONY: feedback lms-grades
 feedback: setup
-	$(BIN)/nbgrader generate_feedback lesson03 --force
+	$(BIN)/python -m autograder.feedback
+
+# lms-grades.csv for Canvas's or Moodle's grade import, through nbgrader's exporter plugin interface.
+lms-grades: setup
+	$(BIN)/nbgrader export --exporter=autograder.lms_export.LmsExport --to=lms-grades.csv
 
 # Wall time of `make grade` against stock nbgrader (Execute in a kernel) and serial grading on N full-marks submissions.
-bench-grade: setup
+bench-grade: setup grade-deps
 	$(BIN)/python -m benchmarks.grade $(or $(N),20)

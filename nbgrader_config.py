@@ -32,3 +32,23 @@ c.Autograde.autograde_preprocessors = [
 
 # Feedback pages: nbconvert's HTML exporter without per-student template compiling and re-parsing (autograder/feedback_page.py).
 c.GenerateFeedback.exporter_class = "autograder.feedback_page.FeedbackExporter"
+# ... with nbgrader's feedback template in Chinese (autograder/templates/feedback_zh). Set for FeedbackExporter
+# only: the formgrader renders submissions with HTMLExporter and its own template; a FeedbackExporter section
+# outranks the HTMLExporter one GenerateFeedback writes.
+from autograder.feedback_page import TEMPLATE_NAME, TEMPLATES  # noqa: E402
+
+c.FeedbackExporter.template_name = TEMPLATE_NAME
+c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
+
+# --- Hand-ins without the Hub: `make collect` (nbgrader zip_collect lesson03). ---
+# The student bundle's `python3 lab.py handin` writes lesson03_<student>_<UTC time>.zip. Put those files, or the
+# unpacked "download all submissions" of an LMS, under downloaded/lesson03/archive/; zip_collect unzips them into
+# downloaded/lesson03/extracted/ and nbgrader's FileNameCollectorPlugin reads student and time from each path
+# (a later hand-in of the same student replaces an earlier one), then copies to submitted/<student>/lesson03/.
+# The pattern is matched against the whole path of each extracted file:
+# <anything>/[prefix]lesson03_<student>_<time>[suffix]/<notebook>.ipynb. An LMS may add a prefix (Canvas: the
+# student's name and numbers) or a suffix (a second upload's "-1") to the zip's name, and puts each student's
+# files in a folder of its own (Moodle). lab.py's STUDENT_ID and TIME_FORMAT say what the parts can be.
+c.FileNameCollectorPlugin.named_regexp = (r"^.*[\\/][^\\/]*lesson03_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)"
+                                          r"_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
+c.ZipCollectApp.strict = True  # a notebook whose name is not one the release has is skipped, with a warning

@@ -49,7 +49,7 @@ from autograder.judge import SEED_ENV  # noqa: E402
 from autograder.judge_pool import JudgePool  # noqa: E402
 from autograder.claims import Claims, folder_lock  # noqa: E402
 from autograder.records import STATE_DIR, Records, write_json_atomically  # noqa: E402
-from autograder.report import load_plotting, write_report  # noqa: E402
+from autograder.report import load_plotting, manual_grading_status, write_report  # noqa: E402
 from autograder.sandbox import ALLOW_FLAG, IsolationUnavailable, allow_unisolated, require_isolation  # noqa: E402
 
 
@@ -236,7 +236,7 @@ class ClassGrader:
         ordered = [reports[s] for s in result.students if s in reports]
         self.grader.export(self.root / "grades.csv")
         leaks = {s: result.leaks[s] if s in result.leaks else self.grader.feedback_leaks(s) for s in result.students}
-        status = summary(ordered, leaks, self.root, result.seconds)
+        status = summary(ordered, leaks, self.root, result.seconds, manual_grading_status(self.db_url))
         page = write_report(self.root, self.db_url, reports)
         elsewhere = f"另一个评分程序同时评好了 {len(result.elsewhere)} 人；" if result.elsewhere else ""
         print(f"本次评分 {len(result.graded_now)} 人，之前已评好、跳过 {len(ordered) - len(result.graded_now)} 人；"
@@ -244,7 +244,7 @@ class ClassGrader:
         return status
 
 
-def summary(reports: list, leaks: dict, course_root: Path, seconds: float) -> int:
+def summary(reports: list, leaks: dict, course_root: Path, seconds: float, manual: str = "") -> int:
     """The summary in Chinese; 1 when the grader had trouble or feedback leaks, else 0."""
     print(f"\n自动评分完成，用时 {seconds:.0f} 秒。")
     print(f"{'学生':<16}{'自动评分':>10}  说明")
@@ -256,8 +256,7 @@ def summary(reports: list, leaks: dict, course_root: Path, seconds: float) -> in
         scores = [r["auto_score"] for r in reports]
         print(f"平均 {sum(scores) / len(scores):.1f} 分，满分 {max(r['auto_max'] for r in reports):g} 的有 "
               f"{sum(r['auto_score'] == r['auto_max'] and r['auto_max'] > 0 for r in reports)} 人。")
-    print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{grade.ASSIGNMENT}/。"
-          "书面回答（why_cpA、why_cpB、why_cpC、root_cause_why）请在 formgrader 里手动批改。")
+    print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{grade.ASSIGNMENT}/。{manual}")
     found = trouble.rows(reports)
     if found:
         print(f"\n评分时遇到麻烦的学生（次数；详情在各自的反馈里）。{trouble.OUTPUT_NOTE}")

@@ -16,15 +16,23 @@ change the page here:
     page is exported by HTMLExporter itself, unchanged.
 
 nbgrader_config.py makes it `GenerateFeedback.exporter_class`, so `make grade`, the
-serial grader and plain `nbgrader generate_feedback` write the same pages.
+serial grader and plain `nbgrader generate_feedback` write the same pages, and gives it the
+template in templates/feedback_zh/: nbgrader's feedback template with its words in Chinese
+("你的答案", "评分检查", "书面回答", "评语", "得分") and no MathJax from a CDN. Its labels are
+written in the template's macros, which a template extending nbgrader's cannot replace, so it
+is nbgrader 0.9.6's template translated, not an extension of it.
 """
 import json
 import re
+from pathlib import Path
 
 import jinja2
 from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATE_NAME = "feedback_zh"
 
 # An <img ...> whose attributes do not include alt=, or a JupyterLab-template cell: what the parse would change.
 NEEDS_SOUP = re.compile(r"<img\b(?![^>]*\salt=)[^>]*>|jp-Notebook", re.IGNORECASE)

@@ -91,6 +91,11 @@ class ClassReport:
     trouble: list = field(default_factory=list)  # autograder.trouble.rows: (student, [count per kind])
 
 
+def waits_for_a_grader(cell: dict) -> bool:
+    """A cell of autograder.scores.class_scores that only a human grader can score, not scored yet."""
+    return cell["auto_score"] is None and cell["manual_score"] is None
+
+
 def feedback_of(notebook_path: Path) -> tuple[dict, list]:
     """({grade_id: [(failed check title, message)]}, [notes]) from one autograded notebook."""
     notebook = nbformat.read(str(notebook_path), as_version=4)
@@ -122,7 +127,7 @@ def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSI
         report.max_score = max(report.max_score, entry["max_score"])
         for grade_id, cell in entry["cells"].items():
             row = stats.setdefault(grade_id, CellStats(grade_id, cell["max_score"]))
-            if cell["auto_score"] is None and cell["manual_score"] is None:
+            if waits_for_a_grader(cell):
                 row.manual_pending += 1
             elif cell["score"] >= cell["max_score"]:
                 row.full += 1
@@ -151,6 +156,26 @@ def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSI
     order = ["代码超时或崩溃", "评分进程崩溃", "评分器出错", "提交文件有问题"]
     report.problems.sort(key=lambda p: (order.index(p[1]), p[0]))
     return report
+
+
+def manual_grading_left(db_url: str, assignment: str = grade.ASSIGNMENT) -> dict:
+    """{grade_id: students whose answer there still waits for a human grader}, cells in notebook order."""
+    waiting = {}
+    for student, entry in sorted(class_scores(db_url, assignment).items()):
+        for grade_id, cell in entry["cells"].items():
+            if waits_for_a_grader(cell):
+                waiting.setdefault(grade_id, []).append(student)
+    return waiting
+
+
+def manual_grading_status(db_url: str, assignment: str = grade.ASSIGNMENT) -> str:
+    """One sentence for the summaries: what is left to grade by hand and what to run after, or that it is done."""
+    waiting = manual_grading_left(db_url, assignment)
+    if not waiting:
+        return "需要人工批改的书面回答都已批改完。"
+    answers = sum(len(students) for students in waiting.values())
+    return (f"书面回答还有 {answers} 份待人工批改（{'、'.join(waiting)}）：请在 formgrader 里批改，"
+            "然后运行 make feedback 更新反馈、grades.csv 和全班报告。")
 
 
 def load_plotting():

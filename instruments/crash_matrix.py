@@ -7,13 +7,18 @@ each point, a fresh run is killed there with SIGKILL (`instruments.replay`), sta
 again with --resume on what the kill left on disk, run to the end and checked.
 
     matrix = crash_matrix(run_agent, reconcile)   # four variants of the agent, every crash point
-    matrix                                        # a table in the notebook
-    plot_matrix(matrix)                           # the same as a picture: crash point × variant
+    matrix                                        # a table in the notebook: the crash points where one breaks
+    plot_matrix(matrix)                           # every crash point as a picture: crash point × variant
+
+While it runs, one line of progress is rewritten in place (carriage return). What the
+notebook keeps of `matrix` is a few KB: a summary as its text, and as its HTML the table
+of the crash points where some variant breaks (the others are counted, not listed).
 
 The variants: your reconcile, the incident's reconcile, one that deletes the
 dangling message, and your reconcile with a save that writes checkpoint.json in
 place (no temporary file). The last two are wrong on purpose.
 """
+import contextlib
 import html
 import json
 import multiprocessing
@@ -121,7 +126,13 @@ def verdict(result: ReplayResult | None) -> str:
     return next((_BROKEN_BY[name] for name in _BROKEN_BY if not result.invariants[name]), "ok")
 
 
-@dataclass
+# The verdict colours once per table, not in every cell: the notebook saves what _repr_html_ returns.
+TABLE_STYLE = "".join(
+    f".crash-matrix td.verdict-{kind}{{background:{color};color:{'black' if kind in ('ok', 'absent') else 'white'}}}"
+    for kind, (_, color) in VERDICTS.items())
+
+
+@dataclass(repr=False)  # the generated repr would spell out every ReplayResult: megabytes in a saved notebook
 class CrashMatrix:
     """The invariants after a crash at each point (columns) for each variant (rows)."""
     task_name: str   # a key of REPLAY_TASKS
@@ -173,20 +184,27 @@ class CrashMatrix:
                 f"{label} {_cell_text(cell)}" for label, cell in zip(self.variants.values(), cells)))
         return "\n".join(lines)
 
+    def __repr__(self) -> str:
+        return "\n".join(self.summary_lines())
+
     def _repr_html_(self) -> str:
+        """The summary and a table of the crash points where some variant breaks."""
         head = "".join(f"<th>{html.escape(label)}</th>" for label in self.variants.values())
-        body = []
+        body, holding = [], 0
         for row in self.rows():
-            kinds = [cell["verdict"] if cell else "absent" for cell in (row[name] for name in self.variants)]
-            cells = "".join(
-                f'<td class="verdict-{kind}" style="background:{VERDICTS[kind][1]};'
-                f'color:{"black" if kind in ("ok", "absent") else "white"}">{_cell_text(row[name])}</td>'
-                for name, kind in zip(self.variants, kinds))
-            body.append(f"<tr><td>{html.escape(row['crash_point'])}</td>{cells}</tr>")
+            cells = [row[name] for name in self.variants]
+            if all(cell is None or cell["verdict"] == "ok" for cell in cells):
+                holding += 1
+                continue
+            body.append(f"<tr><td>{html.escape(row['crash_point'])}</td>" + "".join(
+                f'<td class="verdict-{cell["verdict"] if cell else "absent"}">{_cell_text(cell)}</td>'
+                for cell in cells) + "</tr>")
         summary = "<br>".join(html.escape(line) for line in self.summary_lines())
-        return (f'<div class="crash-matrix"><p>{summary}</p><div style="max-height:420px;overflow:auto">'
+        rest = (f"<p>其余 {holding} 个崩溃点，每个变体的不变量全部成立（不列出）；"
+                "<code>plot_matrix(matrix)</code> 把全部崩溃点画成一张图。</p>")
+        return (f'<div class="crash-matrix"><style>{TABLE_STYLE}</style><p>{summary}</p>'
                 f"<table><thead><tr><th>崩溃点</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-                "</div></div>")
+                f"{rest}</div>")
 
 
 def _cell_text(cell: dict | None) -> str:
@@ -222,17 +240,42 @@ def _quiet_worker() -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w")  # a notebook's streams do not work after fork
 
 
-def run_jobs(jobs: list, workers: int) -> list[list[ReplayResult]]:
-    """crash_at(point, *agents, timeout=timeout) for each (point, agents, timeout), on `workers` processes."""
+def run_jobs(jobs: list, workers: int, progress=None) -> list[list[ReplayResult]]:
+    """crash_at(point, *agents, timeout=timeout) for each (point, agents, timeout), on `workers` processes;
+    progress(done, total) after each job, when given."""
     global _JOBS
     _JOBS = jobs
+    done = []
     try:
-        if workers <= 1:
-            return [_run_job(n) for n in range(len(jobs))]
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker) as pool:
-            return pool.map(_run_job, range(len(jobs)), chunksize=4)
+        with contextlib.ExitStack() as stack:
+            if workers <= 1:
+                results = map(_run_job, range(len(jobs)))
+            else:
+                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker))
+                results = pool.imap(_run_job, range(len(jobs)), chunksize=4)
+            for result in results:
+                done.append(result)
+                if progress:
+                    progress(len(done), len(jobs))
+        return done
     finally:
         _JOBS = []
+
+
+class Progress:
+    """One line on stdout, rewritten in place (a carriage return, as Jupyter and terminals show it), at most
+    every `every` seconds; ends with the line break."""
+
+    def __init__(self, started: float, every: float = 0.5):
+        self.started, self.every, self.shown = started, every, 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.shown < self.every and done < total:
+            return
+        self.shown = now
+        print(f"\r崩溃矩阵：杀掉再续跑 {done}/{total} 组，已用 {now - self.started:.0f} 秒",
+              end="\n" if done == total else "", flush=True)
 
 
 def merge_columns(point_lists: list[list[CrashPoint]]) -> list[CrashPoint]:
@@ -250,16 +293,20 @@ def merge_columns(point_lists: list[list[CrashPoint]]) -> list[CrashPoint]:
 
 
 def crash_matrix(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
-                 save_checkpoint: Callable | None = None, task_name: str = "email", workers: int = 2) -> CrashMatrix:
+                 save_checkpoint: Callable | None = None, task_name: str = "email", workers: int = 2,
+                 progress: bool = True) -> CrashMatrix:
     """Crash each variant of the agent at every crash point it passes; see the module docstring."""
     agents = variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
                       save_checkpoint=save_checkpoint, task=REPLAY_TASKS[task_name])
-    return matrix_of(agents, task_name=task_name, workers=workers)
+    return matrix_of(agents, task_name=task_name, workers=workers, progress=progress)
 
 
-def matrix_of(agents: dict, *, task_name: str = "email", workers: int = 2, judge: Callable = verdict) -> CrashMatrix:
+def matrix_of(agents: dict, *, task_name: str = "email", workers: int = 2, judge: Callable = verdict,
+              progress: bool = True) -> CrashMatrix:
     """The crash matrix of the agents {name: (label, Agent)}: each one crashed at every point it passes."""
     started = time.monotonic()
+    if progress:
+        print("崩溃矩阵：先不崩溃地跑一遍每个变体，数出崩溃点……", flush=True)
     points = {name: trace(agent) for name, (_, agent) in agents.items()}
     # Each process does at most one normal run's work: ample time, but a hanging variant must not stall the matrix.
     timeout = max(5.0, 10 * (time.monotonic() - started) / len(agents))
@@ -269,7 +316,8 @@ def matrix_of(agents: dict, *, task_name: str = "email", workers: int = 2, judge
         same_run = (agent.run_agent, agent.save_checkpoint, json.dumps([p.event for p in points[name]]))
         groups.setdefault(same_run, []).append(name)
     jobs = [(point, names) for names in groups.values() for point in points[names[0]]]
-    done = run_jobs([(point, [agents[name][1] for name in names], timeout) for point, names in jobs], workers)
+    done = run_jobs([(point, [agents[name][1] for name in names], timeout) for point, names in jobs], workers,
+                    Progress(started) if progress else None)
     return CrashMatrix(
         task_name=task_name,
         variants={name: label for name, (label, _) in agents.items()},

@@ -57,8 +57,8 @@ def ledger_variants(run_agent: Callable, reconcile: Callable, *, incident_reconc
 
 
 def ledger_matrix(run_agent: Callable, reconcile: Callable, *, incident_reconcile: Callable | None = None,
-                  lesson3_reconcile: Callable | None = None, workers: int = 2) -> CrashMatrix:
+                  lesson3_reconcile: Callable | None = None, workers: int = 2, progress: bool = True) -> CrashMatrix:
     """Crash each variant at every crash point of the email task; see the module docstring."""
     agents = ledger_variants(run_agent, reconcile, incident_reconcile=incident_reconcile,
                              lesson3_reconcile=lesson3_reconcile)
-    return matrix_of(agents, task_name="email", workers=workers, judge=ledger_verdict)
+    return matrix_of(agents, task_name="email", workers=workers, judge=ledger_verdict, progress=progress)

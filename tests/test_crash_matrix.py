@@ -81,7 +81,25 @@ def test_table_text_and_html(matrix):
     assert "send_email 执行完、结果还没存" in text and "✗ 高影响操作执行了两次（2 封" in text
     assert f"{len(matrix.columns)} 个崩溃点" in text
     page = matrix._repr_html_()
-    assert page.count("<tr>") == len(matrix.columns) + 1 and "verdict-corrupt" in page
+    broken = [c for c in matrix.columns if any(matrix.verdict(v, c) not in ("ok", "absent") for v in matrix.variants)]
+    assert page.count("<tr>") == len(broken) + 1 and "verdict-corrupt" in page
+    assert f"其余 {len(matrix.columns) - len(broken)} 个崩溃点" in page
+
+
+def test_what_a_notebook_saves_of_the_matrix_is_a_few_kb(matrix):
+    """The cell's output is its text/plain and text/html: the summary and the broken rows, not every result."""
+    saved = len(repr(matrix).encode()) + len(matrix._repr_html_().encode())
+    assert saved < 12_000, saved
+    assert repr(matrix) == "\n".join(matrix.summary_lines())
+
+
+def test_progress_is_one_line_rewritten_in_place(capsys):
+    from instruments.crash_matrix import Progress
+    progress = Progress(time.monotonic(), every=0)
+    for done in range(1, 4):
+        progress(done, 3)
+    out = capsys.readouterr().out
+    assert out.count("\r") == 3 and out.endswith("3/3 组，已用 0 秒\n") and out.count("\n") == 1
 
 
 def test_picture_has_chinese_labels_and_no_missing_glyphs(matrix, tmp_path):

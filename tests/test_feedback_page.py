@@ -1,13 +1,15 @@
 """autograder.feedback_page: the same feedback pages as nbconvert's HTMLExporter, made with less work."""
 import base64
+from pathlib import Path
 
 import nbformat
+import nbgrader
 from bs4 import BeautifulSoup
 from nbconvert.exporters import HTMLExporter
 from nbformat.v4 import new_code_cell, new_output
 from traitlets.config import Config
 
-from autograder.feedback_page import COMPILED_TEMPLATES, FeedbackExporter
+from autograder.feedback_page import COMPILED_TEMPLATES, TEMPLATE_NAME, TEMPLATES, FeedbackExporter
 from autograder.notebook_code import RELEASE_NOTEBOOK
 
 PIXEL = base64.b64encode(bytes.fromhex(
@@ -68,3 +70,36 @@ def test_templates_are_compiled_once_per_process():
     finally:
         del COMPILED_TEMPLATES.dump_bytecode
     assert dumped == [] and COMPILED_TEMPLATES.compiled == compiled
+
+
+BOOTSTRAP_CSS = (Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "static" / "node_modules"
+                 / "bootstrap" / "dist" / "css")
+ENGLISH_LABELS = ("Student's answer", "Test cell", "Written response", "Comment", "Score", "(Top)", "Grade cell")
+
+
+def test_the_feedback_page_speaks_chinese_and_loads_nothing_from_the_network():
+    """The course's feedback template (nbgrader_config.py), on the lesson with scores and a grader's comment."""
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    written = next(c for c in notebook.cells if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution"))
+    for cell in notebook.cells:
+        grading = cell.metadata.get("nbgrader", {})
+        if grading.get("grade"):
+            grading["score"] = grading["points"]
+    written.metadata["nbgrader"]["comment"] = "说到了要点，再写写存档点 B。"
+    config = Config()
+    config.FeedbackExporter.template_name = TEMPLATE_NAME
+    config.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
+    config.HTMLExporter.extra_template_paths = [str(BOOTSTRAP_CSS)]  # as nbgrader's GenerateFeedback sets it
+    resources = {"nbgrader": {"notebook": "resume-from-checkpoint", "score": 28, "max_score": 28, "late_penalty": 0}}
+    html, _ = FeedbackExporter(config=config).from_notebook_node(notebook, resources=resources)
+    page = BeautifulSoup(html, "html.parser")
+    labels = {span.get_text() for span in page.select("span.nbgrader-label")}
+    assert "你的答案" in labels and any(label.startswith("评分检查") for label in labels), labels
+    toc = page.select_one("#toc").get_text()
+    assert "书面回答" in toc and "评分检查" in toc and "评语" in toc and "（得分 28.0 / 28.0）" in page.h4.get_text()
+    assert "评语：" in html and "说到了要点" in html
+    shown = page.select_one("#toc").get_text() + " ".join(labels) + page.h4.get_text()
+    assert not [label for label in ENGLISH_LABELS if label in shown]
+    assert page.html["lang"] == "zh-CN"
+    remote = [tag for tag in page.find_all(["script", "link"]) if (tag.get("src") or tag.get("href") or "").startswith("http")]
+    assert remote == []

@@ -39,7 +39,7 @@ import pytest
 from autograder.notebook_code import reference_solutions
 from course.mail import free_port
 from grading.grading_corpus import build as build_variant
-from student_bundle.lab import student_server_args
+from student_bundle.lab import server_environment, student_server_args
 from student_env import DEBIAN_PYTHON, ROOT, build_bundle, clean_env, unpack, uv_venv
 
 TEACHER, STUDENTS = "cc-teacher", ("cc-alice", "cc-bob")
@@ -146,6 +146,8 @@ class Hub:
 def start_hub(folder: Path, student_python: Path, jupyter_config: Path, log) -> tuple:
     port, token = free_port(), secrets.token_hex(32)
     config = folder / "jupyterhub_config.py"
+    environments = {name: server_environment(jupyter_config, Path(pwd.getpwnam(name).pw_dir), hub=True)
+                    for name in STUDENTS}
     config.write_text(f"""\
 c = get_config()
 c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
@@ -159,7 +161,10 @@ c.Authenticator.allowed_users = {set(STUDENTS)!r}
 c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
 c.Spawner.cmd = ["{student_python.parent / 'jupyterhub-singleuser'}"]
 c.Spawner.args = {student_server_args()!r}
-c.Spawner.environment = {{"JUPYTER_CONFIG_PATH": "{jupyter_config}"}}
+# What a course image would set: lab.py's configuration folder, each student's settings in their own home.
+ENVIRONMENTS = {environments!r}
+c.Spawner.environment = {{name: (lambda spawner, name=name: ENVIRONMENTS[spawner.user.name][name])
+                         for name in ENVIRONMENTS[{STUDENTS[0]!r}]}}
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab"
 c.Spawner.http_timeout = 90
@@ -279,12 +284,16 @@ def cycle(tmp_path_factory):
         timings["hub and servers"] = time.monotonic() - started
 
         started = time.monotonic()
-        listed, formgrader, lab_pages = {}, {}, {}
+        listed, formgrader, lab_pages, lab_settings = {}, {}, {}, {}
         args = {"course_id": COURSE_ID, "assignment_id": ASSIGNMENT}
         for name, token in tokens.items():
             listed[name] = hub.request("GET", f"/user/{name}/assignments?course_id={COURSE_ID}", token)
             formgrader[name] = hub.request("GET", f"/user/{name}/formgrader", token)[0]
             lab_pages[name] = hub.request("GET", f"/user/{name}/lab", token)
+            lab_settings[name] = {
+                "locale": hub.request("GET", f"/user/{name}/lab/api/settings/@jupyterlab/translation-extension:plugin",
+                                      token),
+                "custom.css": hub.request("GET", f"/user/{name}/custom/custom.css", token)[0]}
             status, reply = hub.request("POST", f"/user/{name}/assignments/fetch", token, form=args)
             assert status == 200, (name, status, reply)
             path = f"/user/{name}/api/contents/{ASSIGNMENT}/{NOTEBOOK}"
@@ -316,7 +325,8 @@ def cycle(tmp_path_factory):
         timings["fetch_feedback"] = time.monotonic() - started
         (artifacts / "timings.json").write_text(json.dumps(timings, indent=1))
         yield {"teacher": teacher, "students": students, "course": course, "exchange": exchange,
-               "submissions": submissions, "listed": listed, "formgrader": formgrader, "lab_pages": lab_pages, "feedback": feedback,
+               "submissions": submissions, "listed": listed, "formgrader": formgrader, "lab_pages": lab_pages,
+               "lab_settings": lab_settings, "feedback": feedback,
                "grades": (course / "grades.csv").read_text(), "timings": timings}
     finally:
         if process is not None:
@@ -341,6 +351,15 @@ def test_students_see_the_released_assignment_and_no_formgrader(cycle):
         config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                                       html, re.DOTALL).group(1))
         assert INSTRUCTOR_PLUGINS <= set(config["disabledExtensions"]), config["disabledExtensions"]
+        assert "@jupyter/nbgrader:assignment-list" not in config["disabledExtensions"]  # the Hub has the exchange
+
+
+def test_students_get_the_lab_in_chinese_with_validate_in_chinese(cycle):
+    for name, found in cycle["lab_settings"].items():
+        status, settings = found["locale"]
+        # The bundle's default_setting_overrides.json changes the default the schema gives (no user setting needed).
+        assert status == 200 and settings["schema"]["properties"]["locale"]["default"] == "zh_CN", (name, settings)
+        assert found["custom.css"] == 200, name
 
 
 def test_each_student_gets_the_expected_grade(cycle):
@@ -352,7 +371,7 @@ def test_each_student_receives_only_their_own_feedback(cycle):
     expected = grades(cycle)
     for name, pages in cycle["feedback"].items():
         assert len(pages) == 1, f"{name} 拿到了 {len(pages)} 份反馈"
-        score = re.search(r"Score: ([\d.]+) / ([\d.]+)", pages[0])
+        score = re.search(r"（得分 ([\d.]+) / ([\d.]+)）", pages[0])
         assert score and float(score.group(1)) == expected[name], (name, score and score.group(0))
 
 

@@ -1,6 +1,9 @@
 """Fixtures for the browser test: the course's JupyterLab, started as `make lab` starts it,
 and a headless Debian Chromium driven by Playwright.
 
+The student's lab gets no settings of the test's own: what the screenshots show is what the
+bundle's configuration gives a student (Chinese interface, no news pop-up).
+
 JupyterLab serves a temporary copy of release/lesson03 (`make lab LAB_DIR=...`), so the
 test never touches the committed notebook. Its settings, workspaces and runtime files go to
 temporary folders too, so nothing in ~ changes what the test sees.
@@ -32,9 +35,10 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 
 
 def quiet_lab_settings(settings_dir: Path) -> None:
-    """Answer JupyterLab's "get official Jupyter news?" toast once, as a student would.
+    """Answer JupyterLab's "get official Jupyter news?" toast once, for the instructor's lab.
 
-    Left unanswered it covers the lower right of every screenshot.
+    Left unanswered it covers the lower right of every screenshot. The student's lab needs no
+    answer: the bundle's settings overrides turn the news off (student_bundle/jupyter_config).
     """
     notification = settings_dir / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notification.parent.mkdir(parents=True)
@@ -84,7 +88,6 @@ def lab(tmp_path_factory, artifacts):
     home = tmp_path_factory.mktemp("lab")
     lesson = home / "lesson03"
     shutil.copytree(RELEASE_DIR, lesson, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "checkpoint.json*"))
-    quiet_lab_settings(home / "settings")
     port, token = free_port(), secrets.token_hex(16)
     env = {name: value for name, value in os.environ.items() if name != "ANTHROPIC_API_KEY"}  # offline, as students start
     env.update(JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),

@@ -4,6 +4,7 @@ cell, run it, run everything, press Validate, and what they see afterwards.
 Cells are found by their place in the released notebook: JupyterLab shows the cells in
 file order, so the n-th `.jp-Cell` is the n-th cell of the file.
 """
+import json
 import re
 from pathlib import Path
 
@@ -119,9 +120,9 @@ class StudentNotebook:
         self.wait_for_kernel(timeout)
 
     def run_all(self, timeout: float = 120_000) -> None:
-        """Run ▸ Run All Cells, from the menu bar."""
-        self.page.get_by_role("menuitem", name="Run", exact=True).click()
-        self.page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        """运行 ▸ 运行所有单元格 (Run ▸ Run All Cells), from the menu bar of the zh-CN lab."""
+        self.page.get_by_role("menuitem", name="运行", exact=True).click()
+        self.page.get_by_role("menuitem", name="运行所有单元格", exact=True).click()
         self.page.wait_for_timeout(500)  # the kernel takes the queue before the prompts all say [*]
         self.wait_for_kernel(timeout)
 
@@ -140,6 +141,12 @@ class StudentNotebook:
         dialog = self.page.locator(".jp-Dialog").filter(has=self.page.locator("#validation-message"))
         dialog.wait_for(timeout=timeout)
         return dialog
+
+    def shown_text(self, locator: Locator) -> str:
+        """What the page shows for an element whose words custom.css replaces: its ::before content."""
+        content, size = locator.evaluate("e => [getComputedStyle(e, '::before').content,"
+                                         " parseFloat(getComputedStyle(e, '::before').fontSize)]")
+        return json.loads(content) if content.startswith('"') and size > 0 else ""  # a 0 px text shows nothing
 
     def close_dialog(self) -> None:
         self.page.locator(".jp-Dialog .jp-mod-accept").click()

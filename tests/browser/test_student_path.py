@@ -3,13 +3,16 @@
 One walk through the lesson, in the order a student takes it: open the notebook, run a
 visible check before writing anything (it fails), press Validate (it fails), type the
 answers into the `# YOUR CODE HERE` cells, run everything, watch the checks pass and the
-widgets render and respond, press Validate again (it passes). A screenshot of every step
-goes to test-artifacts/browser/.
+widgets render and respond, press Validate again (it passes); then hand the saved notebook in
+as a student without a Hub does, collect, grade it and open its feedback page. A screenshot of
+every step goes to test-artifacts/browser/.
 """
 import json
 import os
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -22,6 +25,7 @@ from course import load_sample
 from student import StudentNotebook, typed_answer
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
+ROOT = Path(__file__).resolve().parents[2]
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # What a student writes in the manually graded answers (Validate wants every answer filled in).
 WRITTEN_ANSWERS = {
@@ -83,6 +87,8 @@ def test_student_works_through_the_lesson(notebook, answers, reference):
     # Validate on the unanswered notebook reports failures.
     dialog = notebook.validate()
     assert dialog.locator("#validation-message.validation-failed").count() == 1, dialog.inner_text()
+    assert notebook.shown_text(dialog.locator("#validation-message p").first) == "这个单元格没有通过检查："
+    assert notebook.shown_text(dialog.locator(".jp-Dialog-header")) == "检查结果"
     notebook.screenshot("validate-fails-before-the-answers")
     notebook.close_dialog()
 
@@ -119,7 +125,7 @@ def test_student_works_through_the_lesson(notebook, answers, reference):
     dialog = notebook.validate()
     message = dialog.locator("#validation-message")
     assert "validation-success" in message.get_attribute("class"), dialog.inner_text()
-    assert "Success! Your notebook passes all the tests." in message.inner_text()
+    assert notebook.shown_text(message.locator("p").first) == "通过！notebook 里的检查全部通过。"
     notebook.screenshot("validate-passes")
     notebook.close_dialog()
 
@@ -204,12 +210,50 @@ def readme_screenshots(artifacts: Path, viewer: Image.Image, replay_shot: Path) 
     when UPDATE_SCREENSHOTS=1 (`make test-browser UPDATE_SCREENSHOTS=1`; commit the result)."""
     targets = [artifacts] + ([DOCS_SCREENSHOTS] if os.environ.get("UPDATE_SCREENSHOTS") == "1" else [])
     for name, image in (("checkpoint-viewer.png", viewer), ("incident-replay.png", Image.open(replay_shot))):
-        small = image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         for folder in targets:
-            folder.mkdir(parents=True, exist_ok=True)
-            small.save(folder / name, optimize=True)
+            small_png(image, folder / name)
+
+
+def small_png(image: Image.Image, path: Path) -> None:
+    """A screenshot as a 64-colour palette PNG (a few times smaller; text and UI stay sharp)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        path, optimize=True)
 
 
 def test_no_errors_in_the_browser_console(notebook):
     errors = notebook.console_errors()
     assert not errors, "浏览器控制台里有错误：\n" + "\n".join(f"{e['type']}: {e['text']} ({e['url']})" for e in errors)
+
+
+def test_the_saved_notebook_goes_in_by_handin_and_comes_back_as_chinese_feedback(notebook, tmp_path, artifacts):
+    """The hand-in path without a Hub, on what the browser saved: `lab.py handin` -> `nbgrader zip_collect`
+    (make collect) -> make grade -> the feedback page, opened in the browser."""
+    course = tmp_path / "course"
+    course.mkdir()
+    for part in ("source", "release"):
+        shutil.copytree(ROOT / part, course / part)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    archive = course / "downloaded" / "lesson03" / "archive"
+    archive.mkdir(parents=True)
+    handed_in = subprocess.run([sys.executable, str(ROOT / "student_bundle" / "lab.py"), "handin", "--student", "s01",
+                                "--notebook-dir", str(notebook.path.parent), "--out", str(archive)],
+                               capture_output=True, text=True, timeout=60)
+    assert handed_in.returncode == 0 and "打包好了" in handed_in.stdout, handed_in.stderr
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    for command in (["nbgrader", "zip_collect", "lesson03", "--force"],
+                    ["python", "-m", "autograder.classgrade", "--workers", "2", "--no-progress"]):
+        done = subprocess.run([str(Path(sys.executable).parent / command[0]), *command[1:]], cwd=course, env=env,
+                              capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, f"{command}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert "书面回答还有 4 份待人工批改" in done.stdout  # the four answers typed in the browser
+    page = notebook.page.context.new_page()
+    page.goto((course / "feedback" / "s01" / "lesson03" / "resume-from-checkpoint.html").as_uri())
+    expect(page.locator("h4").first).to_contain_text("（得分 23.0 / 28.0）")  # every automatic point; 5 to grade
+    expect(page.locator("span.nbgrader-label", has_text="你的答案").first).to_be_visible()
+    assert "Student's answer" not in page.content() and "Test cell" not in page.content()
+    shot = artifacts / "feedback-zh-cn.png"
+    page.screenshot(path=str(shot))
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        small_png(Image.open(shot), DOCS_SCREENSHOTS / shot.name)
+    page.close()
