@@ -35,10 +35,15 @@ c.GenerateFeedback.exporter_class = "autograder.feedback_page.FeedbackExporter"
 # ... with nbgrader's feedback template in Chinese (autograder/templates/feedback_zh). Set for FeedbackExporter
 # only: the formgrader renders submissions with HTMLExporter and its own template; a FeedbackExporter section
 # outranks the HTMLExporter one GenerateFeedback writes.
-from autograder.feedback_page import TEMPLATE_NAME, TEMPLATES  # noqa: E402
-
-c.FeedbackExporter.template_name = TEMPLATE_NAME
-c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
+# nbgrader drops this whole file without a word when an import in it fails: a course folder without autograder/
+# (one that only generates the release) must still get the stubs above.
+try:
+    from autograder.feedback_page import TEMPLATE_NAME, TEMPLATES  # noqa: E402
+except ImportError:
+    pass
+else:
+    c.FeedbackExporter.template_name = TEMPLATE_NAME
+    c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
 
 # --- Hand-ins without the Hub: `make collect` (nbgrader zip_collect lesson03). ---
 # The student bundle's `python3 lab.py handin` writes lesson03_<student>_<UTC time>.zip. Put those files, or the
