@@ -192,7 +192,7 @@ def build(max_turns: int, rng) -> dict:
     # A save, loading it back, a missing file, then broken files, each a way a checkpoint goes bad (in
     # shuffled order, sharing one process: one point for all of them). Their JSON is ASCII (\u escapes), so
     # a Chinese error message cannot come from quoting the file; the GBK one is what an editor on Windows may save.
-    state = draw.sample("cpB", meeting)
+    state, previous = draw.sample("cpB", meeting), draw.sample("cpA", meeting)
     saved = draw.file()
     folder = draw.folder()
     wrong_version = rng.randint(2, 9)
@@ -205,10 +205,11 @@ def build(max_turns: int, rng) -> dict:
                "no_version": json.dumps(without_version(broken))}
     damaged = {kind: damaged[kind] for kind in rng.sample(list(damaged), len(damaged))}
     files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
+    # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
-                 files={files[kind]: damaged[kind] for kind in damaged},
-                 meta={"state": state, "file": saved, "broken": files, "first_broken": 3, "version": wrong_version,
-                       "task": meeting},
+                 files={saved: json.dumps(previous, ensure_ascii=False), **{files[kind]: damaged[kind] for kind in damaged}},
+                 meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
+                       "version": wrong_version, "task": meeting},
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
@@ -217,7 +218,7 @@ def build(max_turns: int, rng) -> dict:
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
     target = draw.file()
-    add(Scenario("save_atomic", watch=target, meta={"state": small, "file": target}, steps=[
+    add(Scenario("save_atomic", watch=target, meta={"state": small, "big": big, "file": target}, steps=[
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))

@@ -35,6 +35,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_os_level": {},
     "full_class_agent": {},
     "full_list_blocks": {},
+    "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
@@ -53,6 +54,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_run_agent_stub": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_save_direct_write": {"test_save_load": 2},
     "wrong_save_no_fsync": {"test_save_load": 3},
+    "wrong_save_delete_then_rename": {"test_save_load": 3},  # a power cut between the two leaves no checkpoint
     "wrong_load_none_on_error": {"test_save_load": 3},
     "wrong_load_no_path": {"test_save_load": 3},
     "wrong_recovery_mutates": {"test_recovery_action": 1},  # with nothing pending, clearing changes nothing
@@ -150,6 +152,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_no_reconcile": "先对账",
     "wrong_save_direct_write": "写坏了",
     "wrong_save_no_fsync": "fsync",
+    "wrong_save_delete_then_rename": "不要先删掉旧的检查点再改名",
     "wrong_load_none_on_error": "应该抛 ValueError",
     "wrong_load_no_path": "路径",
     "wrong_recovery_mutates": "不应该修改",
