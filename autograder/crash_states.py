@@ -167,6 +167,11 @@ class FileSystem:
             self._rename(("unlink", path, None))
         elif op == "close":
             self.descriptors.pop(fd, None)
+        elif op == "replace":  # made by the grader itself (its stand-in save): atomic and durable at once
+            self._sync_folder(os.path.dirname(path))
+            number = len(self.files)
+            self.files[number] = _File(record["data"])
+            self.names[path] = self.durable_names[path] = number
 
     def _write(self, record: dict):
         file = self._descriptor_file(record)

@@ -182,3 +182,11 @@ def test_strace_records_what_the_model_needs(tmp_path, flag):
     else:
         assert b"" in set().union(*states) and states[-1] != {expected}
     assert os.path.exists(folder / "cp.json")
+
+
+def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
+    fs = FileSystem({CP: OLD})
+    for record in [opened(TMP, 3), write(TMP, 3, b"half")]:
+        fs.apply(record)
+    fs.apply({"op": "replace", "path": CP, "data": NEW})
+    assert fs.after_power_cut(CP) == {NEW} and fs.content(CP) == NEW

@@ -34,6 +34,7 @@ class Save:
     old: object
     new: dict
     what: str  # how the feedback names this save
+    made_to_fail: bool = False  # the grader fills the disk: whether it reports that is test_atomic's to judge
 
 
 @dataclass
@@ -91,13 +92,17 @@ def power_cuts(outcome, saves: list) -> list:
 
 
 def _returned(outcome, save: Save, contents: set, calls: list) -> Cut:
-    returned = outcome.steps[save.step]["status"] == StepStatus.RETURNED
+    returned = outcome.steps[save.step]["status"] == StepStatus.RETURNED and not save.made_to_fail
     allowed = (save.new,) if returned else (save.old, save.new)
     return Cut(save, "在 save_checkpoint 返回之后" if returned else "在这次保存结束之后", contents, allowed, calls)
 
 
-def reference_load(reference, content: bytes | None):
-    """(state, None) as the reference's load_checkpoint reads `content`, or (None, its error)."""
+def reference_load(reference, content: bytes | None, known: dict | None = None):
+    """(state, None) as the reference's load_checkpoint reads `content`, or (None, its error); `known` caches."""
+    if known is not None:
+        if content not in known:
+            known[content] = reference_load(reference, content)
+        return known[content]
     if content is None:
         return None, None
     with tempfile.TemporaryDirectory(prefix="crash-") as folder:
@@ -109,11 +114,12 @@ def reference_load(reference, content: bytes | None):
             return None, exc
 
 
-def what_is_there(content: bytes | None, state, error, save: Save) -> str:
+def what_is_there(content: bytes | None, state, error, old) -> str:
+    """What a power cut left at the path, in the student's terms; `old`: the checkpoint before (None: none)."""
     if content is None:
-        return "没有检查点文件" + ("（原来那一份不见了）" if save.old is not None else "")
+        return "没有检查点文件" + ("（原来那一份不见了）" if old is not None else "")
     if error is None:
-        return "还是保存之前的那一份" if same(state, save.old) else f"是一份别的检查点（{short(state, 60)}）"
+        return "还是上一份检查点" if same(state, old) else f"是另一份检查点（{short(state, 60)}）"
     if not content.strip(b"\0 \n"):
         return f"是一个{'空' if not content else '全是空白或零字节的'}文件（{len(content)} 字节）"
     return f"是读不出来的半截文件（{len(content)} 字节，load_checkpoint 抛出 {type(error).__name__}）"
@@ -136,7 +142,7 @@ def first_failure(cuts: list, reference) -> str | None:
             state, error = reference_load(reference, content)
             if error is None and any(same(state, allowed) for allowed in cut.allowed):
                 continue
-            return (f"模拟断电：{cut.save.what}，{cut.when}断电，path 上{what_is_there(content, state, error, cut.save)}。"
+            return (f"模拟断电：{cut.save.what}，{cut.when}断电，path 上{what_is_there(content, state, error, cut.save.old)}。"
                     f"{advice(content, error, cut.calls)}")
     return None
 
@@ -163,4 +169,74 @@ def student_loads(grading, contents: list) -> str | None:
                    else f"抛出了 {(step.get('error') or {}).get('type', step['status'])}")
             return (f"断电后 path 上留下的是一份完整的检查点（{short(json.loads(content), 60)}），"
                     f"你的 load_checkpoint 读它却{got}")
+    return None
+
+
+def _moments(outcome, step: int) -> list:
+    """(at, order, kind, record) of one step, in the order they happened: its file-system calls (a call whose
+    line ends at or before where the log ended when the grader got a request came first), and the grader's
+    stand-in saves, model calls and tool calls (in the order the grader got them)."""
+    moments = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] == step]
+    moments += [(c["at"], c["seq"], "save", c) for c in outcome.standin_calls
+                if c.get("step") == step and c.get("name") == "save_checkpoint" and "state" in c]
+    moments += [(c["at"], c["seq"], "model", c) for c in outcome.model_calls if c["step"] == step]
+    moments += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
+    return sorted(moments, key=lambda moment: moment[:2])
+
+
+def _snapshot_state(record):
+    snapshot = record.get("snapshot") or {}
+    return snapshot.get("state") if "state" in snapshot else None
+
+
+def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
+    """Power cuts while run_agent runs (step `step`), or None when every one leaves a whole checkpoint.
+
+    Between the grader's moments any complete checkpoint may be on disk (none only before the first
+    save); at each tool call and model call the checkpoint must already be on disk, durably, as the
+    grader read it then (save point A before the tool, B before the model); once run_agent returned,
+    the one it left. The grader's stand-in save_checkpoint counts as one durable, atomic replacement.
+    """
+    workdir = outcome.workdir
+    target = os.path.join(workdir, outcome.scenario.meta["file"])
+    files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
+             for name, data in outcome.scenario.files.items()}
+    fs = FileSystem(files)
+    known = {}
+    previous, _ = reference_load(reference, files.get(target), known)
+    saved = previous is not None  # from the first checkpoint on, one must always be there
+    end = outcome.files_after.get(outcome.scenario.meta["file"])
+    final = [(float("inf"), 0, "end", {"content": None if end is None else end.encode("utf-8")})]
+    for _, _, kind, record in _moments(outcome, step) + final:
+        expected = None
+        if kind == "call":
+            fs.apply(record)
+        elif kind == "save":
+            fs.apply({"op": "replace", "path": target,
+                      "data": json.dumps(record["state"], ensure_ascii=False).encode("utf-8")})
+            saved = True
+        elif kind == "end":
+            expected = reference_load(reference, record["content"], known)[0]
+        else:
+            expected = _snapshot_state(record)
+            saved = saved or expected is not None
+        for content in sorted(fs.after_power_cut(target), key=lambda c: (c is not None, c or b"")):
+            state, error = reference_load(reference, content, known)
+            if kind in ("model", "tool", "end") and error is None and same(state, expected):
+                continue
+            if kind in ("call", "save") and error is None and (state is not None or not saved):
+                continue
+            there = what_is_there(content, state, error, previous)
+            if error is None and state is not None and kind != "call":
+                there = "还是更早的一份检查点，不是这一刻已经存下的那一份（断电重启后会从更早的一步接着做）"
+            if kind == "tool":
+                return (f"模拟断电：run_agent 执行工具 {record.get('name')} 的那一刻断电，path 上{there}。"
+                        "存档点 A 要在执行工具之前完整地、持久地存好（用 save_checkpoint，它先写临时文件再改名并 fsync）")
+            if kind == "model":
+                return (f"模拟断电：run_agent 调用模型的那一刻断电，path 上{there}。"
+                        "存档点 B（以及恢复时对账之后的那一次）要在调用模型之前完整地、持久地存好（用 save_checkpoint）")
+            if kind == "end":
+                return f"模拟断电：run_agent 返回之后断电，path 上{there}。最后一次存档也要完整地、持久地存好（用 save_checkpoint）"
+            return (f"模拟断电：run_agent 运行中，在「{describe(record, workdir)}」之后断电，path 上{there}。"
+                    "检查点要整份地换上去（save_checkpoint），不能直接改写 path 上的文件")
     return None

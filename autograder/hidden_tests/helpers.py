@@ -217,3 +217,17 @@ def files_written(outcome, index: int) -> list:
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
     return sorted({*touched, *new_files(outcome, index)})
+
+
+def case_size(value) -> int:
+    """How big a generated input is: the feedback shows the smallest one that fails."""
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def counterexample(checkpoint: dict) -> str:
+    """A generated checkpoint, briefly, as the feedback shows it (the data, never the test's code)."""
+    messages = checkpoint.get("messages") or []
+    pending = checkpoint.get("pendingToolUse")
+    task = checkpoint.get("task")
+    return (f"。反例（评分器生成的最小一份）：任务「{short(task, 30)}」，{len(messages)} 条消息，turns = {checkpoint.get('turns')}，"
+            f"pendingToolUse = {short(json.dumps(pending, ensure_ascii=False), 120)}")

@@ -1,5 +1,7 @@
 """save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -7,16 +9,37 @@ from autograder.protocol import StepStatus
 
 from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
 from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
-                      returned, short, stray_files, without_paths)
+                      returned, same, short, stray_files, without_paths)
+from .scenarios import FOLDER
 
 GRADE = "test_save_load"
 LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
     "corrupt": "文件不是合法的 JSON（只剩半截）时",
-    "future": "版本不符时",
+    "empty": "文件是空的（0 字节）时",
+    "future": "版本比代码认的高时",
+    "older": "版本比代码认的低时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
-    "not_object": "文件是合法的 JSON、但不是一个对象（这里是一个列表）时",
+    "not_object": "文件是合法的 JSON、但不是一个对象时",
     "no_version": "文件里没有 version 字段时",
+    "folder": "path 上是一个文件夹时",
 }
+OS_ERRORS = {cls.__name__ for cls in (OSError, *OSError.__subclasses__())} - {"FileNotFoundError"}
+
+
+def reference_outcome(reference, content) -> tuple:
+    """("value_error" | "os_error" | "returned", detail): what the reference's load_checkpoint does with it."""
+    with tempfile.TemporaryDirectory(prefix="load-") as folder:
+        path = Path(folder) / "checkpoint.json"
+        if content == FOLDER:
+            path.mkdir()
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        try:
+            return "returned", reference.load_checkpoint(path)
+        except ValueError as exc:
+            return "value_error", str(exc)
+        except OSError as exc:
+            return "os_error", type(exc).__name__
 
 
 def check_no_stray_files(outcome, index, keep, when, advice):
@@ -51,12 +74,25 @@ def test_load_errors(grading):
     meta = outcome.scenario.meta
     for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
         what = LOAD_ERRORS[kind]
+        content = meta["damaged"][kind]
+        expected, detail = reference_outcome(grading.reference, content)  # the oracle, on the same file
         step = outcome.steps[index]
+        if expected == "returned":
+            expect(step["status"] == StepStatus.RETURNED and same(step.get("value"), detail),
+                   f"{what}，load_checkpoint 应该返回文件里的检查点：" + (problem(outcome, index, "load_checkpoint")
+                                                                  or f"你的函数返回了 {short(step.get('value'))}"))
+            continue
+        wanted = "ValueError" if expected == "value_error" else f"{detail}（OSError 的一种，不能当作文件不存在）"
         if step["status"] == StepStatus.RETURNED:
-            fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
+            fail(f"{what}，load_checkpoint 应该抛 {wanted}，你的函数却返回了 {short(step['value'])}"
+                 + ("：只有文件不存在才返回 None，读不了的检查点要让调用方知道" if expected == "os_error" else ""))
         if step["status"] != StepStatus.RAISED:
             fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
         error = step["error"]
+        if expected == "os_error":
+            expect(error["type"] in OS_ERRORS and not error["value_error"],
+                   f"{what}，load_checkpoint 应该让 {wanted} 原样抛出去，你的函数抛的是 {error['type']}")
+            continue
         expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
         message = error["message"]
         shown = as_user_sees(message, outcome.workdir)
@@ -68,6 +104,12 @@ def test_load_errors(grading):
     expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
            f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
            f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
+    for relative, content in outcome.scenario.files.items():  # reading never moves, deletes or rewrites a file
+        if relative != meta["file"]:
+            original = content if isinstance(content, bytes) else content.encode("utf-8")
+            expect(outcome.files_after.get(relative) == original.decode("utf-8", errors="replace"),
+                   f"load_checkpoint 读过坏掉的检查点之后，文件 {relative} 被移走、删掉或改写了：读检查点不应该动它，"
+                   "它是排查问题的证据，也可能还救得回来")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -102,7 +144,8 @@ def test_durable(grading):
     # seen by strace, outside the sandbox: the calls that reached the kernel, whatever the code patched
     cuts = power_cuts(roundtrip, [Save(0, meta["previous"], meta["state"], "覆盖一份已有的检查点时")])
     cuts += power_cuts(atomic, [Save(0, None, small, "第一次保存（path 上还没有检查点）时"),
-                                Save(1, small, atomic.scenario.meta["big"], "一次写到一半磁盘满了的保存中")])
+                                Save(1, small, atomic.scenario.meta["big"], "一次写到一半磁盘满了的保存中",
+                                     made_to_fail=True)])
     message = first_failure(cuts, grading.reference)
     if message:
         fail(message)

@@ -1,5 +1,6 @@
 """The grader's parts on their own: what the child sends back, how a damaged notebook is
 read, which lines count as a leak, what the scenarios draw."""
+import copy
 import json
 import math
 import random
@@ -10,7 +11,7 @@ import pytest
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import scenarios
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
-from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module
+from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module, load_reference
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
 
@@ -153,3 +154,25 @@ def test_unheard_of_tools_defeat_each_shortcut():
     assert len(scenarios.UNUSUAL_VERBS) >= 40
     assert not [name for name in scenarios.UNUSUAL_VERBS
                 if any(word in name for word in (*scenarios.OBVIOUS_VERBS, *read_only))]
+
+
+def test_recovery_cases_say_nothing_but_the_dangling_call():
+    """Over many seeds, the reference's answer goes with every task wording, history length and position."""
+    reference = load_reference()
+    seen = {}
+    for seed in range(30):
+        cases = scenarios.build(40, random.Random(seed))["recovery_action"].meta["cases"]
+        answers = [reference.recovery_action(copy.deepcopy(cp)) for cp in cases]
+        assert set(answers) == {"continue", "rerun", "is_error"}
+        for position, (cp, answer) in enumerate(zip(cases, answers)):
+            wording = "邮件" in cp["task"]
+            seen.setdefault(answer, set()).update({("wording", wording), ("position", position % 3),
+                                                   ("long", len(cp["messages"]) > 5),
+                                                   ("block_task", isinstance(cp["messages"][0]["content"], list))})
+            if cp["pendingToolUse"]:  # the dangling call is the last message's tool_use, with the same id
+                last = cp["messages"][-1]["content"][-1]
+                assert last["type"] == "tool_use" and last["id"] == cp["pendingToolUse"]["id"]
+    every = {(kind, value) for kind, values in (("wording", (True, False)), ("position", (0, 1, 2)),
+                                                ("long", (True, False)), ("block_task", (True, False)))
+             for value in values}
+    assert all(kinds == every for kinds in seen.values()), seen
