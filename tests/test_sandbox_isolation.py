@@ -167,6 +167,35 @@ def test_power_cuts_follow_the_order_the_kernel_saw(sandbox, kind):
     assert (failure is None) == (kind == "durable"), failure
 
 
+ELSEWHERE = '''
+import os
+PLACES = ("/", "/run", "/etc", "/sandbox", "/sandbox/app", "/sandbox/work", "/dev", "/dev/shm", "/tmp", ".")
+
+def leave():
+    left = []
+    for place in PLACES:
+        try:
+            with open(os.path.join(place, "left-behind.txt"), "w") as file:
+                file.write("x")
+            left.append(place)
+        except OSError:
+            pass
+    return left
+
+def find():
+    return [place for place in PLACES if os.path.exists(os.path.join(place, "left-behind.txt"))]
+'''
+
+
+def test_only_the_working_folder_outlives_a_step():
+    """/tmp and /dev/shm are fresh for each step, every other place is read-only: nothing a step writes
+    outside its working folder reaches the next step, scenario or student."""
+    with Sandbox() as box:
+        outcome = run(box, ELSEWHERE, call("leave"), call("find"))
+        assert value(outcome, 0) == ["/dev/shm", "/tmp", "."] and value(outcome, 1) == ["."]
+        assert value(run(box, ELSEWHERE, call("find"))) == []
+
+
 LATER = '''
 import os, threading, time
 

@@ -116,6 +116,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_grader": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_gradebook": {"test_reconcile": 4, "test_incident_fix": 1},  # its kill(-1) reaches only its own child
     "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_shm_journal": {"test_run_agent": 2, "test_incident_fix": 0},  # each step gets a fresh /dev/shm
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -139,6 +140,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_grader": "wrong_incident_rerun",
     "tamper_gradebook": "wrong_incident_rerun",
     "tamper_exhaust": "wrong_incident_rerun",
+    "tamper_shm_journal": "wrong_no_save_a",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
