@@ -78,14 +78,17 @@ class _File:
 
 
 def _renamed(names: dict, change: tuple):
-    """Apply one name change to a {path: file id} map."""
+    """Apply one name change to a {path: file id} map: ("link", path, id), ("unlink", path, None) or
+    ("rename", source, (target, id)); a rename puts its file at the target even where the source's name
+    never reached the disk (another folder's change, not yet durable)."""
     kind, path, other = change
     if kind == "unlink":
         names.pop(path, None)
     elif kind == "link":
         names[path] = other
-    elif path in names:  # rename path -> other
-        names[other] = names.pop(path)
+    else:
+        names.pop(path, None)
+        names[other[0]] = other[1]
 
 
 class FileSystem:
@@ -110,7 +113,7 @@ class FileSystem:
 
     def _rename(self, change: tuple):
         _renamed(self.names, change)
-        folder = os.path.dirname(change[2] if change[0] == "rename" else change[1])  # where the new name lives
+        folder = os.path.dirname(change[2][0] if change[0] == "rename" else change[1])  # where the new name lives
         self.pending.setdefault(folder, []).append(change)
 
     def _sync_folder(self, folder: str):
@@ -160,9 +163,8 @@ class FileSystem:
             for folder in list(self.pending):
                 self._sync_folder(folder)
         elif op in ("rename", "link"):
-            self._existing(path)
-            self._rename((op, path, os.path.normpath(record["dst"])) if op == "rename"
-                         else ("link", os.path.normpath(record["dst"]), self.names[path]))
+            number, target = self._existing(path), os.path.normpath(record["dst"])
+            self._rename(("rename", path, (target, number)) if op == "rename" else ("link", target, number))
         elif op == "unlink" and path in self.names:
             self._rename(("unlink", path, None))
         elif op == "close":

@@ -190,3 +190,12 @@ def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
         fs.apply(record)
     fs.apply({"op": "replace", "path": CP, "data": NEW})
     assert fs.after_power_cut(CP) == {NEW} and fs.content(CP) == NEW
+
+
+def test_a_rename_from_another_folder_is_durable_with_the_target_folder():
+    other = "/v/cp.json.tmp"
+    records = [opened(other, 3), write(other, 3, NEW), sync(other, 3), close(other, 3), rename(other, CP)]
+    states, _ = states_along(records)
+    assert states[-1] == {OLD, NEW}
+    states, _ = states_along(records + folder_sync())
+    assert states[-1] == {NEW}

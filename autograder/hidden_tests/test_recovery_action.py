@@ -33,7 +33,7 @@ def check(grading, wanted):
         expect(message is None, message)
         value = outcome.steps[index]["value"]
         expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}"
-                                    + counterexample(checkpoint))
+                                    + counterexample(checkpoint, grading.seed))
         expect(same(outcome.steps[index].get("args_after", [None])[0], checkpoint),
                f"{what} 只做判断，不应该修改传进来的检查点")
         ran = [c["name"] for c in outcome.student_tool_calls(index)]

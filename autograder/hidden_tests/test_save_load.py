@@ -141,6 +141,11 @@ def test_durable(grading):
     roundtrip, atomic = grading.outcome("save_roundtrip"), grading.outcome("save_atomic")
     returned(roundtrip, 0, "save_checkpoint(state, path)")
     meta, small = roundtrip.scenario.meta, atomic.scenario.meta["state"]
+    target = os.path.normpath(os.path.join(roundtrip.workdir, meta["file"]))
+    moved = [e["path"] for e in roundtrip.fs_events if e["step"] == 0 and e["op"] == "rename" and e.get("dst") == target]
+    expect(all(os.path.dirname(source) == os.path.dirname(target) for source in moved),
+           "临时文件要和目标文件放在同一个文件夹里：os.replace 只有在同一个文件系统里才是原子的，"
+           "path 所在的文件夹可能在另一块磁盘上")
     # seen by strace, outside the sandbox: the calls that reached the kernel, whatever the code patched
     cuts = power_cuts(roundtrip, [Save(0, meta["previous"], meta["state"], "覆盖一份已有的检查点时")])
     cuts += power_cuts(atomic, [Save(0, None, small, "第一次保存（path 上还没有检查点）时"),

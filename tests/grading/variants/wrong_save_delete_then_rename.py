@@ -24,10 +24,10 @@ def save_checkpoint(state, path=CHECKPOINT_PATH):
 
 def load_checkpoint(path=CHECKPOINT_PATH):
     path = Path(path)
-    if not path.is_file():
-        return None
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
     except ValueError as error:
         raise ValueError(f"检查点 {path} 损坏了：{error}") from error
     version = state.get("version") if isinstance(state, dict) else None
