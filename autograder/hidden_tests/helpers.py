@@ -18,7 +18,7 @@ from course.model import InvalidRequest, check_tool_pairing
 
 CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-WRITING_OPS = {"write", "rename", "unlink", "mkdir"}
+WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
