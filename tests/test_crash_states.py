@@ -199,3 +199,61 @@ def test_a_rename_from_another_folder_is_durable_with_the_target_folder():
     assert states[-1] == {OLD, NEW}
     states, _ = states_along(records + folder_sync())
     assert states[-1] == {NEW}
+
+
+def agent_run(moments, end):
+    """What run_agent_problem reads of a grading outcome: one run_agent step in folder /w, checkpoint cp.json."""
+    from types import SimpleNamespace
+
+    kinds = {"call": [], "save": [], "model": [], "tool": []}
+    for seq, (kind, record) in enumerate(moments, 1):
+        kinds[kind].append({"step": 0, "seq": seq, **record})
+    return SimpleNamespace(workdir=W, scenario=SimpleNamespace(meta={"file": "cp.json"}, files={}),
+                           files_after={"cp.json": end}, fs_events=kinds["call"], standin_calls=kinds["save"],
+                           model_calls=kinds["model"], tool_calls=kinds["tool"])
+
+
+A = {"version": 1, "task": "t", "turns": 1, "tokensUsed": 5, "messages": [], "pendingToolUse": {"id": "x"}}
+B = {**A, "pendingToolUse": None}
+
+
+def test_run_agent_with_whole_durable_saves_survives_every_power_cut():
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("save", {"at": 6, "name": "save_checkpoint", "state": A}),
+               ("tool", {"at": 6, "name": "send_email", "snapshot": {"state": A}}),
+               ("save", {"at": 6, "name": "save_checkpoint", "state": B}),
+               ("model", {"at": 6, "snapshot": {"state": B}})]
+    assert run_agent_problem(agent_run(moments, json.dumps(B)), load_reference()) is None
+
+
+def test_a_save_point_written_in_place_may_be_empty_when_the_tool_runs():
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    data = json.dumps(A).encode()
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("call", {"at": 6, **opened(CP, 3)}), ("call", {"at": 7, **write(CP, 3, data)}),
+               ("call", {"at": 8, **close(CP, 3)}),
+               ("tool", {"at": 9, "name": "send_email", "snapshot": {"state": A}})]
+    problem = run_agent_problem(agent_run(moments, data.decode()), load_reference())
+    assert problem is not None and "「打开 cp.json（清空）」之后断电，path 上是一个空文件" in problem
+
+
+def test_a_save_point_not_yet_durable_when_the_tool_runs_is_named():
+    """Atomic (O_SYNC data, then a rename) but the folder is not fsynced: at the tool call the checkpoint may
+    still be missing."""
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    data = json.dumps(A).encode()
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("call", {"at": 6, **opened(TMP, 3, "O_WRONLY|O_CREAT|O_SYNC")}), ("call", {"at": 7, **write(TMP, 3, data)}),
+               ("call", {"at": 8, **close(TMP, 3)}), ("call", {"at": 9, **rename(TMP, CP)}),
+               ("tool", {"at": 10, "name": "send_email", "snapshot": {"state": A}})]
+    problem = run_agent_problem(agent_run(moments, data.decode()), load_reference())
+    assert problem is not None and "执行工具 send_email 的那一刻断电，path 上没有检查点文件" in problem
+    moments[-1:-1] = [("call", {"at": 9, **record}) for record in folder_sync()]
+    assert run_agent_problem(agent_run(moments, data.decode()), load_reference()) is None
