@@ -22,6 +22,7 @@ also has "at": where its line ends in the log, so that it can be ordered against
 grader saw at a given moment (`TraceLog.position()`). Only calls that succeeded, and only
 those that touch the working folder or /tmp.
 """
+import codecs
 import os
 import re
 import time
@@ -38,8 +39,9 @@ LINE = re.compile(r"^(\d+) +(.*)$")
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 CALL = re.compile(r"^(\w+)\((.*)\) += (.*)$", re.DOTALL)
 UNFINISHED = " <unfinished ...>"
-ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)")
-SIMPLE_ESCAPES = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"v": b"\v", b"f": b"\f", b"a": b"\a", b"b": b"\b"}
+QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# write and pwrite64, the calls that carry a checkpoint's bytes, split by one match from the end of the line
+WRITE_CALL = re.compile(r'^(write|pwrite64)\((\d+(?:<.*?>)?), (".*")(?:\.\.\.)?((?:, \d+){1,2})\) += (.*)$', re.DOTALL)
 
 
 def strace_command(strace: str, log: str) -> list:
@@ -49,46 +51,29 @@ def strace_command(strace: str, log: str) -> list:
 
 
 def _unescape(text: str) -> bytes:
-    def replace(match):
-        code = match.group(1)
-        if code[:1] == b"x" and len(code) == 3:
-            return bytes([int(code[1:], 16)])
-        if code[:1].isdigit():
-            return bytes([int(code, 8) & 0xFF])
-        return SIMPLE_ESCAPES.get(code, code)
-
-    return ESCAPE.sub(replace, text.encode("utf-8", "surrogateescape"))
+    """strace's C escapes (\\n, \\", \\344, \\xe4) undone, in C: a checkpoint's line is megabytes of them."""
+    return codecs.escape_decode(text.encode("utf-8", "surrogateescape"))[0]
 
 
 def split_arguments(text: str) -> list:
     """Top-level arguments of a strace call, quotes, brackets and <path> decorations kept whole."""
-    parts, depth, current, quoted, index = [], 0, [], False, 0
+    parts, depth, start, index = [], 0, 0, 0
     while index < len(text):
         char = text[index]
-        if quoted:
-            current.append(char)
-            if char == "\\" and index + 1 < len(text):
-                current.append(text[index + 1])
-                index += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
-            current.append(char)
-        elif char in "[{(<":
+        if char == '"':  # a string is skipped in one match: it may be the megabytes a write wrote
+            match = QUOTED.match(text, index)
+            index = match.end() if match else len(text)
+            continue
+        if char in "[{(<":
             depth += 1
-            current.append(char)
         elif char in "]})>":
             depth -= 1
-            current.append(char)
         elif char == "," and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(char)
+            parts.append(text[start:index].strip())
+            start = index + 1
         index += 1
-    if current or parts:
-        parts.append("".join(current).strip())
+    if text[start:] or parts:
+        parts.append(text[start:].strip())
     return parts
 
 
@@ -218,10 +203,15 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
     for pid, text, at in lines:
         if pid == skip_pid:
             continue
-        call = CALL.match(text)
+        write = WRITE_CALL.match(text)
+        call = write or CALL.match(text)
         if not call:
             continue
-        name, args, result = call.group(1), split_arguments(call.group(2)), call.group(3).strip()
+        if write:
+            name, result = write.group(1), write.group(5).strip()
+            args = [write.group(2), write.group(3), *write.group(4).split(", ")[1:]]
+        else:
+            name, args, result = call.group(1), split_arguments(call.group(2)), call.group(3).strip()
         for token in args:
             if token.startswith("AT_FDCWD<"):
                 cwd[pid] = fd_path(token)
