@@ -72,6 +72,9 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 STEP_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
 SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)  # clone(2)'s number
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
+MS_RDONLY, MS_REMOUNT = 1, 32
+# statvfs flags a bind remount must keep (a user namespace may not clear them); their values are the MS_ ones
+KEPT_MOUNT_FLAGS = os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | os.ST_NODIRATIME | os.ST_RELATIME
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
 
@@ -294,7 +297,8 @@ def _clone_into_namespaces() -> int:
 
 def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, /proc hidden,
-    a fresh /tmp.
+    a fresh /tmp and /dev/shm, and nothing else writable but the scenario's working folder: what a step
+    writes elsewhere (/, /run, /etc, a parent folder) would outlive it, into later scenarios and students.
 
     Returns the address-space size before the step (the memory limit is on top of it).
     """
@@ -314,6 +318,13 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
         os.makedirs(inside)
         _check(_libc.mount(prefix.encode(), inside.encode(), None, MS_BIND | MS_REC, None), f"bind {prefix}")
     _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
+    _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount /dev/shm")
+    workdir = job["workdir"].encode()
+    _check(_libc.mount(workdir, workdir, None, MS_BIND | MS_REC, None), "bind the working folder")
+    for mount_point in ("/", "/dev", os.path.dirname(job["workdir"])):
+        kept = os.statvfs(mount_point).f_flag & KEPT_MOUNT_FLAGS
+        _check(_libc.mount(None, mount_point.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept, None),
+               f"mount -o remount,ro {mount_point}")
     # The zygote and the other steps' processes stay out of sight: no /proc at all.
     _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=555"),
            "mount /proc")

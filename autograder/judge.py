@@ -45,6 +45,7 @@ class GradingRun:
         from .hidden_tests import scenarios  # the scenarios are part of the hidden tests
 
         self.sandbox = sandbox
+        self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
         self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
@@ -52,9 +53,10 @@ class GradingRun:
         self.scenarios = scenarios.build(self.max_turns, random.Random(seed))
         self.outcomes = {}
 
-    def outcome(self, name: str):
+    def outcome(self, name: str, scenario=None):
+        """The outcome of a drawn scenario, or of `scenario`, built by a test from what an earlier one showed."""
         if name not in self.outcomes:
-            self.outcomes[name] = self.sandbox.run(self.scenarios[name], self.cells, self.trouble)
+            self.outcomes[name] = self.sandbox.run(scenario or self.scenarios[name], self.cells, self.trouble)
         return self.outcomes[name]
 
     def answer(self, name: str) -> str:

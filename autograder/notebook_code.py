@@ -3,12 +3,18 @@
 A notebook's definitions are its `setup` cells (locked code the course gives:
 imports, constants, the incident's reconcile) and its solution cells (what the
 student writes), in notebook order. Demo cells and checks are left out, so
-loading never runs an agent or prints anything.
+loading never runs an agent or prints anything. What the demo cells define for
+the rest of the notebook (a helper such as `describe()`, a class, an import, a
+constant) is another matter: a solution may use it, and it works in the student's
+notebook, so the grader defines it too (`demo_definitions`), without running the
+demo itself.
 
 The reference solution is the source notebook itself: `load_reference()` is
 the one way tests, the replay and the grader reach it, and `full_marks_notebook()`
 hands it in as a student would (for the grading corpus and the grading benchmark).
 """
+import ast
+import sys
 import types
 from pathlib import Path
 
@@ -17,6 +23,51 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_NOTEBOOK = ROOT / "source" / "lesson03" / "resume-from-checkpoint.ipynb"
 RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
+
+
+# Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
+# (the notebook's widgets and replay live outside it, and a solution has no use for them).
+SANDBOX_MODULES = frozenset(sys.stdlib_module_names) | {"course", "anthropic", "httpx2"}
+
+
+def demo_definitions(source: str) -> str:
+    """What a demo cell defines without doing anything: imports, functions, classes, constants.
+
+    An assignment is kept only when its value is a literal, so defining never creates a client, a
+    file or a folder, never runs the lesson's functions, and never needs what a demo computed.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return ""
+    lines = source.splitlines()
+    kept = []
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            if not _is_literal(node.value):
+                continue
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if getattr(node, "level", 0) or any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
+                continue
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        kept.append("\n".join(lines[first - 1:node.end_lineno]))
+    return "\n\n".join(kept)
+
+
+def _is_literal(value) -> bool:
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return value is not None
+
+
+def is_demo_cell(cell) -> bool:
+    """A code cell of the source notebook that is neither a definition nor a check."""
+    return cell.cell_type == "code" and not cell.metadata.get("nbgrader") and "setup" not in cell.metadata.get("tags", [])
 
 
 def is_definition_cell(cell) -> bool:

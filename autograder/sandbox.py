@@ -130,8 +130,9 @@ class Scenario:
 class Outcome:
     scenario: Scenario
     steps: list  # one dict per step: status, value / error / detail, args_after, seconds
-    model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot"}
-    tool_calls: list  # {"step", "name", "input", "output", "snapshot"}
+    # "at": where strace's log ended when the grader got the call, to order it against fs_events
+    model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot", "at"}
+    tool_calls: list  # {"step", "name", "input", "output", "snapshot", "at"}
     standin_calls: list
     deliveries: list  # the phase in which each email arrived
     files_after: dict  # relative path -> text (None if missing) for scenario.files and scenario.watch
@@ -584,6 +585,10 @@ class _ScenarioRun:
         with self.lock:
             return self.phase.step
 
+    def trace_position(self) -> int:
+        """Where strace's log ends now: the step's file-system calls so far end at or before it (fs_trace "at")."""
+        return self.sandbox.zygote.trace.position()
+
     def _snapshot(self):
         if not self.scenario.watch:
             return None
@@ -601,7 +606,7 @@ class _ScenarioRun:
         step = self.current_step()
         if step is None:
             return 400, _api_error("评分时，定义代码的阶段不能调用模型")
-        snapshot = self._snapshot()
+        snapshot, at = self._snapshot(), self.trace_position()
         try:
             body = json.loads(raw)
             messages = body.get("messages")
@@ -615,7 +620,7 @@ class _ScenarioRun:
             self.sequence += 1
             self.model_calls.append({"step": step, "client": "given" if route is ModelRoute.GIVEN else "make_client",
                                      "messages": messages, "status": status, "reply": reply,
-                                     "snapshot": snapshot, "seq": self.sequence})
+                                     "snapshot": snapshot, "seq": self.sequence, "at": at})
         return status, reply
 
     def _endless_reply(self, messages):
@@ -653,11 +658,11 @@ class _ScenarioRun:
         if step is None:
             return {"output": "错误：评分时，定义代码的阶段不能调用工具"}
         name, tool_input = payload.get("name"), payload.get("input")
-        snapshot = self._snapshot()
+        snapshot, at = self._snapshot(), self.trace_position()
         with self.lock:
             self.sequence += 1
             record = {"step": step, "name": name, "input": tool_input, "output": None, "snapshot": snapshot,
-                      "seq": self.sequence}
+                      "seq": self.sequence, "at": at}
             self.tool_calls.append(record)
             number = len(self.tool_calls)
         crash = self.scenario.crash or {}
@@ -682,8 +687,10 @@ class _ScenarioRun:
         if name not in self.scenario.standins:
             return {"error": f"没有名为 {name} 的替身函数"}
         reference = self.sandbox.reference
-        record = {"step": self.current_step(), "name": name}
+        record = {"step": self.current_step(), "name": name, "at": self.trace_position()}
         with self.lock:
+            self.sequence += 1
+            record["seq"] = self.sequence
             self.standin_calls.append(record)
         try:
             if name == "reconcile":

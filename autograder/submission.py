@@ -20,7 +20,7 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import SOURCE_NOTEBOOK, is_definition_cell, reference_solutions
+from .notebook_code import SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell, reference_solutions
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -35,7 +35,9 @@ class Submission:
 @dataclass(frozen=True)
 class Layout:
     """What the course's notebook looks like: which cells are trusted, which are the student's."""
-    definitions: tuple  # (grade_id, trusted source or None for a solution cell), in notebook order
+    # (grade_id, trusted source or None for a solution cell), in notebook order; a demo cell is "demo-<index>"
+    # with only what it defines (notebook_code.demo_definitions)
+    definitions: tuple
     locked_sources: dict  # grade_id -> source, for locked cells (setup and test cells)
     known_cell_ids: frozenset
     known_sources: frozenset
@@ -44,10 +46,12 @@ class Layout:
 def course_layout(source_notebook: Path = SOURCE_NOTEBOOK) -> Layout:
     notebook = nbformat.read(str(source_notebook), as_version=4)
     definitions, locked = [], {}
-    for cell in notebook.cells:
+    for number, cell in enumerate(notebook.cells):
         grading = cell.metadata.get("nbgrader", {})
         if is_definition_cell(cell):
             definitions.append((grading["grade_id"], None if grading.get("solution") else cell.source))
+        elif is_demo_cell(cell) and demo_definitions(cell.source):  # describe() and the like, never the demo
+            definitions.append((f"demo-{number}", demo_definitions(cell.source)))
         if grading.get("locked") and "grade_id" in grading:
             locked[grading["grade_id"]] = cell.source
     return Layout(tuple(definitions), locked, frozenset(c.get("id") for c in notebook.cells if c.get("id")),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.hidden_tests import test_save_load as hidden_save_load
+from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 SubmissionTrouble, Sandbox, Scenario, isolation_problem)
@@ -107,16 +107,6 @@ def test_patching_fsync_json_or_builtins_changes_nothing_the_grader_sees(sandbox
     assert all(e["path"].startswith(outcome.workdir + "/") for e in outcome.fs_events)
 
 
-class Grading:
-    """What test_durable needs of a grading run: one outcome."""
-
-    def __init__(self, outcome):
-        self._outcome = outcome
-
-    def outcome(self, name):
-        return self._outcome
-
-
 SAVES = {
     "durable": '''
 def save(state, path):
@@ -167,16 +157,43 @@ def save(state, path):
 
 
 @pytest.mark.parametrize("kind", sorted(SAVES))
-def test_durable_reads_the_order_the_kernel_saw(sandbox, kind):
+def test_power_cuts_follow_the_order_the_kernel_saw(sandbox, kind):
+    """test_durable's crash states come from strace's record: only the durable save survives every power cut."""
     source = "import json, os\n" + SAVES[kind]
-    scenario = Scenario("save_roundtrip", steps=[call("save", {"a": 1}, {"$path": "cp-x.json"})],
-                        meta={"file": "cp-x.json"})
+    state = {"version": 1, "task": "t", "turns": 1}
+    scenario = Scenario("save", steps=[call("save", state, {"$path": "cp-x.json"})], meta={"file": "cp-x.json"})
     outcome = sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble())
-    if kind == "durable":
-        hidden_save_load.test_durable(Grading(outcome))
-    else:
-        with pytest.raises(pytest.fail.Exception):
-            hidden_save_load.test_durable(Grading(outcome))
+    failure = first_failure(power_cuts(outcome, [Save(0, None, state, "保存时")]), sandbox.reference)
+    assert (failure is None) == (kind == "durable"), failure
+
+
+ELSEWHERE = '''
+import os
+PLACES = ("/", "/run", "/etc", "/sandbox", "/sandbox/app", "/sandbox/work", "/dev", "/dev/shm", "/tmp", ".")
+
+def leave():
+    left = []
+    for place in PLACES:
+        try:
+            with open(os.path.join(place, "left-behind.txt"), "w") as file:
+                file.write("x")
+            left.append(place)
+        except OSError:
+            pass
+    return left
+
+def find():
+    return [place for place in PLACES if os.path.exists(os.path.join(place, "left-behind.txt"))]
+'''
+
+
+def test_only_the_working_folder_outlives_a_step():
+    """/tmp and /dev/shm are fresh for each step, every other place is read-only: nothing a step writes
+    outside its working folder reaches the next step, scenario or student."""
+    with Sandbox() as box:
+        outcome = run(box, ELSEWHERE, call("leave"), call("find"))
+        assert value(outcome, 0) == ["/dev/shm", "/tmp", "."] and value(outcome, 1) == ["."]
+        assert value(run(box, ELSEWHERE, call("find"))) == []
 
 
 LATER = '''

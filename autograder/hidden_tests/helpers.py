@@ -18,7 +18,7 @@ from course.model import InvalidRequest, check_tool_pairing
 
 CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-WRITING_OPS = {"write", "rename", "unlink", "mkdir"}
+WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
@@ -217,3 +217,19 @@ def files_written(outcome, index: int) -> list:
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
     return sorted({*touched, *new_files(outcome, index)})
+
+
+def case_size(value) -> int:
+    """How big a generated input is: the feedback shows the smallest one that fails."""
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def counterexample(checkpoint: dict, seed: int) -> str:
+    """A generated checkpoint, briefly, as the feedback shows it (the data, never the test's code), with the
+    seed it was drawn from: `--seed` draws the same cases again."""
+    messages = checkpoint.get("messages") or []
+    pending = checkpoint.get("pendingToolUse")
+    task = checkpoint.get("task")
+    return (f"。反例（评分器生成的、出错的输入里最小的一份）：任务「{short(task, 30)}」，{len(messages)} 条消息，"
+            f"turns = {checkpoint.get('turns')}，pendingToolUse = {short(json.dumps(pending, ensure_ascii=False), 120)}"
+            f"（评分种子 {seed}）")

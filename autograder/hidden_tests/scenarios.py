@@ -88,6 +88,7 @@ AGENT_TIMEOUT = 20.0  # seconds for one run_agent call (at most ten turns here, 
 AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
 FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the big save
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
+FOLDER, FOLDER_FILE = "（一个文件夹）", "notes.txt"  # a broken "file" that is a folder (holding one file)
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 
 
@@ -146,6 +147,79 @@ class Draw:
         self.rng.shuffle(names)
         return [(name, {"target": f"{self.letters(4)}-{self.rng.randint(100, 9999)}", "note": "本周结论"})
                 for name in names]
+
+
+READ_ONLY_NAMES = tuple(READ_ONLY_INPUTS)
+RESULT_TEXTS = ("meeting-08-25.md\nmeeting-08-26.md", "notes/meeting-08-26.md:10: 结论：格式定为 version 1",
+                "# 08-27 周会\n结论：send_email 列为高影响工具", "已发送", "（没有找到）", "错误：文件不存在")
+SAY = ("我先看看有哪些纪要。", "再读一份。", "找一下结论行。", "", "好的。", "接下来查一下邮件记录。")
+
+
+class Generated:
+    """Checkpoints drawn afresh for each case: the answer must follow from pendingToolUse alone.
+
+    Any number of earlier turns; every layout of content blocks the Messages API allows here (text
+    before a tool_use or not, several text blocks, a tool_result whose content is a string or text
+    blocks, a text block after the tool_result, an earlier is_error result); the task as a string or
+    as a text block, in the wording of either kind of task whatever the answer; earlier calls that
+    repeat the dangling call's name and input; counters unrelated to the history's length.
+    """
+
+    def __init__(self, draw: Draw):
+        self.draw, self.rng = draw, draw.rng
+        self.wordings = [MEETING_TASKS, EMAIL_TASKS]
+        self.rng.shuffle(self.wordings)
+
+    def _call(self, name=None, tool_input=None) -> dict:
+        if name is None:
+            name, tool_input = self.rng.choice([*self.draw.read_only_calls(), *self.draw.unheard_of_calls(),
+                                                ("send_email", {"to": "team@example.com", "subject": "本周结论"})])
+        return {"type": "tool_use", "id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
+
+    def _assistant(self, call: dict | None) -> dict:
+        words = [w for w in self.rng.sample(SAY, self.rng.randint(0, 2)) if w]
+        blocks = [{"type": "text", "text": w} for w in words] or ([] if call else [{"type": "text", "text": "完成。"}])
+        return {"role": "assistant", "content": blocks + ([call] if call else [])}
+
+    def _result(self, call: dict) -> dict:
+        text = self.rng.choice(RESULT_TEXTS)
+        result = {"type": "tool_result", "tool_use_id": call["id"],
+                  "content": text if self.rng.random() < 0.6 else [{"type": "text", "text": text}]}
+        if self.rng.random() < 0.15:
+            result["is_error"] = True
+        blocks = [result] + ([{"type": "text", "text": "继续。"}] if self.rng.random() < 0.2 else [])
+        return {"role": "user", "content": blocks}
+
+    def checkpoints(self, pending: list) -> list:
+        """One checkpoint per item of `pending`; the kinds of task wording take turns, so each kind of
+        dangling call comes with both."""
+        return [self.checkpoint(item, self.wordings[number % 2]) for number, item in enumerate(pending)]
+
+    def checkpoint(self, pending: tuple | None, tasks: tuple) -> dict:
+        """A checkpoint at save point A with `pending` = (name, input) dangling, or with nothing pending:
+        ending with a tool_result (pending = "result") or with the model's final answer (pending = None)."""
+        ends_with_result, pending = pending == "result", None if pending == "result" else pending
+        task = self.rng.choice(tasks)
+        first = task if self.rng.random() < 0.7 else [{"type": "text", "text": task}]
+        messages = [{"role": "user", "content": first}]
+        for _ in range(self.rng.randint(0, 5)):
+            repeat = pending is not None and self.rng.random() < 0.3  # the same call made before, and answered
+            call = self._call(*pending) if repeat else self._call()
+            messages += [self._assistant(call), self._result(call)]
+        if pending is not None:
+            call = self._call(*pending)
+            messages.append(self._assistant(call))
+            dangling = {"id": call["id"], "name": call["name"], "input": dict(call["input"])}
+        else:
+            dangling = None
+            if ends_with_result:
+                call = self._call()
+                messages += [self._assistant(call), self._result(call)]
+            else:
+                messages.append(self._assistant(None))
+        turns = sum(m["role"] == "assistant" for m in messages) + self.rng.randint(0, 9)
+        return {"version": 1, "task": task, "turns": turns, "tokensUsed": self.rng.randint(1_000, 90_000),
+                "messages": messages, "pendingToolUse": dangling}
 
 
 def after_save_point_b(cp: dict) -> dict:
@@ -211,23 +285,29 @@ def build(max_turns: int, rng) -> dict:
     # A save, loading it back, a missing file, then broken files, each a way a checkpoint goes bad (in
     # shuffled order, sharing one process: one point for all of them). Their JSON is ASCII (\u escapes), so
     # a Chinese error message cannot come from quoting the file; the GBK one is what an editor on Windows may save.
-    state = draw.sample("cpB", meeting)
+    state, previous = draw.sample("cpB", meeting), draw.sample("cpA", meeting)
     saved = draw.file()
     folder = draw.folder()
     wrong_version = rng.randint(2, 9)
     broken = draw.sample("cpA", meeting)
     text = json.dumps(broken)
     damaged = {"corrupt": text[:rng.randint(80, len(text) - 80)],
+               "empty": "",
                "future": json.dumps({**broken, "version": wrong_version}),
+               "older": json.dumps({**broken, "version": rng.choice([0, -1])}),
                "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
-               "not_object": json.dumps([broken]),
-               "no_version": json.dumps(without_version(broken))}
+               "not_object": json.dumps(rng.choice([[broken], "checkpoint", 42, None, True])),
+               "no_version": json.dumps(without_version(broken)),
+               "folder": FOLDER}
     damaged = {kind: damaged[kind] for kind in rng.sample(list(damaged), len(damaged))}
     files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
+    on_disk = {f"{files[kind]}/{FOLDER_FILE}" if damaged[kind] == FOLDER else files[kind]:
+               "" if damaged[kind] == FOLDER else damaged[kind] for kind in damaged}
+    # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
-                 files={files[kind]: damaged[kind] for kind in damaged},
-                 meta={"state": state, "file": saved, "broken": files, "first_broken": 3, "version": wrong_version,
-                       "task": meeting},
+                 files={saved: json.dumps(previous, ensure_ascii=False), **on_disk},
+                 meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
+                       "damaged": damaged, "version": wrong_version, "task": meeting},
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
@@ -236,7 +316,7 @@ def build(max_turns: int, rng) -> dict:
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
     target = draw.file()
-    add(Scenario("save_atomic", watch=target, meta={"state": small, "file": target}, steps=[
+    add(Scenario("save_atomic", watch=target, meta={"state": small, "big": big, "file": target}, steps=[
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))
@@ -260,20 +340,17 @@ def build(max_turns: int, rng) -> dict:
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
                  steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
 
-    # -- recovery_action --
-    cases = [(draw.sample("cpA", meeting), "continue"), (after_save_point_b(draw.sample("cpB", meeting)), "continue")]
-    cases += [(draw.with_pending(draw.sample("cpB", meeting), name, tool_input), "rerun")
-              for name, tool_input in draw.read_only_calls()]
-    cases += [(draw.sample("cpC", email), "is_error")]
-    cases += [(draw.with_pending(draw.sample("cpC", email), name, tool_input), "is_error")
-              for name, tool_input in unheard_of_calls]
-    # The cases of one answer earn one point together, so they share a process; shuffled, so that an
-    # earlier call of that process says nothing about a later one.
-    groups = [[case for case in cases if case[1] == action] for action in ("continue", "rerun", "is_error")]
-    cases = [case for group in groups for case in rng.sample(group, len(group))]
+    # -- recovery_action -- over generated checkpoints; the expected answer is the reference's, at judging
+    # time. The kinds of dangling call are spread evenly, every task wording goes with every answer, and all
+    # the cases share one process in shuffled order, so neither the wording, the shape, the position nor
+    # an earlier call says what to answer.
+    generated = Generated(draw)
+    cases = generated.checkpoints(rng.sample([None, None, "result", "result"], 4))
+    cases += generated.checkpoints(draw.read_only_calls())
+    cases += generated.checkpoints([("send_email", send["pendingToolUse"]["input"]), *unheard_of_calls])
+    rng.shuffle(cases)
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
-                 steps=[{**call("recovery_action", cp), "report_args": True, "batch": action}
-                        for cp, action in cases]))
+                 steps=[{**call("recovery_action", cp), "report_args": True, "batch": "recovery"} for cp in cases]))
 
     # -- the multiple-choice answers (values only: one process reads them all) --
     add(Scenario("answers", independent_steps=True, steps=[

@@ -4,9 +4,11 @@ Besides the answer, each check looks at what the call did: a recovery_action tha
 runs a tool, sends an email, writes a file or changes its argument loses that
 check's point.
 """
+import copy
+
 import pytest
 
-from .helpers import expect, files_written, problem, same, short
+from .helpers import case_size, counterexample, expect, files_written, problem, same, short
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用（pendingToolUse 是 None），直接拿 messages 继续调用模型",
@@ -15,8 +17,14 @@ WHY = {"continue": "没有悬空调用（pendingToolUse 是 None），直接拿 
 
 
 def check(grading, wanted):
+    """Every case whose reference answer is `wanted`; what any call of the shared process did counts for each."""
     outcome = grading.outcome("recovery_action")
-    for index, (checkpoint, action) in enumerate(outcome.scenario.meta["cases"]):
+    cases = outcome.scenario.meta["cases"]
+    # strace cannot tell the calls of one process apart: a file any of them wrote counts against every answer
+    written = files_written(outcome, 0)
+    for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
+        checkpoint = cases[index]
+        action = grading.reference.recovery_action(copy.deepcopy(checkpoint))  # the oracle
         if action != wanted:
             continue
         pending = checkpoint["pendingToolUse"]
@@ -24,13 +32,13 @@ def check(grading, wanted):
         message = problem(outcome, index, what)
         expect(message is None, message)
         value = outcome.steps[index]["value"]
-        expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}")
+        expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}"
+                                    + counterexample(checkpoint, grading.seed))
         expect(same(outcome.steps[index].get("args_after", [None])[0], checkpoint),
                f"{what} 只做判断，不应该修改传进来的检查点")
         ran = [c["name"] for c in outcome.student_tool_calls(index)]
         expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：要不要重新执行，由调用它的代码决定")
-        written = files_written(outcome, index)
-        expect(not written, f"{what} 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")
+        expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")
     emails = outcome.emails_during_steps()
     expect(wanted != "is_error" or not emails, f"recovery_action 只做判断，却发出了 {emails} 封邮件")
 

@@ -11,6 +11,7 @@ import pytest
 
 from autograder.protocol import StepStatus
 
+from .crashes import run_agent_problem
 from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
                       same, short, text_of, usage_total)
 
@@ -154,6 +155,9 @@ def test_save_points(grading):
     wrong = differing_fields(saved, state)
     expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
                       "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
+    message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run
+    if message:
+        fail(message)
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -178,6 +182,9 @@ def test_resume_pending(grading):
            and same(snapshot.get("messages"), sent),
            "对账之后、调用模型之前要先存档（save_checkpoint）：否则这时崩溃，重启后检查点里还是那个悬空调用，"
            "只读工具会再执行一次、结果也可能变了")
+    message = run_agent_problem(outcome, grading.reference)
+    if message:
+        fail(message)
 
     crash = grading.outcome("agent_crash_send")
     if crash.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:

@@ -1,21 +1,45 @@
 """save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from autograder.protocol import StepStatus
 
+from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
 from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
-                      returned, short, stray_files, without_paths)
+                      returned, same, short, stray_files, without_paths)
+from .scenarios import FOLDER
 
 GRADE = "test_save_load"
 LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
     "corrupt": "文件不是合法的 JSON（只剩半截）时",
-    "future": "版本不符时",
+    "empty": "文件是空的（0 字节）时",
+    "future": "版本比代码认的高时",
+    "older": "版本比代码认的低时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
-    "not_object": "文件是合法的 JSON、但不是一个对象（这里是一个列表）时",
+    "not_object": "文件是合法的 JSON、但不是一个对象时",
     "no_version": "文件里没有 version 字段时",
+    "folder": "path 上是一个文件夹时",
 }
+OS_ERRORS = {cls.__name__ for cls in (OSError, *OSError.__subclasses__())} - {"FileNotFoundError"}
+
+
+def reference_outcome(reference, content) -> tuple:
+    """("value_error" | "os_error" | "returned", detail): what the reference's load_checkpoint does with it."""
+    with tempfile.TemporaryDirectory(prefix="load-") as folder:
+        path = Path(folder) / "checkpoint.json"
+        if content == FOLDER:
+            path.mkdir()
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        try:
+            return "returned", reference.load_checkpoint(path)
+        except ValueError as exc:
+            return "value_error", str(exc)
+        except OSError as exc:
+            return "os_error", type(exc).__name__
 
 
 def check_no_stray_files(outcome, index, keep, when, advice):
@@ -45,17 +69,30 @@ def test_round_trip(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_load_errors(grading):
-    """文件损坏、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）"""
+    """文件损坏、为空、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）；path 上是文件夹时 OSError 照样抛出；坏文件留在原处"""
     outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
     for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
         what = LOAD_ERRORS[kind]
+        content = meta["damaged"][kind]
+        expected, detail = reference_outcome(grading.reference, content)  # the oracle, on the same file
         step = outcome.steps[index]
+        if expected == "returned":
+            expect(step["status"] == StepStatus.RETURNED and same(step.get("value"), detail),
+                   f"{what}，load_checkpoint 应该返回文件里的检查点：" + (problem(outcome, index, "load_checkpoint")
+                                                                  or f"你的函数返回了 {short(step.get('value'))}"))
+            continue
+        wanted = "ValueError" if expected == "value_error" else f"{detail}（OSError 的一种，不能当作文件不存在）"
         if step["status"] == StepStatus.RETURNED:
-            fail(f"{what}，load_checkpoint 应该抛 ValueError，你的函数却返回了 {short(step['value'])}")
+            fail(f"{what}，load_checkpoint 应该抛 {wanted}，你的函数却返回了 {short(step['value'])}"
+                 + ("：只有文件不存在才返回 None，读不了的检查点要让调用方知道" if expected == "os_error" else ""))
         if step["status"] != StepStatus.RAISED:
             fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
         error = step["error"]
+        if expected == "os_error":
+            expect(error["type"] in OS_ERRORS and not error["value_error"],
+                   f"{what}，load_checkpoint 应该让 {wanted} 原样抛出去，你的函数抛的是 {error['type']}")
+            continue
         expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
         message = error["message"]
         shown = as_user_sees(message, outcome.workdir)
@@ -67,6 +104,12 @@ def test_load_errors(grading):
     expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
            f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
            f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
+    for relative, content in outcome.scenario.files.items():  # reading never moves, deletes or rewrites a file
+        if relative != meta["file"]:
+            original = content if isinstance(content, bytes) else content.encode("utf-8")
+            expect(outcome.files_after.get(relative) == original.decode("utf-8", errors="replace"),
+                   f"load_checkpoint 读过坏掉的检查点之后，文件 {relative} 被移走、删掉或改写了：读检查点不应该动它，"
+                   "它是排查问题的证据，也可能还救得回来")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -94,26 +137,23 @@ def test_atomic(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_durable(grading):
-    """临时文件在同一文件夹、写完并 fsync 之后才改名，改名后 fsync 文件夹（Windows 打不开文件夹，那里不要求）"""
-    outcome = grading.outcome("save_roundtrip")
-    returned(outcome, 0, "save_checkpoint(state, path)")
-    target = os.path.normpath(os.path.join(outcome.workdir, outcome.scenario.meta["file"]))
-    events = [e for e in outcome.fs_events if e["step"] == 0]  # seen by strace, outside the sandbox
-    renames = [i for i, e in enumerate(events) if e["op"] == "rename" and e.get("dst") == target]
-    expect(renames, "save_checkpoint 没有把临时文件改名成目标文件（os.replace）：直接写目标文件，"
-                    "写到一半崩溃就只剩半个文件")
-    last = renames[-1]
-    temporary = events[last]["path"]
-    expect(os.path.dirname(temporary) == os.path.dirname(target),
-           "临时文件要和目标文件放在同一个文件夹里：os.replace 只有在同一个文件系统里才是原子的")
-    opened = [i for i, e in enumerate(events[:last]) if e["op"] == "open" and e["path"] == temporary]
-    before = events[opened[-1] if opened else 0:last]
-    writes = [i for i, e in enumerate(before) if e["op"] == "write" and e["path"] == temporary]
-    syncs = [i for i, e in enumerate(before) if e["op"] in ("fsync", "fdatasync") and e["path"] == temporary]
-    expect(syncs, "临时文件写完、改名之前要 flush 并 os.fsync：否则断电后，改名可能指向一个内容还没落盘的文件")
-    expect(not writes or writes[-1] < syncs[-1],
-           "临时文件在 os.fsync 之后还有写入：先 flush（或写完、关闭文件），再 fsync，最后改名。"
-           "fsync 之后才写进文件的内容（例如还留在 Python 缓冲区里、关闭文件时才写出的部分）断电后可能丢失")
-    folder = os.path.dirname(target)
-    expect(os.name == "nt" or any(e["op"] in ("fsync", "fdatasync") and e["path"] == folder for e in events[last + 1:]),
-           "改名之后还要 fsync 所在的文件夹（os.open 文件夹再 os.fsync）：改名记在目录里，目录落盘了改名才扛得住断电")
+    """断电发生在保存的任何时刻，path 上都是上一份或新的一份完整检查点；保存返回之后一定是新的一份（Windows 上不要求 fsync 文件夹）"""
+    roundtrip, atomic = grading.outcome("save_roundtrip"), grading.outcome("save_atomic")
+    returned(roundtrip, 0, "save_checkpoint(state, path)")
+    meta, small = roundtrip.scenario.meta, atomic.scenario.meta["state"]
+    target = os.path.normpath(os.path.join(roundtrip.workdir, meta["file"]))
+    moved = [e["path"] for e in roundtrip.fs_events if e["step"] == 0 and e["op"] == "rename" and e.get("dst") == target]
+    expect(all(os.path.dirname(source) == os.path.dirname(target) for source in moved),
+           "临时文件要和目标文件放在同一个文件夹里：os.replace 只有在同一个文件系统里才是原子的，"
+           "path 所在的文件夹可能在另一块磁盘上")
+    # seen by strace, outside the sandbox: the calls that reached the kernel, whatever the code patched
+    cuts = power_cuts(roundtrip, [Save(0, meta["previous"], meta["state"], "覆盖一份已有的检查点时")])
+    cuts += power_cuts(atomic, [Save(0, None, small, "第一次保存（path 上还没有检查点）时"),
+                                Save(1, small, atomic.scenario.meta["big"], "一次写到一半磁盘满了的保存中",
+                                     made_to_fail=True)])
+    message = first_failure(cuts, grading.reference)
+    if message:
+        fail(message)
+    message = student_loads(grading, files_to_load(cuts))
+    if message:
+        fail(message)

@@ -35,6 +35,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_os_level": {},
     "full_class_agent": {},
     "full_list_blocks": {},
+    "full_o_sync_save": {},
+    "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines  # durable through O_SYNC writes, without fsync of the file
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
@@ -53,6 +55,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_run_agent_stub": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_save_direct_write": {"test_save_load": 2},
     "wrong_save_no_fsync": {"test_save_load": 3},
+    "wrong_save_delete_then_rename": {"test_save_load": 3},  # a power cut between the two leaves no checkpoint
     "wrong_load_none_on_error": {"test_save_load": 3},
     "wrong_load_no_path": {"test_save_load": 3},
     "wrong_recovery_mutates": {"test_recovery_action": 1},  # with nothing pending, clearing changes nothing
@@ -61,6 +64,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_copy_not_rename": {"test_save_load": 1},  # a temp left after every save, no rename, none atomic
     "wrong_save_tmp_beside_default": {"test_save_load": 3},
     "wrong_load_not_utf8": {"test_save_load": 3},
+    "wrong_load_empty_as_missing": {"test_save_load": 3},  # an empty file or a folder at the path is no "none"
     "wrong_load_not_object": {"test_save_load": 3},
     "wrong_load_no_version": {"test_save_load": 3},
     "wrong_load_english": {"test_save_load": 3},
@@ -73,11 +77,13 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_runs_tool": {"test_recovery_action": 2},
     "wrong_recovery_reconciles": {"test_recovery_action": 1},  # nothing pending: it does not call reconcile
     "wrong_recovery_saves": {"test_recovery_action": 0},
+    "wrong_recovery_by_wording": {"test_recovery_action": 1},  # each kind of call comes with both wordings
     "wrong_ignores_client": {"test_run_agent": 4},
     "wrong_ignores_path": {"test_run_agent": 1, "test_incident_fix": 1},  # only the fresh start works: every resume starts afresh
     "wrong_task_from_argument": {"test_run_agent": 4},
     "wrong_no_final_save": {"test_run_agent": 4},
     "wrong_no_save_after_reconcile": {"test_run_agent": 4},
+    "wrong_agent_quick_write": {"test_run_agent": 3},  # its own open(path, "w"): a power cut can leave half a file
     "wrong_tokens_input_only": {"test_run_agent": 3},
     "wrong_pending_model_dump": {"test_run_agent": 4},
     "wrong_messages_sdk_objects": {"test_run_agent": 0, "test_incident_fix": 0},
@@ -110,6 +116,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_grader": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_gradebook": {"test_reconcile": 4, "test_incident_fix": 1},  # its kill(-1) reaches only its own child
     "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_shm_journal": {"test_run_agent": 2, "test_incident_fix": 0},  # each step gets a fresh /dev/shm
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -133,6 +140,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_grader": "wrong_incident_rerun",
     "tamper_gradebook": "wrong_incident_rerun",
     "tamper_exhaust": "wrong_incident_rerun",
+    "tamper_shm_journal": "wrong_no_save_a",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -150,6 +158,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_no_reconcile": "先对账",
     "wrong_save_direct_write": "写坏了",
     "wrong_save_no_fsync": "fsync",
+    "wrong_save_delete_then_rename": "不要先删掉旧的检查点再改名",
     "wrong_load_none_on_error": "应该抛 ValueError",
     "wrong_load_no_path": "路径",
     "wrong_recovery_mutates": "不应该修改",
@@ -158,6 +167,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_copy_not_rename": "一次成功的保存之后，文件夹里留下了多余的文件",
     "wrong_save_tmp_beside_default": "同一个文件夹",
     "wrong_load_not_utf8": "不是 UTF-8 编码",
+    "wrong_load_empty_as_missing": "load_checkpoint 应该抛",
     "wrong_load_not_object": "不是一个对象",
     "wrong_load_no_version": "没有 version 字段",
     "wrong_load_english": "要用中文",
@@ -175,6 +185,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
     "wrong_no_save_after_reconcile": "对账之后、调用模型之前要先存档",
+    "wrong_agent_quick_write": "模拟断电：run_agent",
     "wrong_tokens_input_only": "input_tokens + output_tokens",
     "wrong_pending_model_dump": "只记 id、name、input 三项",
     "wrong_messages_sdk_objects": "不能存成 JSON",

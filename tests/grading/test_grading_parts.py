@@ -1,5 +1,6 @@
 """The grader's parts on their own: what the child sends back, how a damaged notebook is
 read, which lines count as a leak, what the scenarios draw."""
+import copy
 import json
 import math
 import random
@@ -10,8 +11,8 @@ import pytest
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import scenarios
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
-from autograder.notebook_code import RELEASE_NOTEBOOK
-from autograder.submission import (definitions_only, drop_duplicate_ids, parse_notebook_text,
+from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module, load_reference
+from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
 
 
@@ -63,6 +64,22 @@ def test_cells_the_student_added_keep_only_definitions():
     assert "def helper" in kept and "SAFE = frozenset" in kept and "import os" in kept
     assert "print" not in kept and "run_agent" not in kept and "for i" not in kept
     assert definitions_only("def broken(:\n") == ""
+
+
+def test_the_notebooks_own_helpers_are_defined_without_running_its_demos():
+    kept = demo_definitions('import json\nimport anthropic\nfrom instruments.widgets import viewer\n'
+                            'DEMO_DIR = Path(tempfile.mkdtemp())\nclient = make_client()\nLIMIT = 3\n'
+                            'path = DEMO_DIR / "x.json"\nprint("演示")\nrun_agent("task")\n'
+                            'def describe(message):\n    return str(message)\nclass Crash(Exception):\n    pass\n')
+    assert "def describe" in kept and "class Crash" in kept and "LIMIT = 3" in kept
+    assert "import json" in kept and "import anthropic" in kept
+    for left_out in ("instruments", "mkdtemp", "make_client", "DEMO_DIR", "print", "run_agent"):
+        assert left_out not in kept, left_out
+    helpers = {name: source for name, source in course_layout().definitions if name.startswith("demo-")}
+    assert any("def describe" in source for source in helpers.values())
+    module = load_module([nbformat.v4.new_code_cell(source) for name, source in course_layout().definitions
+                          if source is not None], "helpers")  # defining them all runs nothing and raises nothing
+    assert callable(module.describe) and not hasattr(module, "DEMO_DIR")
 
 
 def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
@@ -137,3 +154,25 @@ def test_unheard_of_tools_defeat_each_shortcut():
     assert len(scenarios.UNUSUAL_VERBS) >= 40
     assert not [name for name in scenarios.UNUSUAL_VERBS
                 if any(word in name for word in (*scenarios.OBVIOUS_VERBS, *read_only))]
+
+
+def test_recovery_cases_say_nothing_but_the_dangling_call():
+    """Over many seeds, the reference's answer goes with every task wording, history length and position."""
+    reference = load_reference()
+    seen = {}
+    for seed in range(30):
+        cases = scenarios.build(40, random.Random(seed))["recovery_action"].meta["cases"]
+        answers = [reference.recovery_action(copy.deepcopy(cp)) for cp in cases]
+        assert set(answers) == {"continue", "rerun", "is_error"}
+        for position, (cp, answer) in enumerate(zip(cases, answers)):
+            wording = "邮件" in cp["task"]
+            seen.setdefault(answer, set()).update({("wording", wording), ("position", position % 3),
+                                                   ("long", len(cp["messages"]) > 5),
+                                                   ("block_task", isinstance(cp["messages"][0]["content"], list))})
+            if cp["pendingToolUse"]:  # the dangling call is the last message's tool_use, with the same id
+                last = cp["messages"][-1]["content"][-1]
+                assert last["type"] == "tool_use" and last["id"] == cp["pendingToolUse"]["id"]
+    every = {(kind, value) for kind, values in (("wording", (True, False)), ("position", (0, 1, 2)),
+                                                ("long", (True, False)), ("block_task", (True, False)))
+             for value in values}
+    assert all(kinds == every for kinds in seen.values()), seen

@@ -34,7 +34,7 @@ def save_checkpoint(state, path=CHECKPOINT_PATH):
 
 def load_checkpoint(path=CHECKPOINT_PATH):
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():  # a folder at the path is no "no checkpoint": reading it raises
         return None
     try:
         state = json.loads(path.read_bytes().decode("utf-8"))

@@ -1,0 +1,227 @@
+"""Every state a crash could leave on disk, rebuilt from the file-system calls strace recorded.
+
+The grader replays a step's calls (autograder.fs_trace records) on a model of the file
+system, and at any moment asks what a file could hold if the machine lost power right
+then: `FileSystem(files)`, `.apply(record)` for each call in order, `.after_power_cut(path)`.
+The model is the abstract persistence model of ALICE (Pillai et al., "All File Systems Are
+Not Created Equal", OSDI 2014), written down for the files the lesson writes, with the
+guarantees POSIX and Linux give (fsync(2), open(2)):
+
+- A process crash keeps what the kernel accepted (the page cache): the state after any call.
+- A power cut keeps what was made durable, and of the rest possibly some, possibly none:
+  - A file's data (its writes and truncations) is durable after `fsync` or `fdatasync` of
+    it, after each write through a descriptor opened with `O_SYNC` or `O_DSYNC`, and after
+    `sync()` / `syncfs()`. Of the changes since, a power cut keeps a prefix in order, the
+    last change of the prefix maybe only in part (a write cut off part-way). The size may
+    reach the disk before the data, so an empty or half-written file is a possible state.
+  - A name (a file created, renamed, linked or unlinked in a folder) is durable after an
+    `fsync` of the folder itself, or `sync()`: `fsync` of a file does not make its name
+    durable (Linux fsync(2)). Of the name changes since, a power cut keeps a prefix in
+    order; each rename is atomic (the name points at the old file or the new one).
+  - Names and data reach the disk independently: a rename may survive while the data of
+    the file it points at does not (the "empty file after a crash" of delayed allocation).
+
+On Windows (`names_need_folder_fsync=False`) a folder cannot be opened to fsync it, and the course
+takes a name change as durable when it is made.
+
+Files the step found in place (`files`) are durable. Folders are not modelled: the
+checkpoint's folder exists before the step. Each file's prefixes are bounded
+(`MAX_PREFIXES`, as CrashMonkey bounds its states), always including none and all.
+"""
+import os
+
+MAX_PREFIXES = 8  # prefixes of a file's pending changes tried (evenly spaced, none and all included)
+DELETED = " (deleted)"  # strace -y's decoration of a descriptor whose file has no name any more
+
+
+def _changed(content: bytes, change: tuple) -> bytes:
+    """`content` after one ("write", offset, data) or ("truncate", length)."""
+    if change[0] == "truncate":
+        length = change[1]
+        return content[:length] + b"\0" * (length - len(content))
+    _, offset, data = change
+    content = content + b"\0" * (offset - len(content))
+    return content[:offset] + data + content[offset + len(data):]
+
+
+def _part(change: tuple) -> tuple | None:
+    """The first half of a write (what reached the disk of a write cut off part-way), or None."""
+    if change[0] != "write" or len(change[2]) < 2:
+        return None
+    return ("write", change[1], change[2][:len(change[2]) // 2])
+
+
+class _File:
+    def __init__(self, durable: bytes):
+        self.durable = durable  # what a power cut keeps for certain
+        self.pending = []  # changes since it was last made durable, in order
+        self.content = durable  # what the page cache holds
+
+    def change(self, change: tuple):
+        self.content = _changed(self.content, change)
+        self.pending.append(change)
+
+    def sync(self):
+        self.durable, self.pending = self.content, []
+
+    def after_power_cut(self) -> set:
+        count = len(self.pending)
+        kept = sorted({round(i * count / (MAX_PREFIXES - 1)) for i in range(MAX_PREFIXES)} if count >= MAX_PREFIXES
+                      else range(count + 1))
+        states, content, done = set(), self.durable, 0
+        for number in kept:
+            for change in self.pending[done:number]:
+                content = _changed(content, change)
+            done = number
+            states.add(content)
+            part = _part(self.pending[number]) if number < count else None
+            if part:
+                states.add(_changed(content, part))
+        return states
+
+
+def _renamed(names: dict, change: tuple):
+    """Apply one name change to a {path: file id} map: ("link", path, id), ("unlink", path, None) or
+    ("rename", source, (target, id)); a rename puts its file at the target even where the source's name
+    never reached the disk (another folder's change, not yet durable)."""
+    kind, path, other = change
+    if kind == "unlink":
+        names.pop(path, None)
+    elif kind == "link":
+        names[path] = other
+    else:
+        names.pop(path, None)
+        names[other[0]] = other[1]
+
+
+class FileSystem:
+    """The page cache and the disk of the files under a step's eyes, as the recorded calls change them."""
+
+    def __init__(self, files: dict, names_need_folder_fsync: bool = True):
+        # False for Windows, where a folder cannot be opened to fsync it: the course accepts a rename as it stands
+        self.names_need_folder_fsync = names_need_folder_fsync
+        self.files = {}  # id -> _File
+        self.names = {}  # path -> id, as the page cache has them
+        self.durable_names = {}  # path -> id, on disk
+        self.pending = {}  # folder -> name changes not yet durable: ("link", path, id), ("unlink", path, None), ...
+        self.descriptors = {}  # fd -> {"path", "file" (id or None), "position", "append", "sync"}
+        for path, data in files.items():
+            self._existing(os.path.normpath(path), data)
+
+    def _existing(self, path: str, data: bytes = b"") -> int:
+        """The id of the file at `path`; one found in place (durable, its content unknown: `data`) if none."""
+        if path not in self.names:
+            number = len(self.files)
+            self.files[number] = _File(data)
+            self.names[path] = self.durable_names[path] = number
+        return self.names[path]
+
+    def _rename(self, change: tuple):
+        _renamed(self.names, change)
+        folder = os.path.dirname(change[2][0] if change[0] == "rename" else change[1])  # where the new name lives
+        self.pending.setdefault(folder, []).append(change)
+        if not self.names_need_folder_fsync:
+            self._sync_folder(folder)
+
+    def _sync_folder(self, folder: str):
+        for change in self.pending.pop(folder, []):
+            _renamed(self.durable_names, change)
+
+    def _descriptor_file(self, record: dict) -> _File:
+        fd = self.descriptors.get(record.get("fd"))
+        if fd is None or fd["file"] is None:
+            number = self._existing(_path(record["path"]))
+            if fd is not None:
+                fd["file"] = number
+            return self.files[number]
+        return self.files[fd["file"]]
+
+    def apply(self, record: dict):
+        """One fs_trace record: what the call did to the page cache, and what it made durable."""
+        op, path, fd = record["op"], _path(record.get("path")), record.get("fd")
+        if op == "open":
+            flags = str(record.get("flags", ""))
+            number = self.names.get(path)
+            if number is None and "O_CREAT" in flags:
+                number = len(self.files)
+                self.files[number] = _File(b"")
+                self._rename(("link", path, number))
+            elif number is not None and "O_TRUNC" in flags:
+                self.files[number].change(("truncate", 0))
+            if fd is not None:  # a folder, or a file from before the trace, has no id until written
+                self.descriptors[fd] = {"path": path, "file": number, "position": 0, "append": "O_APPEND" in flags,
+                                        "sync": "O_SYNC" in flags or "O_DSYNC" in flags}
+        elif op == "write":
+            self._write(record)
+        elif op == "truncate":
+            file = self._descriptor_file(record) if fd is not None else self.files[self._existing(path)]
+            file.change(("truncate", record.get("length") or 0))
+        elif op == "seek" and fd in self.descriptors and record.get("position") is not None:
+            self.descriptors[fd]["position"] = record["position"]
+        elif op in ("fsync", "fdatasync"):
+            descriptor = self.descriptors.get(fd)
+            if (descriptor and descriptor["file"] is not None) or path in self.names:
+                self._descriptor_file(record).sync()
+            else:
+                self._sync_folder(path)
+        elif op == "sync":
+            for file in self.files.values():
+                file.sync()
+            for folder in list(self.pending):
+                self._sync_folder(folder)
+        elif op in ("rename", "link"):
+            number, target = self._existing(path), os.path.normpath(record["dst"])
+            self._rename(("rename", path, (target, number)) if op == "rename" else ("link", target, number))
+        elif op == "unlink" and path in self.names:
+            self._rename(("unlink", path, None))
+        elif op == "close":
+            self.descriptors.pop(fd, None)
+        elif op == "replace":  # made by the grader itself (its stand-in save): atomic and durable at once
+            self._sync_folder(os.path.dirname(path))
+            number = len(self.files)
+            self.files[number] = _File(record["data"])
+            self.names[path] = self.durable_names[path] = number
+
+    def _write(self, record: dict):
+        file = self._descriptor_file(record)
+        descriptor = self.descriptors.get(record.get("fd")) or {"position": len(file.content), "append": True,
+                                                                 "sync": False}
+        data = record.get("data")
+        size = record.get("size") or 0
+        if data is None:  # sendfile, copy_file_range: the bytes come from another file, unknown here
+            data = b"\0" * size
+        if record.get("offset") is not None:
+            offset = record["offset"]
+        else:
+            offset = len(file.content) if descriptor["append"] else descriptor["position"]
+            descriptor["position"] = offset + len(data)
+        file.change(("write", offset, data))
+        if descriptor["sync"]:
+            file.sync()
+
+    def content(self, path: str) -> bytes | None:
+        """What a process crash leaves at `path` (the page cache), None when no file is there."""
+        number = self.names.get(os.path.normpath(path))
+        return None if number is None else self.files[number].content
+
+    def after_power_cut(self, path: str) -> set:
+        """Every content a power cut now could leave at `path` (None: no file there)."""
+        path = os.path.normpath(path)
+        names = dict(self.durable_names)
+        states = set()
+        changes = self.pending.get(os.path.dirname(path), [])
+        for count in range(len(changes) + 1):
+            if count:
+                _renamed(names, changes[count - 1])
+            number = names.get(path)
+            if number is None:
+                states.add(None)
+            else:
+                states |= self.files[number].after_power_cut()
+        return states
+
+
+def _path(path):
+    if path is None:
+        return None
+    return os.path.normpath(path.removesuffix(DELETED))

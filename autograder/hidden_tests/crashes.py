@@ -1,0 +1,247 @@
+"""Power cuts during the saves a scenario made: every state autograder.crash_states allows, judged.
+
+`power_cuts(outcome, saves)` replays the scenario's recorded file-system calls and, after
+each call of a checked step and once the step is over, collects what a power cut could
+leave at the checkpoint's path. Each state must load, with the reference's
+load_checkpoint, as one of the checkpoints allowed at that moment: during a save the
+previous one (None when there was none) or the new one; once a save has returned, only
+the new one. `student_loads(grading, cuts)` then loads every such file with the
+student's own load_checkpoint, all in one process, and compares with the reference.
+"""
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.crash_states import FileSystem
+from autograder.protocol import StepStatus
+from autograder.sandbox import Scenario
+
+from .helpers import same, short
+
+FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
+                    "断电时，还没落盘的内容会丢，改名却可能已经生效")
+FOLDER_SYNC_ADVICE = "改名之后还要 fsync 所在的文件夹（os.open 文件夹再 os.fsync）：改名记在目录里，目录落盘了改名才扛得住断电"
+NO_DELETE_ADVICE = "不要先删掉旧的检查点再改名：os.replace 本身就会原子地把旧文件换掉，中间没有「没有检查点」的时刻"
+IN_PLACE_ADVICE = "不要直接写目标文件：先写同一文件夹里的临时文件，落盘之后再用 os.replace 换上去"
+
+
+@dataclass
+class Save:
+    """One checked step: the checkpoint before it (None: no file) and the state it was asked to save."""
+    step: int
+    old: object
+    new: dict
+    what: str  # how the feedback names this save
+    made_to_fail: bool = False  # the grader fills the disk: whether it reports that is test_atomic's to judge
+
+
+@dataclass
+class Cut:
+    """A power cut at one moment: what may be at the path, and what is allowed there."""
+    save: Save
+    when: str
+    contents: set
+    allowed: tuple
+    calls: list  # the save's recorded calls up to this moment
+
+
+def _relative(path, workdir: str) -> str:
+    return os.path.relpath(path, workdir) if isinstance(path, str) and path.startswith(workdir) else str(path)
+
+
+def describe(record: dict, workdir: str) -> str:
+    """A recorded call, in the student's terms."""
+    op, path = record["op"], _relative(record.get("path"), workdir)
+    if op == "open":
+        return f"打开 {path}" + ("（清空）" if "O_TRUNC" in str(record.get("flags")) else "")
+    if op == "write":
+        return f"写入 {path}（{record.get('size')} 字节）"
+    if op in ("rename", "link"):
+        return f"{'改名' if op == 'rename' else '硬链接'} {path} → {_relative(record.get('dst'), workdir)}"
+    names = {"fsync": "fsync", "fdatasync": "fdatasync", "unlink": "删除", "truncate": "截断", "close": "关闭",
+             "seek": "移动读写位置", "mkdir": "建文件夹", "rmdir": "删文件夹"}
+    return "sync()" if op == "sync" else f"{names.get(op, op)} {path}"
+
+
+def file_system(files: dict) -> FileSystem:
+    """The model for these files; on Windows (where a folder cannot be fsynced) a rename counts as made."""
+    return FileSystem(files, names_need_folder_fsync=os.name != "nt")
+
+
+def power_cuts(outcome, saves: list) -> list:
+    """The cuts during and right after each save in `saves` (Save objects), in the order of the calls."""
+    workdir = outcome.workdir
+    target = os.path.join(workdir, outcome.scenario.meta["file"])
+    files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
+             for name, data in outcome.scenario.files.items()}
+    fs = file_system(files)
+    by_step = {save.step: save for save in saves}
+    cuts, calls = [], {save.step: [] for save in saves}
+    events = list(outcome.fs_events)
+    for number, record in enumerate(events):
+        fs.apply(record)
+        save = by_step.get(record["step"])
+        if save is None:
+            continue
+        calls[save.step].append(record)
+        cuts.append(Cut(save, f"在「{describe(record, workdir)}」之后", fs.after_power_cut(target),
+                        (save.old, save.new), list(calls[save.step])))
+        if number + 1 == len(events) or events[number + 1]["step"] != record["step"]:
+            by_step.pop(save.step)
+            cuts.append(_returned(outcome, save, fs.after_power_cut(target), calls[save.step]))
+    for save in by_step.values():  # a save that touched no file at all
+        cuts.append(_returned(outcome, save, fs.after_power_cut(target), []))
+    return cuts
+
+
+def _returned(outcome, save: Save, contents: set, calls: list) -> Cut:
+    returned = outcome.steps[save.step]["status"] == StepStatus.RETURNED and not save.made_to_fail
+    allowed = (save.new,) if returned else (save.old, save.new)
+    return Cut(save, "在 save_checkpoint 返回之后" if returned else "在这次保存结束之后", contents, allowed, calls)
+
+
+def reference_load(reference, content: bytes | None, known: dict | None = None):
+    """(state, None) as the reference's load_checkpoint reads `content`, or (None, its error); `known` caches."""
+    if known is not None:
+        if content not in known:
+            known[content] = reference_load(reference, content)
+        return known[content]
+    if content is None:
+        return None, None
+    with tempfile.TemporaryDirectory(prefix="crash-") as folder:
+        path = Path(folder) / "checkpoint.json"
+        path.write_bytes(content)
+        try:
+            return reference.load_checkpoint(path), None
+        except Exception as exc:  # noqa: BLE001 (any error is a state that does not load)
+            return None, exc
+
+
+def what_is_there(content: bytes | None, state, error, old) -> str:
+    """What a power cut left at the path, in the student's terms; `old`: the checkpoint before (None: none)."""
+    if content is None:
+        return "没有检查点文件" + ("（原来那一份不见了）" if old is not None else "")
+    if error is None:
+        return "还是上一份检查点" if same(state, old) else f"是另一份检查点（{short(state, 60)}）"
+    if not content.strip(b"\0 \n"):
+        return f"是一个{'空' if not content else '全是空白或零字节的'}文件（{len(content)} 字节）"
+    return f"是读不出来的半截文件（{len(content)} 字节，load_checkpoint 抛出 {type(error).__name__}）"
+
+
+def advice(content, error, calls: list) -> str:
+    if content is None:
+        return NO_DELETE_ADVICE if any(e["op"] == "unlink" for e in calls) else FOLDER_SYNC_ADVICE
+    if error is None:
+        return FOLDER_SYNC_ADVICE
+    if not any(e["op"] == "rename" for e in calls):
+        return IN_PLACE_ADVICE
+    return FILE_SYNC_ADVICE
+
+
+def first_failure(cuts: list, reference) -> str | None:
+    """The feedback for the first cut that leaves something not allowed, or None when every cut is fine."""
+    for cut in cuts:
+        for content in sorted(cut.contents, key=lambda c: (c is not None, len(c or b""), c or b"")):
+            state, error = reference_load(reference, content)
+            if error is None and any(same(state, allowed) for allowed in cut.allowed):
+                continue
+            return (f"模拟断电：{cut.save.what}，{cut.when}断电，path 上{what_is_there(content, state, error, cut.save.old)}。"
+                    f"{advice(content, error, cut.calls)}")
+    return None
+
+
+def files_to_load(cuts: list) -> list:
+    """Every distinct file content a cut may leave at the path (no file at all is not among them)."""
+    return sorted({content for cut in cuts for content in cut.contents if content is not None})
+
+
+def student_loads(grading, contents: list) -> str | None:
+    """Load each content with the student's load_checkpoint (one process); None if each matches the reference."""
+    if not contents:
+        return None
+    names = [f"power-cut/state-{number}.json" for number in range(len(contents))]
+    steps = [{"kind": "call", "name": "load_checkpoint", "args": [{"$path": name}], "kwargs": {},
+              "batch": "power_cut"} for name in names]
+    outcome = grading.outcome("power_cut_loads", Scenario("power_cut_loads", steps, files=dict(zip(names, contents)),
+                                                         independent_steps=True))
+    for index, content in enumerate(contents):
+        expected, _ = reference_load(grading.reference, content)
+        step = outcome.steps[index]
+        if step["status"] != StepStatus.RETURNED or not same(step.get("value"), expected):
+            got = (f"返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
+                   else f"抛出了 {(step.get('error') or {}).get('type', step['status'])}")
+            return (f"断电后 path 上留下的是一份完整的检查点（{short(json.loads(content), 60)}），"
+                    f"你的 load_checkpoint 读它却{got}")
+    return None
+
+
+def _moments(outcome, step: int) -> list:
+    """(at, order, kind, record) of one step, in the order they happened: its file-system calls (a call whose
+    line ends at or before where the log ended when the grader got a request came first), and the grader's
+    stand-in saves, model calls and tool calls (in the order the grader got them)."""
+    moments = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] == step]
+    moments += [(c["at"], c["seq"], "save", c) for c in outcome.standin_calls
+                if c.get("step") == step and c.get("name") == "save_checkpoint" and "state" in c]
+    moments += [(c["at"], c["seq"], "model", c) for c in outcome.model_calls if c["step"] == step]
+    moments += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
+    return sorted(moments, key=lambda moment: moment[:2])
+
+
+def _snapshot_state(record):
+    snapshot = record.get("snapshot") or {}
+    return snapshot.get("state") if "state" in snapshot else None
+
+
+def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
+    """Power cuts while run_agent runs (step `step`), or None when every one leaves a whole checkpoint.
+
+    Between the grader's moments any complete checkpoint may be on disk (none only before the first
+    save); at each tool call and model call the checkpoint must already be on disk, durably, as the
+    grader read it then (save point A before the tool, B before the model); once run_agent returned,
+    the one it left. The grader's stand-in save_checkpoint counts as one durable, atomic replacement.
+    """
+    workdir = outcome.workdir
+    target = os.path.join(workdir, outcome.scenario.meta["file"])
+    files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
+             for name, data in outcome.scenario.files.items()}
+    fs = file_system(files)
+    known = {}
+    previous, _ = reference_load(reference, files.get(target), known)
+    saved = previous is not None  # from the first checkpoint on, one must always be there
+    end = outcome.files_after.get(outcome.scenario.meta["file"])
+    final = [(float("inf"), 0, "end", {"content": None if end is None else end.encode("utf-8")})]
+    for _, _, kind, record in _moments(outcome, step) + final:
+        expected = None
+        if kind == "call":
+            fs.apply(record)
+        elif kind == "save":
+            fs.apply({"op": "replace", "path": target,
+                      "data": json.dumps(record["state"], ensure_ascii=False).encode("utf-8")})
+            saved = True
+        elif kind == "end":
+            expected = reference_load(reference, record["content"], known)[0]
+        else:
+            expected = _snapshot_state(record)
+            saved = saved or expected is not None
+        for content in sorted(fs.after_power_cut(target), key=lambda c: (c is not None, c or b"")):
+            state, error = reference_load(reference, content, known)
+            if kind in ("model", "tool", "end") and error is None and same(state, expected):
+                continue
+            if kind in ("call", "save") and error is None and (state is not None or not saved):
+                continue
+            there = what_is_there(content, state, error, previous)
+            if error is None and state is not None and kind != "call":
+                there = "还是更早的一份检查点，不是这一刻已经存下的那一份（断电重启后会从更早的一步接着做）"
+            if kind == "tool":
+                return (f"模拟断电：run_agent 执行工具 {record.get('name')} 的那一刻断电，path 上{there}。"
+                        "存档点 A 要在执行工具之前完整地、持久地存好（用 save_checkpoint，它先写临时文件再改名并 fsync）")
+            if kind == "model":
+                return (f"模拟断电：run_agent 调用模型的那一刻断电，path 上{there}。"
+                        "存档点 B（以及恢复时对账之后的那一次）要在调用模型之前完整地、持久地存好（用 save_checkpoint）")
+            if kind == "end":
+                return f"模拟断电：run_agent 返回之后断电，path 上{there}。最后一次存档也要完整地、持久地存好（用 save_checkpoint）"
+            return (f"模拟断电：run_agent 运行中，在「{describe(record, workdir)}」之后断电，path 上{there}。"
+                    "检查点要整份地换上去（save_checkpoint），不能直接改写 path 上的文件")
+    return None

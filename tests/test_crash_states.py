@@ -1,0 +1,259 @@
+"""The crash-state model (autograder.crash_states), on hand-written call records and on strace's own log."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from autograder import fs_trace
+from autograder.crash_states import MAX_PREFIXES, FileSystem
+
+W = "/w"
+CP, TMP = "/w/cp.json", "/w/cp.json.tmp"
+OLD, NEW = b'{"version": 1, "turns": 1}', b'{"version": 1, "turns": 2}'
+
+
+def opened(path, fd, flags="O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC"):
+    return {"op": "open", "path": path, "fd": fd, "flags": flags}
+
+
+def write(path, fd, data, offset=None):
+    return {"op": "write", "path": path, "fd": fd, "data": data, "size": len(data), "offset": offset}
+
+
+def sync(path, fd, op="fsync"):
+    return {"op": op, "path": path, "fd": fd}
+
+
+def rename(source, target):
+    return {"op": "rename", "path": source, "dst": target}
+
+
+def close(path, fd):
+    return {"op": "close", "path": path, "fd": fd}
+
+
+def folder_sync(fd=4):
+    return [opened(W, fd, "O_RDONLY|O_CLOEXEC"), sync(W, fd), close(W, fd)]
+
+
+def durable_save(data=NEW, flags="O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC", file_sync="fsync"):
+    records = [opened(TMP, 3, flags), write(TMP, 3, data[:10]), write(TMP, 3, data[10:])]
+    if file_sync:
+        records.append(sync(TMP, 3, file_sync))
+    return records + [close(TMP, 3), rename(TMP, CP), *folder_sync()]
+
+
+def states_along(records, files=None, path=CP):
+    """[power-cut states before any call, after the first, ...] and the file system at the end."""
+    fs = FileSystem(files if files is not None else {CP: OLD})
+    states = [fs.after_power_cut(path)]
+    for record in records:
+        fs.apply(record)
+        states.append(fs.after_power_cut(path))
+    return states, fs
+
+
+@pytest.mark.parametrize("file_sync", ["fsync", "fdatasync"])
+def test_a_durable_save_leaves_the_old_or_the_new_checkpoint_and_the_new_one_once_it_returns(file_sync):
+    states, fs = states_along(durable_save(file_sync=file_sync))
+    assert all(state <= {OLD, NEW} for state in states), states
+    assert states[0] == {OLD} and states[-1] == {NEW}
+    assert fs.content(CP) == NEW and fs.content(TMP) is None
+
+
+def test_without_fsync_of_the_file_the_new_name_may_point_at_an_empty_or_half_file():
+    states, _ = states_along(durable_save(file_sync=None))
+    after_rename = states[-1]
+    assert b"" in after_rename and NEW[:10] in after_rename and NEW in after_rename
+
+
+def test_without_fsync_of_the_folder_the_rename_may_be_undone():
+    records = durable_save()[:-3]  # no folder fsync
+    states, _ = states_along(records)
+    assert states[-1] == {OLD, NEW}
+
+
+def test_fsync_of_a_new_file_does_not_make_its_name_durable():
+    records = [opened(CP, 3), write(CP, 3, NEW), sync(CP, 3), close(CP, 3)]
+    states, _ = states_along(records, files={})
+    assert states[-1] == {None, NEW}
+    states, _ = states_along(records + folder_sync(), files={})
+    assert states[-1] == {NEW}
+
+
+@pytest.mark.parametrize("flag", ["O_SYNC", "O_DSYNC"])
+def test_writes_through_a_descriptor_opened_with_o_sync_are_durable_without_fsync(flag):
+    states, _ = states_along(durable_save(flags=f"O_WRONLY|O_CREAT|O_TRUNC|{flag}|O_CLOEXEC", file_sync=None))
+    assert all(state <= {OLD, NEW} for state in states) and states[-1] == {NEW}
+
+
+def test_deleting_the_old_checkpoint_before_the_rename_can_leave_no_checkpoint():
+    records = durable_save()
+    records.insert(records.index(rename(TMP, CP)), {"op": "unlink", "path": CP})
+    states, _ = states_along(records)
+    assert any(None in state for state in states)
+    assert states[-1] == {NEW}
+
+
+def test_writing_the_checkpoint_in_place_can_leave_it_empty_or_cut_off():
+    records = [opened(CP, 3), write(CP, 3, NEW), sync(CP, 3), close(CP, 3)]
+    states, _ = states_along(records)
+    assert {OLD, b"", NEW[:len(NEW) // 2]} <= states[2]  # after the write, before its fsync
+    assert states[-1] == {NEW}
+
+
+def test_sync_makes_every_file_and_every_name_durable():
+    records = [opened(TMP, 3), write(TMP, 3, NEW), close(TMP, 3), rename(TMP, CP), {"op": "sync", "path": None}]
+    states, _ = states_along(records)
+    assert states[-2] != {NEW} and states[-1] == {NEW}
+
+
+def test_many_pending_writes_give_a_bounded_number_of_states_from_none_to_all():
+    chunks = [bytes([65 + i % 26]) * 3 for i in range(200)]
+    fs = FileSystem({})
+    fs.apply(opened(CP, 3))
+    fs.apply(sync(CP, 3))
+    fs.apply(sync(W, 5))
+    for chunk in chunks:
+        fs.apply(write(CP, 3, chunk))
+    states = fs.after_power_cut(CP)
+    assert b"" in states and b"".join(chunks) in states
+    assert len(states) <= 2 * MAX_PREFIXES
+    assert all(b"".join(chunks).startswith(state) for state in states)
+
+
+def test_positions_follow_pwrite_lseek_o_append_and_truncate():
+    fs = FileSystem({CP: b"0123456789"})
+    fs.apply(opened(CP, 3, "O_RDWR"))
+    fs.apply({"op": "seek", "path": CP, "fd": 3, "position": 4})
+    fs.apply(write(CP, 3, b"ab"))
+    fs.apply(write(CP, 3, b"cd"))
+    fs.apply(write(CP, 3, b"Z", offset=0))
+    assert fs.content(CP) == b"Z123abcd89"
+    fs.apply({"op": "truncate", "path": CP, "fd": 3, "length": 3})
+    fs.apply(opened(CP, 4, "O_WRONLY|O_APPEND"))
+    fs.apply(write(CP, 4, b"!"))
+    assert fs.content(CP) == b"Z12!"
+    assert b"0123456789" in fs.after_power_cut(CP)
+
+
+def test_a_write_to_a_file_whose_name_is_gone_changes_that_file_only():
+    records = [opened(TMP, 3), {"op": "unlink", "path": TMP}, write(TMP + " (deleted)", 3, b"lost"), sync(TMP, 3)]
+    states, fs = states_along(records)
+    assert fs.content(CP) == OLD and states[-1] == {OLD}
+
+
+SAVE = textwrap.dedent('''
+    import json, os, sys
+    folder, flag = sys.argv[1], sys.argv[2]
+    target = os.path.join(folder, "cp.json")
+    data = json.dumps({"version": 1, "task": "整理纪要", "turns": 2}, ensure_ascii=False).encode()
+    fd = os.open(target + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, flag), 0o600)
+    os.write(fd, data[:7])
+    os.writev(fd, [data[7:12], data[12:]])
+    os.close(fd)
+    os.replace(target + ".tmp", target)
+    directory = os.open(folder, os.O_RDONLY)
+    os.fsync(directory)
+    os.close(directory)
+''')
+
+
+@pytest.mark.parametrize("flag", ["O_SYNC", "O_CLOEXEC"])
+def test_strace_records_what_the_model_needs(tmp_path, flag):
+    """A save run for real under the grader's strace options: the bytes, the flags and the order come through."""
+    log, script = tmp_path / "trace.log", tmp_path / "save.py"
+    script.write_text(SAVE, encoding="utf-8")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    command = [*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder), flag]
+    subprocess.run(command, check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder))
+    expected = json.dumps({"version": 1, "task": "整理纪要", "turns": 2}, ensure_ascii=False).encode()
+    assert [r["at"] for r in records] == sorted(r["at"] for r in records)
+    assert b"".join(r["data"] for r in records if r["op"] == "write") == expected
+    states, fs = states_along(records, files={}, path=str(folder / "cp.json"))
+    assert fs.content(str(folder / "cp.json")) == expected
+    if flag == "O_SYNC":  # durable without any fsync of the file
+        assert all(state <= {None, expected} for state in states) and states[-1] == {expected}
+    else:
+        assert b"" in set().union(*states) and states[-1] != {expected}
+    assert os.path.exists(folder / "cp.json")
+
+
+def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
+    fs = FileSystem({CP: OLD})
+    for record in [opened(TMP, 3), write(TMP, 3, b"half")]:
+        fs.apply(record)
+    fs.apply({"op": "replace", "path": CP, "data": NEW})
+    assert fs.after_power_cut(CP) == {NEW} and fs.content(CP) == NEW
+
+
+def test_a_rename_from_another_folder_is_durable_with_the_target_folder():
+    other = "/v/cp.json.tmp"
+    records = [opened(other, 3), write(other, 3, NEW), sync(other, 3), close(other, 3), rename(other, CP)]
+    states, _ = states_along(records)
+    assert states[-1] == {OLD, NEW}
+    states, _ = states_along(records + folder_sync())
+    assert states[-1] == {NEW}
+
+
+def agent_run(moments, end):
+    """What run_agent_problem reads of a grading outcome: one run_agent step in folder /w, checkpoint cp.json."""
+    from types import SimpleNamespace
+
+    kinds = {"call": [], "save": [], "model": [], "tool": []}
+    for seq, (kind, record) in enumerate(moments, 1):
+        kinds[kind].append({"step": 0, "seq": seq, **record})
+    return SimpleNamespace(workdir=W, scenario=SimpleNamespace(meta={"file": "cp.json"}, files={}),
+                           files_after={"cp.json": end}, fs_events=kinds["call"], standin_calls=kinds["save"],
+                           model_calls=kinds["model"], tool_calls=kinds["tool"])
+
+
+A = {"version": 1, "task": "t", "turns": 1, "tokensUsed": 5, "messages": [], "pendingToolUse": {"id": "x"}}
+B = {**A, "pendingToolUse": None}
+
+
+def test_run_agent_with_whole_durable_saves_survives_every_power_cut():
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("save", {"at": 6, "name": "save_checkpoint", "state": A}),
+               ("tool", {"at": 6, "name": "send_email", "snapshot": {"state": A}}),
+               ("save", {"at": 6, "name": "save_checkpoint", "state": B}),
+               ("model", {"at": 6, "snapshot": {"state": B}})]
+    assert run_agent_problem(agent_run(moments, json.dumps(B)), load_reference()) is None
+
+
+def test_a_save_point_written_in_place_may_be_empty_when_the_tool_runs():
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    data = json.dumps(A).encode()
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("call", {"at": 6, **opened(CP, 3)}), ("call", {"at": 7, **write(CP, 3, data)}),
+               ("call", {"at": 8, **close(CP, 3)}),
+               ("tool", {"at": 9, "name": "send_email", "snapshot": {"state": A}})]
+    problem = run_agent_problem(agent_run(moments, data.decode()), load_reference())
+    assert problem is not None and "「打开 cp.json（清空）」之后断电，path 上是一个空文件" in problem
+
+
+def test_a_save_point_not_yet_durable_when_the_tool_runs_is_named():
+    """Atomic (O_SYNC data, then a rename) but the folder is not fsynced: at the tool call the checkpoint may
+    still be missing."""
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    data = json.dumps(A).encode()
+    moments = [("model", {"at": 5, "snapshot": {"missing": True}}),
+               ("call", {"at": 6, **opened(TMP, 3, "O_WRONLY|O_CREAT|O_SYNC")}), ("call", {"at": 7, **write(TMP, 3, data)}),
+               ("call", {"at": 8, **close(TMP, 3)}), ("call", {"at": 9, **rename(TMP, CP)}),
+               ("tool", {"at": 10, "name": "send_email", "snapshot": {"state": A}})]
+    problem = run_agent_problem(agent_run(moments, data.decode()), load_reference())
+    assert problem is not None and "执行工具 send_email 的那一刻断电，path 上没有检查点文件" in problem
+    moments[-1:-1] = [("call", {"at": 9, **record}) for record in folder_sync()]
+    assert run_agent_problem(agent_run(moments, data.decode()), load_reference()) is None
