@@ -23,7 +23,7 @@ from student_env import (DEBIAN_PYTHON, NOTEBOOK, ROOT, assert_stops_at_first_st
 SOURCE_NOTEBOOKS = sorted((ROOT / "source").glob("*/*.ipynb"))
 # Shorter lines (`return cp`, `import json`, `try:`) occur in anybody's code and in the course runtime.
 MIN_PRIVATE_LENGTH = 16
-BUNDLE_TOP = {"README.md", "lab.py", "requirements.txt", "wheels", "jupyter_config", "lesson03"}
+BUNDLE_TOP = {"README.md", "lab.py", "requirements.txt", "wheels", "jupyter_config", "lesson03", "lesson04"}
 # Packages of the grader and of the tests: a student never needs them.
 NOT_FOR_STUDENTS = {"pytest", "playwright", "psycopg", "tqdm", "uv", "jupyterhub"}
 
@@ -117,8 +117,9 @@ def private_lines() -> dict:
 def test_bundle_holds_only_what_students_get(bundle):
     folder = bundle / "student-bundle"
     assert {path.name for path in folder.iterdir()} == BUNDLE_TOP
-    assert sorted(path.name for path in (folder / "lesson03").iterdir()) == sorted(
-        path.name for path in (ROOT / "release" / "lesson03").iterdir() if path.suffix in (".ipynb", ".svg"))
+    for lesson in ("lesson03", "lesson04"):
+        assert sorted(path.name for path in (folder / lesson).iterdir()) == sorted(
+            path.name for path in (ROOT / "release" / lesson).iterdir() if path.suffix in (".ipynb", ".svg")), lesson
     with zipfile.ZipFile(next((folder / "wheels").glob("*.whl"))) as wheel:
         members = wheel.namelist()
     packages = {name.split("/")[0] for name in members}
