@@ -49,7 +49,7 @@ lab: setup fonts
 bundle: setup
 	$(BIN)/python -m student_bundle.build
 
-# Parts of `make test`: the bundle (leak scan, install with Debian's python3, run to the first stub),
+# Parts of `make test-e2e`: the bundle (leak scan, install with Debian's python3, run to the first stub),
 # the course on every Python here (3.10, 3.12, 3.13; grading on 3.10 and 3.13), JupyterHub end to end (root).
 .PHONY: test-bundle test-pythons test-hub
 test-bundle: setup
@@ -66,11 +66,18 @@ lock: setup
 	$(LOCK) requirements/student.in -c requirements.txt -o requirements/student.txt
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
-# Every test but the Python matrix (test-pythons, which .ci/run runs after this): about 15 minutes here.
+# Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`) and the Python matrix
+# (`make test-pythons`), which .ci/run runs after this: about 15 minutes here.
+E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py
 test: setup system-deps test-deps
-	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py
+	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py $(addprefix --ignore=,$(E2E_SUITES))
 
-# The student's path in JupyterLab, driven in headless Chromium (part of `make test` too).
+# JupyterHub end to end, the student's path in the browser, the bundle on Debian's Python, two graders at once.
+.PHONY: test-e2e
+test-e2e: setup system-deps fonts test-deps
+	$(BIN)/python -m pytest -q $(E2E_SUITES)
+
+# The student's path in JupyterLab, driven in headless Chromium (part of `make test-e2e`).
 # Screenshots land in test-artifacts/browser/; UPDATE_SCREENSHOTS=1 also refreshes docs/screenshots/.
 test-browser: setup fonts test-deps
 	$(BIN)/python -m pytest -q tests/browser

@@ -57,3 +57,6 @@ else:
 c.FileNameCollectorPlugin.named_regexp = (r"^.*[\\/][^\\/]*lesson03_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)"
                                           r"_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
 c.ZipCollectApp.strict = True  # a notebook whose name is not one the release has is skipped, with a warning
+
+# --- With an exchange (the course's JupyterHub): feedback released readable by its student (course/exchange.py). ---
+c.ExchangeFactory.release_feedback = "course.exchange.ReleaseFeedbackToStudents"

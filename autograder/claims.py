@@ -22,12 +22,13 @@ from contextlib import contextmanager
 
 from nbgrader.api import Gradebook
 from sqlalchemy import (Column, Float, MetaData, String, Table, and_, create_engine, insert, or_,
-                        select, update)
+                        select, text, update)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 LEASE_ENV = "AUTOGRADER_CLAIM_LEASE"
 DEFAULT_LEASE = 120.0  # seconds; renewed every quarter of it
+SCHEMA_LOCK = 0x636C61696D  # PostgreSQL advisory lock held while a grader makes the gradebook's tables
 
 METADATA = MetaData()
 CLAIMS = Table(
@@ -51,9 +52,12 @@ class Claims:
     def __init__(self, db_url: str, assignment: str):
         # no pooled connection: the judge's workers are forked from this process and must not share one
         self.engine = create_engine(db_url, poolclass=NullPool)
-        with Gradebook(db_url):  # nbgrader's tables first: it stamps its schema version only into an empty database
-            pass
-        METADATA.create_all(self.engine)
+        with self.engine.begin() as db:
+            if db.dialect.name == "postgresql":  # graders starting together on a new gradebook: one at a time
+                db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            with Gradebook(db_url):  # nbgrader's tables first: it stamps its schema version only into an empty one
+                pass
+            METADATA.create_all(db)
         self.assignment = assignment
         self.host = socket.gethostname()
         self.owner = f"{self.host}:{os.getpid()}:{uuid.uuid4().hex[:8]}"

@@ -13,14 +13,22 @@ that, so the copy is made in a hidden folder and moved into a folder made fresh 
 Students' nbgrader uses it through their nbgrader_config.py:
 
     c.ExchangeFactory.submit = "course.exchange.PrivateSubmit"
+
+The other way round, `ReleaseFeedbackToStudents` (the course's nbgrader_config.py names it) releases
+feedback as stock nbgrader does, readable by the student it is for: `make grade` writes feedback/
+no more readable than the submission (0640 for a private one), and nbgrader's release_feedback
+copies that mode into the exchange, where each page lies under a name only its student can work out
+(a hash of the submission's secret) and must be readable by that student.
 """
 import os
 from pathlib import Path
 
+from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 from nbgrader.exchange.default.submit import ExchangeSubmit
 
 FOLDER_MODE = 0o770
 FILE_MODE = 0o640
+RELEASED_FEEDBACK_MODE = 0o644  # stock nbgrader's, for the pages in the exchange's feedback/ folder
 
 
 class PrivateSubmit(ExchangeSubmit):
@@ -42,3 +50,11 @@ class PrivateSubmit(ExchangeSubmit):
             for name in files:
                 os.chmod(Path(folder) / name, FILE_MODE)
             os.chmod(folder, FOLDER_MODE)
+
+
+class ReleaseFeedbackToStudents(ExchangeReleaseFeedback):
+    def copy_files(self):
+        super().copy_files()
+        for page in Path(self.dest_path).glob("*.html"):
+            if page.stat().st_uid == os.geteuid():
+                os.chmod(page, RELEASED_FEEDBACK_MODE)

@@ -33,6 +33,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     elif state["pendingToolUse"] is not None:
         state = reconcile(state)
         save_checkpoint(state, path)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
     while state["turns"] < MAX_TURNS:
         state["turns"] += 1
         response = client.messages.create(messages=state["messages"], **request_params())
@@ -45,7 +47,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
             break
         output = _run_once(tool_use.name, tool_use.input)
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output}]})
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
         state["pendingToolUse"] = None
         save_checkpoint(state, path)
     return state

@@ -15,6 +15,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
     elif state["pendingToolUse"] is not None:
         state = reconcile(state)
         store(state)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
     while state["turns"] < MAX_TURNS:
         state["turns"] += 1
         response = client.messages.create(messages=state["messages"], **request_params())
@@ -27,7 +29,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
             break
         result = execute_tool(call.name, call.input)
         state["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call.id, "content": result}]})
+            {"type": "tool_result", "tool_use_id": call.id, "content": result,
+             "is_error": result.startswith("错误")}]})
         state["pendingToolUse"] = None
         store(state)
     return state
