@@ -31,7 +31,7 @@ import pytest
 from .leaks import HIDDEN_TESTS, private_lines
 from .protocol import CellStatus
 from .sandbox import Limits, SubmissionTrouble, Sandbox
-from .submission import Submission, course_layout, read_submission, sandbox_cells
+from .submission import Submission, cell_as_seen, course_layout, read_submission, sandbox_cells
 
 SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
@@ -73,11 +73,11 @@ class GradingRun:
                 notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
             elif report["status"] == CellStatus.RAISED:
                 error = report["error"]
-                notes.append(f"单元格 {name} 运行时抛出了 {error['type']}：{error['message'][:120]}"
+                notes.append(f"{cell_as_seen(name)} 运行时抛出了 {error['type']}：{error['message'][:120]}"
                              "（它后面的定义没有生效）")
             elif report["status"] in (CellStatus.TIMEOUT, CellStatus.DIED):
                 # a cell is left out from the scenario where it first hung on: the checks of earlier ones stand
-                notes.append(f"单元格 {name} 一运行就卡住或让进程退出（{report['error']['message']}），"
+                notes.append(f"{cell_as_seen(name)} 一运行就卡住或让进程退出（{report['error']['message']}），"
                              "从那以后的评分场景都跳过了它（之前已经跑完的场景里它照常生效，那些检查照常计分）")
         return notes
 

@@ -20,7 +20,8 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell, reference_solutions
+from .notebook_code import (SANDBOX_MODULES, SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell,
+                            reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -172,14 +173,17 @@ def _added_by_student(cell, layout: Layout) -> bool:
 # Calling these at the top level of a cell runs the lesson's code (an agent, a save, a tool), not a definition.
 COURSE_ACTIONS = frozenset({"run_agent", "reconcile", "incident_reconcile", "save_checkpoint", "load_checkpoint",
                             "recovery_action", "execute_tool", "make_client", "MailServer", "replay_incident",
-                            "crash_explorer", "checkpoint_viewer", "print", "input", "exec", "eval"})
+                            "crash_explorer", "checkpoint_viewer", "crash_matrix", "plot_matrix", "ledger_matrix",
+                            "display", "print", "input", "exec", "eval"})
 
 
 def definitions_only(source: str) -> str:
     """The imports, functions, classes and assignments of a cell the student added.
 
     Extra cells are often experiments; what they do at the top level (print, run an
-    agent, call the lesson's functions) is left out, what they define is kept.
+    agent, call the lesson's functions) is left out, what they define is kept. So is an
+    import of a module the sandbox does not have (the instruments, a plotting library):
+    it works in the notebook, and in the sandbox it would only raise.
     """
     try:
         tree = ast.parse(source)
@@ -191,11 +195,26 @@ def definitions_only(source: str) -> str:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             if node.value is None or any(_runs_something(part) for part in ast.walk(node.value)):
                 continue
-        elif not isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
+                continue
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         kept.append("\n".join(lines[first - 1:node.end_lineno]))
     return "\n\n".join(kept)
+
+
+def cell_as_seen(name: str) -> str:
+    """A cell the grader names (sandbox_cells), as the student knows it: an answer cell by its grade_id,
+    a cell they added by its place."""
+    after, plus, number = name.rpartition("+")
+    if plus and number.isdigit():
+        return f"你在 {after} 后面加的第 {number} 个单元格"
+    if name.startswith("demo-"):
+        return "课程的一个演示单元格"
+    return f"单元格 {name}"
 
 
 def _runs_something(node) -> bool:

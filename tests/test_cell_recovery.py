@@ -47,3 +47,23 @@ def test_a_cell_that_defines_something_else_is_not_taken_for_the_answer(blank):
     assert "reconcile" not in grade_ids(notebook) and "my_experiment" not in grade_ids(notebook)
     assert "my_experiment" in notes[0]
     assert any("reconcile" in note for note in submission_from_notebook(notebook).notes)
+
+
+def test_the_lessons_suggested_crash_matrix_cell_defines_nothing_the_sandbox_would_run():
+    """The notebook suggests a cell running crash_matrix: it works there; graded, it must neither run nor fail."""
+    from autograder.submission import definitions_only
+
+    suggested = ("from instruments.crash_matrix import crash_matrix, plot_matrix\n\n"
+                 "matrix = crash_matrix(run_agent, reconcile)\nmatrix\n")
+    note = next(c for c in nbformat.read(str(RELEASE_NOTEBOOK), as_version=4).cells if c.get("id") == "explore-note")
+    assert "matrix = crash_matrix(run_agent, reconcile)" in note.source  # what the lesson suggests
+    assert definitions_only(suggested) == ""
+    kept = definitions_only("import json\nimport matplotlib.pyplot as plt\n\ndef describe(cp):\n    return json.dumps(cp)\n")
+    assert "import json" in kept and "def describe" in kept and "matplotlib" not in kept
+
+
+def test_an_added_cell_is_named_as_the_student_sees_it():
+    from autograder.submission import cell_as_seen
+
+    assert cell_as_seen("reconcile+1") == "你在 reconcile 后面加的第 1 个单元格"
+    assert cell_as_seen("reconcile") == "单元格 reconcile"
