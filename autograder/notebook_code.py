@@ -36,6 +36,12 @@ def demo_definitions(source: str) -> str:
     An assignment is kept only when its value is a literal, so defining never creates a client, a
     file or a folder, never runs the lesson's functions, and never needs what a demo computed.
     """
+    return kept_definitions(source, lambda node: _is_literal(node.value))
+
+
+def kept_definitions(source: str, keeps_assignment) -> str:
+    """A cell's functions, classes, imports of modules the sandbox has (another would only raise there),
+    and the assignments `keeps_assignment(node)` accepts; nothing it does at the top level."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -44,7 +50,7 @@ def demo_definitions(source: str) -> str:
     kept = []
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            if not _is_literal(node.value):
+            if not keeps_assignment(node):
                 continue
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]

@@ -20,7 +20,7 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import (SANDBOX_MODULES, SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell,
+from .notebook_code import (SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell, kept_definitions,
                             reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
@@ -185,25 +185,8 @@ def definitions_only(source: str) -> str:
     import of a module the sandbox does not have (the instruments, a plotting library):
     it works in the notebook, and in the sandbox it would only raise.
     """
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return ""
-    lines = source.splitlines()
-    kept = []
-    for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            if node.value is None or any(_runs_something(part) for part in ast.walk(node.value)):
-                continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
-                continue
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        kept.append("\n".join(lines[first - 1:node.end_lineno]))
-    return "\n\n".join(kept)
+    return kept_definitions(source, lambda node: node.value is not None and
+                            not any(_runs_something(part) for part in ast.walk(node.value)))
 
 
 def cell_as_seen(name: str) -> str:
