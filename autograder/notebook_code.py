@@ -20,9 +20,11 @@ from pathlib import Path
 
 import nbformat
 
+from .lessons import DEFAULT, Lesson
+
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_NOTEBOOK = ROOT / "source" / "lesson03" / "resume-from-checkpoint.ipynb"
-RELEASE_NOTEBOOK = ROOT / "release" / "lesson03" / "resume-from-checkpoint.ipynb"
+SOURCE_NOTEBOOK = DEFAULT.source_notebook
+RELEASE_NOTEBOOK = DEFAULT.release_notebook
 
 
 # Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
@@ -94,21 +96,21 @@ def load_module(code_cells: list, name: str) -> types.ModuleType:
     return module
 
 
-def load_reference() -> types.ModuleType:
-    return load_module(definition_cells(SOURCE_NOTEBOOK), "reference")
+def load_reference(lesson: Lesson = DEFAULT) -> types.ModuleType:
+    return load_module(definition_cells(lesson.source_notebook), f"reference_{lesson.assignment}")
 
 
-def reference_solutions() -> dict:
+def reference_solutions(lesson: Lesson = DEFAULT) -> dict:
     """grade_id -> the reference source of each answer (solution code) cell."""
-    notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
+    notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
     return {c.metadata["nbgrader"]["grade_id"]: c.source for c in notebook.cells
             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")}
 
 
-def full_marks_notebook() -> nbformat.NotebookNode:
+def full_marks_notebook(lesson: Lesson = DEFAULT) -> nbformat.NotebookNode:
     """The student notebook (release/) with every answer cell holding the reference solution."""
-    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
-    solutions = reference_solutions()
+    notebook = nbformat.read(str(lesson.release_notebook), as_version=4)
+    solutions = reference_solutions(lesson)
     for cell in notebook.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id in solutions:

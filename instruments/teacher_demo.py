@@ -19,24 +19,19 @@ this repository only; the student bundle's wheel leaves this module out.
 import json
 import sys
 
-from autograder.notebook_code import ROOT, definition_cells, load_module, load_reference
+from autograder.lessons import lesson
+from autograder.notebook_code import ROOT, load_reference
 
 from .crash_matrix import crash_matrix, plot_matrix
 from .ledger_matrix import ledger_matrix
 from .replay import replay_incident
 
 BUILD = ROOT / "build"
-LESSON4_NOTEBOOK = ROOT / "source" / "lesson04" / "effects-and-idempotency.ipynb"
-
-
-def lesson4_reference():
-    """Lesson 4's reference solution, read from its source notebook."""
-    return load_module(definition_cells(LESSON4_NOTEBOOK), "reference04")
 
 
 def show_crash_matrix(lesson: int = 3) -> None:
     if lesson == 4:
-        reference, picture = lesson4_reference(), BUILD / "ledger-matrix.png"
+        reference, picture = load_reference(lesson("lesson04")), BUILD / "ledger-matrix.png"
         matrix = ledger_matrix(reference.run_agent, reference.reconcile)
     else:
         reference, picture = load_reference(), BUILD / "crash-matrix.png"

@@ -6,7 +6,9 @@ import pytest
 from autograder.notebook_code import definition_cells, load_module
 from course import checks_ledger as checks
 from course.checks import CheckFailed
-from instruments.teacher_demo import LESSON4_NOTEBOOK
+from autograder.lessons import lesson
+
+LESSON4_NOTEBOOK = lesson("lesson04").source_notebook
 
 
 @pytest.fixture

@@ -8,12 +8,15 @@ import pytest
 from instruments.crash_matrix import crash_at, plot_matrix, trace, verdict
 from instruments.ledger_matrix import ledger_matrix, ledger_verdict, unknown_outcomes
 from instruments.replay import Agent
-from instruments.teacher_demo import LESSON4_NOTEBOOK, lesson4_reference
+from autograder.lessons import lesson
+from autograder.notebook_code import load_reference
+
+LESSON4_NOTEBOOK = lesson("lesson04").source_notebook
 
 
 @pytest.fixture(scope="module")
 def reference04():
-    return lesson4_reference()
+    return load_reference(lesson("lesson04"))
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +88,7 @@ def test_table_and_picture(matrix, tmp_path):
 
 def test_a_ledger_without_the_key_is_caught(reference04):
     """The same ledger, sending without the idempotency key: the lookup finds nothing and the email goes twice."""
-    namespace = lesson4_reference().__dict__
+    namespace = load_reference(lesson("lesson04")).__dict__
 
     def keyless(call, ledger):
         namespace["append_ledger"](ledger, {"type": "intent", "toolUseId": call["id"], "name": call["name"],
