@@ -67,12 +67,13 @@ lock: setup
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
 # Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`) and the Python matrix
-# (`make test-pythons`), which .ci/run runs after this: about 15 minutes here.
-E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py
+# (`make test-pythons`), which .ci/run runs after this: about 10 minutes here.
+E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py tests/test_hostile_class.py
 test: setup system-deps test-deps
 	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py $(addprefix --ignore=,$(E2E_SUITES))
 
-# JupyterHub end to end, the student's path in the browser, the bundle on Debian's Python, two graders at once.
+# JupyterHub end to end, the student's path in the browser, the bundle on Debian's Python, two graders at once,
+# a hostile class graded as root and as an ordinary user.
 .PHONY: test-e2e
 test-e2e: setup system-deps fonts test-deps
 	$(BIN)/python -m pytest -q $(E2E_SUITES)
