@@ -660,10 +660,11 @@ def check_letter(name: str, value, letters: str = "ABCD") -> None:
 def check_incident_fix(namespace: dict) -> None:
     """Resume the incident's checkpoint with your run_agent and reconcile, the email already delivered."""
     __tracebackhide__ = True
+    _needs(namespace, "save_checkpoint", "load_checkpoint", "reconcile", "run_agent")
     run_agent = namespace["run_agent"]
     path = _scratch("check-incident-") / "checkpoint.json"
     incident = load_sample("cpC")
-    namespace["save_checkpoint"](incident, path)
+    _prepare(namespace, incident, path)
     spy = _ToolSpy(namespace)
     with MailServer() as mail, standing_in(namespace, "execute_tool", spy):
         course_execute_tool("send_email", incident["pendingToolUse"]["input"])  # sent just before the crash

@@ -496,6 +496,13 @@ def test_the_incident_check_counts_the_emails(namespace):
     fails_with("收到 2 封", checks.check_incident_fix, namespace)
 
 
+def test_the_incident_check_says_in_chinese_what_is_missing_or_unwritten(namespace):
+    define(namespace, "def save_checkpoint(state, path):\n    raise NotImplementedError('请在这里写你的代码')")
+    fails_with("save_checkpoint 还没有写完", checks.check_incident_fix, namespace)
+    del namespace["run_agent"]
+    fails_with("还没有定义 run_agent", checks.check_incident_fix, namespace)
+
+
 def test_hints_in_chinese_for_errors_a_cell_can_raise():
     assert "还没写完" in checks.hint_for(NotImplementedError())
     assert "练习二" in checks.hint_for(NameError("name 'reconcile' is not defined", name="reconcile"))
