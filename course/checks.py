@@ -648,8 +648,11 @@ def check_recovery_action(recovery_action) -> None:
 
 # --- multiple choice -------------------------------------------------------------------------
 
-def check_letter(name: str, value, letters: str = "ABCD") -> None:
+def check_letter(name: str, namespace: dict, letters: str = "ABCD") -> None:
+    """The answer `name` in the notebook's namespace (globals()) is one letter; whether it is right is the grader's."""
     __tracebackhide__ = True
+    _needs(namespace, name)
+    value = namespace[name]
     expect(isinstance(value, str) and value.strip().upper() in set(letters),
            f'请把答案写成一个字母的字符串，例如 {name} = "{letters[0]}"；你的是 {value!r}。')
     print("格式正确 ✓ （只检查格式；答得对不对，提交后由隐藏测试判定）")

@@ -485,9 +485,10 @@ def test_recovery_action_written_another_way_passes():
 # --- letters, the incident, errors in Chinese -------------------------------------------------
 
 def test_a_letter_is_checked_for_its_form_only(capsys):
-    checks.check_letter("QUIZ_DELETE_ANSWER", " c ")
+    checks.check_letter("QUIZ_DELETE_ANSWER", {"QUIZ_DELETE_ANSWER": " c "})
     assert "只检查格式" in capsys.readouterr().out
-    fails_with("一个字母的字符串", checks.check_letter, "QUIZ_DELETE_ANSWER", "C 和 D")
+    fails_with("一个字母的字符串", checks.check_letter, "QUIZ_DELETE_ANSWER", {"QUIZ_DELETE_ANSWER": "C 和 D"})
+    fails_with("还没有定义 QUIZ_DELETE_ANSWER", checks.check_letter, "QUIZ_DELETE_ANSWER", {})
 
 
 def test_the_incident_check_counts_the_emails(namespace):
