@@ -37,7 +37,12 @@ PASSED = "可见检查通过 ✓"
 COURSE_READ_ONLY = {"read_file", "grep", "list_dir", "web_search"}  # course tools that only look
 _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir": {"path": "./notes"},
                      "web_search": {"query": "检查点 恢复"}}
-UNHEARD_OF_TOOL = ("delete_branch", {"branch": "release-2026-12"})  # a high-impact tool the lesson never names
+# High-impact tools the lesson never names: an obvious verb, a read-only tool's name at the front, an unusual verb
+# (a deny-list of verbs, or a test of how a name begins, lets the last two through). Lesson 4's checks use the first.
+UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
+                    ("read_file_and_purge", {"path": "./notes/meeting-08-25.md"}),
+                    ("freeze_account", {"account": "ops-team"}))
+UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 
 
 class CheckFailed(AssertionError):
@@ -154,15 +159,34 @@ def _scratch(prefix: str) -> Path:
 # --- save_checkpoint / load_checkpoint -------------------------------------------------------
 
 class _DiskEvents:
-    """Records fsyncs (of a file or of a folder) and renames while a save runs.
+    """Records fsyncs (of a file or of a folder), renames and deletions while a save runs.
 
     `sizes` holds the file's size at each of its fsyncs, `sources` the folder each
     rename moved a file out of: what a power cut would keep, and whether the rename
-    stayed in one folder (one file system), are both read off what happened.
+    stayed in one folder (one file system), are both read off what happened. A file
+    opened with O_SYNC or O_DSYNC is on disk as each write returns (POSIX), so its
+    rename counts as renaming a file fsynced just before.
     """
+
+    SYNCED_WRITES = os.O_SYNC | getattr(os, "O_DSYNC", 0) if hasattr(os, "O_SYNC") else 0
 
     def __init__(self):
         self.events, self.sizes, self.sources = [], [], []
+        self.synced_writes = set()  # absolute paths opened with O_SYNC / O_DSYNC
+
+    def _open(self, real):
+        def open_(path, flags, *args, **kwargs):
+            if flags & self.SYNCED_WRITES and isinstance(path, (str, os.PathLike)):
+                self.synced_writes.add(os.path.abspath(path))
+            return real(path, flags, *args, **kwargs)
+        return open_
+
+    def _unlink(self, real):
+        def unlink(path, *args, **kwargs):
+            if isinstance(path, (str, os.PathLike)):
+                self.events.append(("unlink", Path(path).name))
+            return real(path, *args, **kwargs)
+        return unlink
 
     def _fsync(self, real):
         def fsync(fd):
@@ -177,6 +201,9 @@ class _DiskEvents:
 
     def _rename(self, real):
         def rename(source, target, *args, **kwargs):
+            if os.path.abspath(source) in self.synced_writes:
+                self.events.append(("fsync", "file"))
+                self.sizes.append(os.stat(source).st_size)
             self.events.append(("rename", Path(target).name))
             self.sources.append(Path(os.path.abspath(source)).parent)
             return real(source, target, *args, **kwargs)
@@ -184,9 +211,11 @@ class _DiskEvents:
 
     @contextlib.contextmanager
     def watching(self):
-        real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename")}
+        real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename", "open", "unlink",
+                                                     "remove")}
         os.fsync, os.fdatasync = self._fsync(real["fsync"]), self._fsync(real["fdatasync"])
         os.replace, os.rename = self._rename(real["replace"]), self._rename(real["rename"])
+        os.open, os.unlink, os.remove = self._open(real["open"]), self._unlink(real["unlink"]), self._unlink(real["remove"])
         try:
             yield self
         finally:
@@ -283,8 +312,19 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     left = sorted(p.name for p in folder.iterdir() if p.name != "checkpoint.json")
     expect(not left, f"保存失败之后，文件夹里留下了 {left}：出错时要先删掉临时文件，再把异常抛出去。")
 
+    newer = {**state, "turns": state["turns"] + 1}
+    disk = _DiskEvents()
+    with disk.watching():
+        call("save_checkpoint（覆盖已有的检查点）", save_checkpoint, copy.deepcopy(newer), target)
+    renamed = disk.index(("rename", "checkpoint.json"))
+    expect(("unlink", "checkpoint.json") not in disk.events[:renamed],
+           "覆盖已有的检查点时，改名之前先删掉了旧的 checkpoint.json：删掉和改名之间断电，path 上就一个检查点也没有了。"
+           "os.replace 本身就会原子地替换旧文件，不用先删。")
+    expect(call("load_checkpoint", load_checkpoint, target) == newer, "覆盖已有的检查点之后，读回来的不是新存的内容。")
+
     whole = json.dumps(state, ensure_ascii=False)
-    cases = (("broken.json", whole[:200].encode(), "只剩半截、不是合法的 JSON"),
+    cases = (("empty.json", b"", "是空的（0 字节）"),
+             ("broken.json", whole[:200].encode(), "只剩半截、不是合法的 JSON"),
              ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
@@ -292,6 +332,17 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     for name, data, what in cases:
         (folder / name).write_bytes(data)
         _load_error(load_checkpoint, folder / name, what)
+
+    (folder / "folder.json").mkdir()
+    try:
+        value = load_checkpoint(folder / "folder.json")
+    except NotImplementedError:
+        fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+    except Exception:
+        pass
+    else:
+        fail(f"path 上是一个文件夹、读不了时，load_checkpoint 返回了 {short(value)}：只有文件不存在才表示新任务，"
+             "别的读不了（文件夹、没有权限……）要把错误报出来，不能当成没有检查点、悄悄从头开始。")
 
     future = 7
     (folder / "future.json").write_text(json.dumps({**state, "version": future}), encoding="utf-8")
@@ -506,6 +557,11 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "续跑时要先对账（恰好一次），再调用模型：pendingToolUse 不是 None 的检查点直接发给模型，API 会返回 400。")
     expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
            "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
+    after = [entry for entry in seen.log[[entry[0] for entry in seen.log].index("reconcile") + 1:]
+             if entry[0] in ("save", "model")]
+    expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
+           "续跑时对账之后、调用模型之前要先存档（save_checkpoint）：不存的话，这之后再崩溃，下次恢复又是那个悬空调用，"
+           "只读工具再跑一遍，高影响工具再标一次 is_error。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
 
@@ -593,7 +649,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                    f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
 
-        for cp in (load_sample("cpC"), _with_pending("cpC", *UNHEARD_OF_TOOL)):
+        for cp in [load_sample("cpC")] + [_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS]:
             pending, block = _reconciled(reconcile, cp, spy)
             tool = pending["name"]
             if tool == "send_email":
@@ -618,6 +674,20 @@ ACTIONS = ("continue", "rerun", "is_error")
 
 
 def check_recovery_action(recovery_action) -> None:
+    """Each case's action; recovery_action only decides, so it runs no tool and saves nothing (watched in the
+    notebook's namespace, the function's globals)."""
+    __tracebackhide__ = True
+    namespace = getattr(recovery_action, "__globals__", {})
+    spy, saves = _ToolSpy(namespace), []
+    with standing_in(namespace, "execute_tool", spy), \
+            standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
+        _recovery_cases(recovery_action)
+    expect(not spy.calls, f"recovery_action 执行了 {spy.names()}：它只回答「该怎么恢复」，执行是 reconcile 的事。")
+    expect(not saves, "recovery_action 调用了 save_checkpoint：它只做判断，不写文件。")
+    print(PASSED)
+
+
+def _recovery_cases(recovery_action) -> None:
     __tracebackhide__ = True
     after_b = load_sample("cpB")
     after_b["messages"].append({"role": "user", "content": [
@@ -627,7 +697,13 @@ def check_recovery_action(recovery_action) -> None:
              ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error")]
     cases += [(f"悬空的 {name}", _with_pending("cpB", name, _READ_ONLY_INPUTS[name]), "rerun")
               for name in _READ_ONLY_INPUTS]
-    cases += [(f"悬空的 {UNHEARD_OF_TOOL[0]}", _with_pending("cpC", *UNHEARD_OF_TOOL), "is_error")]
+    cases += [(f"悬空的 {tool[0]}", _with_pending("cpC", *tool), "is_error") for tool in UNHEARD_OF_TOOLS]
+    # the answer follows from the dangling tool alone: the same calls under the other task's wording
+    for label, sample, other, wanted in (("cpB（换成发信任务的措辞）", "cpB", "cpC", "rerun"),
+                                         ("cpC（换成整理纪要任务的措辞）", "cpC", "cpA", "is_error")):
+        cp, task = load_sample(sample), load_sample(other)["task"]
+        cases.append((label, {**cp, "task": task, "messages": [{"role": "user", "content": task}] + cp["messages"][1:]},
+                      wanted))
     for label, cp, wanted in cases:
         untouched = copy.deepcopy(cp)
         action = call(f"recovery_action（{label}）", recovery_action, cp)
@@ -643,7 +719,6 @@ def check_recovery_action(recovery_action) -> None:
             fail(f"{label}：你返回了 {action!r}，但悬空的 {pending['name']} 是只读工具，再执行一次不会改变任何东西。")
         fail(f"{label}：你返回了 {action!r}，但悬空的 {pending['name']} 会改变外部世界（或者课程根本不认识它），"
              "再执行一次可能让同一件事发生两次。")
-    print(PASSED)
 
 
 # --- multiple choice -------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""The visible checks agree with the hidden tests on lesson 3's grading corpus.
+
+Each variant's notebook is run in this process the way a student runs it top to bottom:
+the definitions, the cells the student added (whole), the visible check cells; a demo
+cell only defines (it would run agents). Then:
+
+- a correct variant (full_*) fails no visible check: a style the grader accepts is never
+  rejected in the notebook;
+- a wrong variant (wrong_*) that loses points fails at least one visible check, so the
+  student hears of the mistake before handing in. The quiz answers are the exception by
+  design: their checks look at the form only, or they would give the answer away.
+"""
+import contextlib
+import io
+
+import pytest
+
+from autograder.notebook_code import demo_definitions, is_definition_cell
+from autograder.submission import parse_notebook_text
+from course.checks import CheckFailed
+
+from grading_corpus import build, variant_names
+from test_grading_corpus import EXPECTED, FULL
+
+QUIZZES = {"test_quiz_failure", "test_quiz_delete", "test_root_cause"}
+# Edits a locked cell (CHECKPOINT_VERSION = 2): the grader restores it, the student's own notebook does not.
+LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
+
+
+def visible_results(name: str) -> dict:
+    """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom."""
+    notebook, _ = parse_notebook_text(build(name))  # a damaged file as the grader repairs it
+    namespace, results = {"__name__": "__main__"}, {}
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        grading = cell.metadata.get("nbgrader", {})
+        added = not grading and cell.get("id", "").startswith("student-")
+        source = cell.source if is_definition_cell(cell) or grading.get("grade") or added else demo_definitions(cell.source)
+        passed, message = True, ""
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                exec(compile(source, f"<{name}>", "exec"), namespace)
+        except CheckFailed as failure:
+            passed, message = False, str(failure)
+        except Exception as error:  # noqa: BLE001 - a cell's error is what the student would see
+            passed, message = False, f"{type(error).__name__}: {error}"
+        if grading.get("grade"):
+            results[grading["grade_id"]] = (passed, message)
+    return results
+
+
+def lost(name: str) -> set:
+    return {grade_id for grade_id, kept in EXPECTED[name].items() if kept < FULL[grade_id]}
+
+
+@pytest.mark.parametrize("name", [n for n in variant_names() if n.startswith("full_")
+                                  and n not in LIVE_ONLY_IN_THE_GRADER])
+def test_a_correct_style_passes_every_visible_check(name):
+    rejected = {grade_id: message for grade_id, (passed, message) in visible_results(name).items() if not passed}
+    assert not rejected, rejected
+
+
+@pytest.mark.parametrize("name", [n for n in variant_names() if n.startswith("wrong_") and lost(n) - QUIZZES])
+def test_a_mistake_fails_a_visible_check(name):
+    results = visible_results(name)
+    assert any(not passed for grade_id, (passed, _) in results.items() if grade_id not in QUIZZES), \
+        f"{name} loses points in {sorted(lost(name))}, yet every visible check passes"
