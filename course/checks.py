@@ -328,7 +328,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
              ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
-              "里没有 version 字段"))
+              "里没有 version 字段"),
+             ("old.json", json.dumps({**state, "version": 0}).encode(), "的 version 是 0（比代码认的旧）"))
     for name, data, what in cases:
         (folder / name).write_bytes(data)
         _load_error(load_checkpoint, folder / name, what)
@@ -413,14 +414,18 @@ def _save_point(state) -> str:
     return "?"
 
 
-def _run(run_agent, namespace, task, path):
+def _run(run_agent, namespace, task, path, documented=False):
+    """run_agent(task, client=..., path=path), watched; `documented`: called as the docstring shows it, without a
+    client (the notebook's make_client then hands out the watched one)."""
     recorder = _Recorder(namespace)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
-    with recorder.watching():
+    what = f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}{'，照文档不传 client' if documented else ''}）"
+    arguments = {"path": path} if documented else {"client": recorder.client, "path": path}
+    make_client_ = (lambda *args, **kwargs: recorder.client) if documented else namespace.get("make_client", make_client)
+    with recorder.watching(), standing_in(namespace, "make_client", make_client_):
         try:
-            state = call(f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}）", run_agent,
-                         task, client=recorder.client, path=path)
+            state = call(what, run_agent, task, **arguments)
         except CheckFailed as failure:
             error = failure.__cause__
             if (isinstance(error, anthropic.BadRequestError) and dangling and not recorder.of("reconcile")
@@ -530,7 +535,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ended, _ = _run(run_agent, namespace, missing["task"], folder / "missing-note.json")
+    ended, _ = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", documented=True)
     asked = [b for m in ended.get("messages", []) if m.get("role") == "assistant" for b in m["content"]
              if b.get("type") == "tool_use" and b.get("input") == {"path": f"./notes/{note}"}]
     expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
@@ -693,7 +698,10 @@ def _recovery_cases(recovery_action) -> None:
     after_b["messages"].append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": after_b["pendingToolUse"]["id"], "content": "（读到的纪要全文）"}]})
     after_b["pendingToolUse"] = None
+    finished = copy.deepcopy(after_b)
+    finished["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论整理好了。"}]})
     cases = [("cpA", load_sample("cpA"), "continue"), ("cpB 补上结果之后", after_b, "continue"),
+             ("任务已经做完（最后一条是模型的收尾回复）", finished, "continue"),
              ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error")]
     cases += [(f"悬空的 {name}", _with_pending("cpB", name, _READ_ONLY_INPUTS[name]), "rerun")
               for name in _READ_ONLY_INPUTS]
