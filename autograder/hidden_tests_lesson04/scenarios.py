@@ -19,7 +19,7 @@ input); the cases of a scenario are shuffled together, so neither position nor w
 import copy
 import json
 
-from autograder.hidden_tests.scenarios import EMAIL_TASKS, Draw, Generated, before_sending
+from autograder.hidden_tests.scenarios import EMAIL_TASKS, READ_ONLY_NAMES, Draw, Generated, before_sending
 from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME, delivered_text
 
@@ -89,20 +89,25 @@ class Ledgers:
                 found.append({"type": "outcome", "toolUseId": pending["id"], "output": self.output_of(pending)})
         return found
 
-    def others(self, like: dict | None = None) -> list:
-        """Records of 0-3 other calls, finished or not; one of them may repeat `like`'s name and input."""
+    def others(self) -> list:
+        """Records of 0-2 other calls, finished or not."""
         records = []
-        for number in range(self.rng.randint(0, 3)):
+        for _ in range(self.rng.randint(0, 2)):
             other = self.call_of(self.rng.choice(["send_email", "effect", "unheard_of"]))
-            if like is not None and number == 0 and self.rng.random() < 0.6:
-                other = {**copy.deepcopy(like), "id": self.draw.tool_id()}
-            records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent", "outcome"),
-                                                             ("intent",)]))
+            records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
         return records
 
     def mixed(self, pending: dict, kinds) -> list:
-        """`pending`'s records among the others', in an order a ledger could have (each call's own in order)."""
-        ours, theirs = self.records(pending, kinds), self.others(pending)
+        """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
+
+        Beside any call with an effect there is always a finished twin: another call (another id) with
+        the same name and input, as when the model asks for the same email twice. Code that finds a
+        call's records by anything but its id answers for the twin, in every case, whatever the seed."""
+        ours, theirs = self.records(pending, kinds), self.others()
+        if pending["name"] not in READ_ONLY_NAMES:
+            twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
+            at = self.rng.randint(0, len(theirs))
+            theirs[at:at] = twin
         cut = self.rng.randint(0, len(theirs))
         before, after = theirs[:cut], theirs[cut:]
         if ours and ours[-1]["type"] == "outcome" and self.rng.random() < 0.5:

@@ -6,7 +6,8 @@ What the case calls for is the reference's recovery_action on the same input. Ju
 happened, not how: an outcome recorded is reused; a call the service knows is not sent again
 (asking by key, or sending again with the same key, which the server recognises: both deliver
 nothing new); a call that never reached the service is sent once, with its key, through the
-ledger; only a service that cannot answer leaves the outcome unknown (is_error).
+ledger; only a service that cannot answer leaves the outcome unknown (is_error); trying the same key
+again there is harmless, any other execution is not.
 """
 import pytest
 
@@ -60,7 +61,7 @@ def ledger_after(outcome, case) -> list:
 
 def not_unknown(result, where: str):
     flag = result.result_block().get("is_error")
-    expect(flag is None or flag is False, f"{where}：结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」")
+    expect(flag is None or flag is False, f"结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -88,12 +89,12 @@ def test_service_knows_the_call(grading):
         resent = [c for c in result.calls if c["name"] == pending["name"] and c.get("key") == pending["id"]]
         others = [c["name"] for c in result.calls if c not in resent]
         expect(not others, f"这里不需要执行别的工具（你执行了 {short(others)}）{where}")
+        not_unknown(result, where)
         answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"]}
         answers |= {c["output"] for c in resent}
         content = text_of(result.result_block().get("content"))
         expect(content in answers, "tool_result 的内容应该是服务器的回答：lookup_effect(name, id) 查到的那段文本"
                                    f"（或者带同一把键重发时服务器的回答），你的是 {short(content, 60)}{where}")
-        not_unknown(result, where)
         recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == content,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
@@ -128,8 +129,10 @@ def test_unknown_only_when_unanswerable(grading):
     for outcome, index, case, action, result in cases(grading, {"is_error"}):
         where = situation(case, outcome)
         block = result.result_block()
-        ran = [c["name"] for c in result.calls]
-        expect(not ran, f"服务器答不上来，不能执行 {short(ran)}：它可能已经生效了{where}")
+        # a retry with the same key at a service that recognises keys (the mail server) can deliver nothing new
+        ran = [c["name"] for c in result.calls if not (c["name"] == "send_email" == result.tool
+                                                       and c.get("key") == result.pending["id"])]
+        expect(not ran, f"服务器答不上来，不能执行 {short(ran)}：它可能已经生效了，而这个服务认不出重试{where}")
         expect(not emails_in_step(outcome, index), f"服务器答不上来，却发出了邮件{where}")
         expect(block.get("is_error") is True, "服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），"
                                               f"你的是 {short(block.get('is_error'))}{where}")

@@ -30,6 +30,11 @@ def unknown_results(messages) -> int:
                for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("is_error") is True)
 
 
+def received(outcome, call_id) -> str:
+    mine = outcome.delivered_ids.count(keyed(call_id)) if call_id else 0
+    return f"一共收到 {len(outcome.delivered_ids)} 封，其中带这次调用的键的 {mine} 封"
+
+
 def final(outcome, index: int) -> dict:
     state = returned(outcome, index, "run_agent")
     expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
@@ -45,7 +50,7 @@ def test_sends_through_the_ledger(grading):
     call_id = send_id(outcome)
     expect(call_id, "发信任务里模型没有要求 send_email：run_agent 没有把工具结果交回给模型吗？")
     expect(outcome.delivered_ids == [keyed(call_id)],
-           f"邮件服务器收到 {len(outcome.delivered_ids)} 封信，应该正好 1 封、带这次调用的键（Message-ID {keyed(call_id)}）："
+           f"邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键（Message-ID {keyed(call_id)}）："
            "run_agent 执行工具要走 execute_with_ledger")
     records, error = records_in(outcome.files_after.get(outcome.scenario.meta["ledger"]))
     expect(error is None and of(records, call_id, "intent") and of(records, call_id, "outcome"),
@@ -65,7 +70,7 @@ def test_every_crash_of_the_send(grading):
         state = final(outcome, 1)
         call_id = send_id(outcome)
         expect(outcome.delivered_ids == [keyed(call_id)],
-               f"在{moment}被杀掉再续跑，邮件服务器一共收到 {len(outcome.delivered_ids)} 封，应该正好 1 封、"
+               f"在{moment}被杀掉再续跑，邮件服务器{received(outcome, call_id)}，应该正好 1 封、"
                f"带这次调用的键：续跑时要 reconcile(state, ledger_path(path))，按台账和幂等键决定")
         messages = state.get("messages") if isinstance(state.get("messages"), list) else []
         unknown = unknown_results(messages)
