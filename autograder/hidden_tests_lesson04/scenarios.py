@@ -27,12 +27,12 @@ AGENT_TIMEOUT = 20.0
 AGENT_QUICK_TIMEOUT = 8.0
 SAVE_STANDINS = ("save_checkpoint", "load_checkpoint")  # run_agent's points do not hang on lesson 3's code
 CLIENT = {"$client": True}
-EFFECT_TOOLS = {  # the lesson's tools with effects that no server here knows, with an input each may get
-    "charge_card": lambda d: {"card": f"tok_{d.letters(6)}", "amount": d.rng.randint(1, 900) * 100},
+EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which no server here knows
+    "charge_card": lambda d: {"customer": f"cus_{d.letters(6)}", "amount": d.rng.randint(1, 900) * 100},
     "append_line": lambda d: {"path": f"./logs/{d.letters(5)}.log", "line": "本周结论已同步"},
-    "add_label": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "label": d.rng.choice(["urgent", "已复核"])},
+    "add_label": lambda d: {"issue": d.rng.randint(100, 9999), "label": d.rng.choice(["urgent", "已复核"])},
     "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed"},
-    "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "text": "第一行\n第二行 \"引号\""},
+    "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "content": "第一行\n第二行 \"引号\""},
 }
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
