@@ -34,14 +34,22 @@ class PrivateLines:
     """The lines students must never see: the hidden tests' and the reference solution's."""
 
     def __init__(self):
-        hidden, solutions = [], []
+        hidden, solutions, public = [], [], []
         for lesson in LESSONS.values():
             hidden += [line.strip() for path in sorted(lesson.hidden_tests.glob("*.py"))
                        for line in path.read_text(encoding="utf-8").splitlines()]
             notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
             solutions += [line for cell in notebook.cells for line in _solution_lines(cell.source)]
-        self.hidden_lines = {line for line in hidden if len(line) >= MIN_LENGTH and not line.startswith("#")}
-        self.solution_lines = {line for line in solutions if len(line) >= MIN_LENGTH and not line.startswith("#")}
+            public += [cell.source for cell in nbformat.read(str(lesson.release_notebook), as_version=4).cells]
+        # a line every student has in a release notebook (lesson 4's docstrings name `save_checkpoint(state, path)`,
+        # which is also one of its solution's lines) is no secret, and lesson 3's feedback may say it
+        public = "\n".join(public)
+
+        def private(line):
+            return len(line) >= MIN_LENGTH and not line.startswith("#") and line not in public
+
+        self.hidden_lines = {line for line in hidden if private(line)}
+        self.solution_lines = {line for line in solutions if private(line)}
         self._private = self.hidden_lines | self.solution_lines
         # Lines of text already found to hold no private line. A private line has no line break, so it is in a
         # text exactly when it is in one of the text's lines; and most of what every student receives (the
