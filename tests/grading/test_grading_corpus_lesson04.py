@@ -7,6 +7,10 @@ the judge draws (each run draws its own).
 - wrong_*: a plausible mistake: exactly the points lost.
 - tamper_*: tries to game the grader; never a point more than its untampered twin.
 """
+import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -14,6 +18,7 @@ import pytest
 from autograder.judge import auto_graded_points
 from autograder.leaks import private_lines
 from autograder.lessons import lesson
+from autograder.notebook_code import ROOT
 
 from grading_corpus import build, describe, grade_all, variant_names
 
@@ -135,3 +140,18 @@ def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
         leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
         assert not leaked, f"{name}: {leaked}"
         assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
+
+
+def test_a_recorded_seed_draws_the_same_run_again(verdicts, tmp_path):
+    """`--lesson lesson04 --seed N` with the seed a verdict records grades against the same generated cases
+    (here the feedback names the smallest failing case: its tool, id and records)."""
+    name = "wrong_recovery_by_name"
+    notebook = tmp_path / f"{name}.ipynb"
+    notebook.write_text(build(name, LESSON), encoding="utf-8")
+    seed = verdicts[name]["seed"]
+    judged = subprocess.run([sys.executable, "-m", "autograder.judge", "--lesson", "lesson04", "--seed", str(seed),
+                             str(notebook)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, check=True)
+    again = json.loads(judged.stdout)
+    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
+    assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own
