@@ -400,3 +400,49 @@ def auto_scores(course: Path) -> list:
             return []
         return [grade.auto_score for notebook in submission.notebooks for grade in notebook.grades
                 if grade.auto_score is not None]
+
+
+KEYED = '''
+from course import ServiceUnavailable, execute_tool, lookup_effect
+
+EMAIL = {"to": "team@example.com", "subject": "本周结论"}
+
+
+def send(key):
+    return execute_tool("send_email", dict(EMAIL), idempotency_key=key)
+
+
+def look(key):
+    try:
+        return lookup_effect("send_email", key)
+    except ServiceUnavailable as error:
+        return "unavailable: " + str(error)
+
+
+def ask(lookup, name, key):
+    try:
+        return lookup(name, key)
+    except ServiceUnavailable:
+        return "unavailable"
+'''
+
+
+def test_the_grader_s_mail_server_knows_keys_and_answers_lookups(sandbox):
+    """Lesson 4's tools in the sandbox: a key is delivered once, a lookup is answered by the grader's own
+    server (by key), and a scenario can take the server down."""
+    outcome = run(sandbox, KEYED, call("send", "toolu_01k"), call("send", "toolu_01k"), call("look", "toolu_01k"),
+                  call("look", "toolu_01other"), call("send", None), emails_before=(({"to": "a@example.com",
+                                                                                     "subject": "早先"}, "toolu_01e"),))
+    assert outcome.delivered_ids[0] == "<toolu_01e@idempotency.example.com>"
+    assert outcome.delivered_ids[1:2] == ["<toolu_01k@idempotency.example.com>"] and len(outcome.delivered_ids) == 3
+    assert "already" not in value(outcome, 0) and "认出了这个幂等键" in value(outcome, 1)
+    assert "Message-ID <toolu_01k@" in value(outcome, 2) and value(outcome, 3) is None
+    assert [c["key"] for c in outcome.tool_calls] == ["toolu_01k", "toolu_01k", None]
+    assert [(c["key"], c["unavailable"]) for c in outcome.lookups] == [("toolu_01k", False), ("toolu_01other", False)]
+    down = run(sandbox, KEYED, call("send", "toolu_01k"), call("look", "toolu_01k"), service_down=True)
+    assert value(down, 0).startswith("错误") and value(down, 1).startswith("unavailable") and not down.delivered_ids
+    given = run(sandbox, KEYED, call("ask", {"$lookup": {"answers": {"toolu_01k": "已发送"}, "down": False}},
+                                     "send_email", "toolu_01k", report_args=True),
+                call("ask", {"$lookup": {"answers": {}, "down": True}}, "send_email", "toolu_01k"))
+    assert value(given, 0) == "已发送" and value(given, 1) == "unavailable"
+    assert given.steps[0]["args_after"][0] is None  # the grader's lookup is not the student's data

@@ -1,0 +1,119 @@
+"""A scenario's working folder, read and written by the grader without following anything the
+student's code left in it."""
+import os
+import secrets
+import shutil
+import stat
+from pathlib import Path
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # of one file the grader reads back
+MAX_FILES_LISTED = 500
+
+
+class Folder:
+    """A working folder seen from the grader, through a directory fd opened once: nothing in it is followed
+    out of it (a symlink the student's code leaves there never makes the grader read or write elsewhere)."""
+
+    def __init__(self, host_path: Path, inside: str):
+        self.inside = inside
+        host_path.mkdir()
+        self.fd = os.open(host_path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        self.host_path = host_path
+
+    @staticmethod
+    def parts(relative: str) -> list:
+        parts = [p for p in str(relative).split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            raise ValueError(f"不在工作目录里的路径：{relative}")
+        return parts
+
+    def relative(self, inside_path: str) -> str:
+        """The path relative to the folder, for a path as the student's code names it (ValueError outside)."""
+        normal = os.path.normpath(os.path.join(self.inside, os.fspath(inside_path)))
+        if not normal.startswith(self.inside + "/"):
+            raise ValueError("评分时只能在工作目录里读写检查点")
+        return normal[len(self.inside) + 1:]
+
+    def _directory(self, parts: list, create: bool = False) -> int:
+        fd = os.dup(self.fd)
+        try:
+            for part in parts:
+                if create:
+                    try:
+                        os.mkdir(part, 0o755, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+            return fd
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def make_parents(self, relative: str):
+        os.close(self._directory(self.parts(relative)[:-1], create=True))
+
+    def read_bytes(self, relative: str) -> bytes | None:
+        """The file's bytes; None when there is no regular file there (missing, a symlink, a folder)."""
+        try:
+            parts = self.parts(relative)
+            folder = self._directory(parts[:-1])
+        except (OSError, ValueError):
+            return None
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+        except OSError:
+            return None
+        finally:
+            os.close(folder)
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return file.read(MAX_FILE_BYTES)
+
+    def write_atomically(self, relative: str, data: bytes):
+        parts = self.parts(relative)
+        folder = self._directory(parts[:-1], create=True)
+        temporary = f".grader-{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+            with os.fdopen(fd, "wb") as file:
+                file.write(data)
+            os.replace(temporary, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:  # a full working folder, say: the student's listing must not show the grader's file
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
+            raise
+        finally:
+            os.close(folder)
+
+    def regular_files(self) -> list:
+        """Sorted relative paths of the regular files under the folder (symlinks are not followed)."""
+        found = []
+
+        def walk(fd, prefix):
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    if len(found) >= MAX_FILES_LISTED:
+                        return
+                    if entry.is_file(follow_symlinks=False):
+                        found.append(prefix + entry.name)
+                    elif entry.is_dir(follow_symlinks=False):
+                        try:
+                            inner = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                        except OSError:
+                            continue
+                        try:
+                            walk(inner, prefix + entry.name + "/")
+                        finally:
+                            os.close(inner)
+
+        walk(self.fd, "")  # scandir works on its own copy of the descriptor
+        return sorted(found)
+
+    def remove(self):
+        os.close(self.fd)
+        shutil.rmtree(self.host_path, ignore_errors=True)

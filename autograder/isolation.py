@@ -1,0 +1,162 @@
+"""Whether, and how, the sandbox is isolated: bubblewrap's view of the machine, the probe that says
+whether namespaces can be made here, and the refusal (or the instructor's accepted risk) when not.
+
+Where namespaces cannot be made (bubblewrap missing, user namespaces disabled), a Sandbox refuses
+to start (`IsolationUnavailable`, Chinese and English) unless the instructor accepts the risk with
+`--allow-unisolated` (environment AUTOGRADER_ALLOW_UNISOLATED=1): then steps run as the grader's own
+user, with strace still watching. AUTOGRADER_BWRAP names the bubblewrap binary (default: `bwrap` on PATH).
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+from .child import SYS_CLONE
+from .notebook_code import ROOT
+from .pids_cgroup import controller_root
+
+SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace
+APP_INSIDE = "/sandbox/app"  # course/ and the driver, read-only
+WORK_INSIDE = "/sandbox/work"
+STEP_TMP_INSIDE = "/sandbox/step-tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
+SOCKET_DIR_INSIDE = "/run/grader"
+SOCKET_NAME = "grader.sock"
+ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
+BWRAP_ENV = "AUTOGRADER_BWRAP"
+ALLOW_FLAG = "--allow-unisolated"
+
+
+class SandboxError(RuntimeError):
+    """The grader could not run the sandbox at all (not the student's fault)."""
+
+
+class IsolationUnavailable(SystemExit):
+    """Namespaces cannot be made here: grading stops before anyone is graded (SystemExit: nbgrader does
+    not catch it and go on to the next student)."""
+
+
+def isolation_refusal(reason: str) -> str:
+    return (f"评分已停止，没有给任何学生评分：评分沙箱无法隔离学生代码（{reason}）。\n"
+            "学生的代码会以你的用户身份运行，能读到参考答案、隐藏测试和成绩册。\n"
+            "解决办法：安装 bubblewrap（Debian/Ubuntu：sudo apt-get install bubblewrap），并允许非特权用户命名空间"
+            "（sysctl kernel.unprivileged_userns_clone=1、user.max_user_namespaces>0；容器里要放开 user namespace）。\n"
+            f"如果你清楚风险、仍要在没有隔离的情况下评分：加 {ALLOW_FLAG}（或设置环境变量 {ALLOW_ENV}=1）。\n"
+            f"Grading stopped before grading anyone: the grading sandbox cannot isolate student code ({reason}).\n"
+            "Student code would run as your user and could read the reference solution, the hidden tests and "
+            "the gradebook.\nFix: install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap) and allow "
+            "unprivileged user namespaces (kernel.unprivileged_userns_clone=1, user.max_user_namespaces>0; "
+            "in a container, allow user namespaces).\n"
+            f"To grade without isolation anyway, accepting the risk: pass {ALLOW_FLAG} "
+            f"(or set {ALLOW_ENV}=1).")
+
+
+def unisolated_allowed() -> bool:
+    return os.environ.get(ALLOW_ENV, "") not in ("", "0")
+
+
+def allow_unisolated() -> None:
+    """What --allow-unisolated does: every sandbox this process (and its workers) starts accepts the risk."""
+    os.environ[ALLOW_ENV] = "1"
+
+
+def require_isolation() -> bool:
+    """Before grading anyone: True when namespaces work; False when the instructor accepted grading
+    without them (a warning is printed); IsolationUnavailable otherwise."""
+    strace_path()
+    problem = isolation_problem()
+    if problem is None:
+        return True
+    if not unisolated_allowed():
+        raise IsolationUnavailable(isolation_refusal(problem))
+    print(f"警告：评分沙箱没有隔离（{problem}），按 {ALLOW_FLAG} 的要求照常评分。/ WARNING: grading without "
+          f"isolation ({problem}), as {ALLOW_FLAG} asks.", file=sys.stderr)
+    return False
+
+
+def strace_path() -> str:
+    found = shutil.which("strace")
+    if found is None:
+        raise SandboxError("评分需要 strace（Debian/Ubuntu：sudo apt-get install strace），它从沙箱外面记录文件操作。\n"
+                           "Grading needs strace (Debian/Ubuntu: sudo apt-get install strace): it records the "
+                           "sandbox's file operations from outside.")
+    return found
+
+
+def bwrap_path() -> str | None:
+    return shutil.which(os.environ.get(BWRAP_ENV) or "bwrap")
+
+
+NESTED_PROBE = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.unshare(0x10000000 | 0x20000000 | 0x40000000 | 0x00020000 | 0x08000000 | 0x04000000):
+    raise SystemExit("nested unshare: " + os.strerror(ctypes.get_errno()))
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if os.getpid() == 1 else 3)
+raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""
+
+
+def isolation_problem() -> str | None:
+    """Why bubblewrap cannot make this sandbox's namespaces here, or None when it can."""
+    if SYS_CLONE is None:
+        return f"不知道 {os.uname().machine} 上 clone(2) 的系统调用号 / clone(2)'s number on {os.uname().machine} is unknown"
+    if os.geteuid() == 0 and controller_root() is None:
+        return ("以 root 评分时进程数上限要靠 pids cgroup（root 不受 RLIMIT_NPROC 限制），这里找不到可写的 pids cgroup；"
+                "请改用普通用户评分，或在容器里挂载可写的 cgroup / as root the process limit needs a writable "
+                "pids cgroup (RLIMIT_NPROC does not bind root): grade as an ordinary user, or mount one")
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return f"找不到 bubblewrap（{os.environ.get(BWRAP_ENV) or 'bwrap'}）/ bubblewrap not found"
+    try:
+        probe = subprocess.run([bwrap, *bwrap_options(), sys.executable, "-c", NESTED_PROBE],
+                               capture_output=True, text=True, timeout=60, env=sandbox_env())
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap 无法运行 / bubblewrap does not run: {exc}"
+    if probe.returncode != 0:
+        return f"bubblewrap 无法创建命名空间 / bubblewrap cannot create namespaces: {probe.stderr.strip()[-300:]}"
+    return None
+
+
+def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
+    """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
+    options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--tmpfs", "/tmp"]
+    for path in ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+        if os.path.exists(path):
+            options += ["--ro-bind", path, path]
+    for path in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(path):
+            options += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            options += ["--ro-bind", path, path]
+    for prefix in python_prefixes():
+        options += ["--ro-bind", prefix, prefix]
+    for prefix in python_prefixes():  # a venv made inside the course folder shows only itself
+        if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
+            options += ["--tmpfs", str(ROOT)]
+    options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course",
+                "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
+                "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
+                "--ro-bind", str(ROOT / "autograder" / "protocol.py"), f"{APP_INSIDE}/autograder/protocol.py",
+                "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
+    if work_size:
+        options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
+    if socket_dir:
+        options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
+    return options + ["--chdir", "/tmp", "--"]
+
+
+def python_prefixes() -> list:
+    """The interpreter's and the venv's folders, outside /usr (bound read-only at the same path)."""
+    bound = []
+    for prefix in sorted({sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix}):
+        if prefix != "/usr" and not prefix.startswith("/usr/") and not any(prefix.startswith(p + "/") for p in bound):
+            bound.append(prefix)
+    return bound
+
+
+def sandbox_env(app: str = APP_INSIDE) -> dict:
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "COURSE_OFFLINE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": app}

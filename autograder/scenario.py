@@ -1,0 +1,77 @@
+"""What one grading session puts the student's code in, and what comes back: plain data shared by
+the sandbox's parts (autograder.sandbox runs a `Scenario` and returns an `Outcome`)."""
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .protocol import BEFORE
+
+
+@dataclass
+class Limits:
+    memory: int = 1024 * 1024 * 1024  # bytes of address space on top of what the zygote already maps
+    cpu: int = 60  # seconds of CPU time for one step
+    file_size: int = 64 * 1024 * 1024
+    processes: int = 16  # in the step's own user namespace (the lesson needs one)
+    cgroup_tasks: int = 64  # a root grader's whole sandbox: strace, bwrap, the zygote, a step's processes and threads
+    files: int = 256  # open at once
+    tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
+    work_size: int = 256 * 1024 * 1024  # every working folder of the session together
+
+
+@dataclass
+class SubmissionTrouble:
+    """What went wrong with one submission so far, carried from scenario to scenario."""
+    bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
+    hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
+    report_cells: bool = False  # a definition hung or killed a process: each cell is reported before it runs
+    kinds: Counter = field(default_factory=Counter)  # autograder.trouble.KINDS -> how often it was seen
+
+
+@dataclass
+class Scenario:
+    """One situation to put the student's code in, described as data."""
+    name: str
+    steps: list  # of protocol.Step: {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
+    # Each step runs in a fresh process, except that consecutive steps with the same "batch" share one:
+    # for calls judged together (one point for all), where one call cannot learn from another what to answer.
+    files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
+    watch: str | None = None  # checkpoint file read by the grader at each model and tool call
+    model: str = "scripted"  # or "endless": always asks for one more list_dir
+    # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step
+    crash: dict | None = None
+    standins: tuple = ()  # names replaced by the grader's own versions after the student's code is defined
+    # delivered before the first step: send_email inputs, or (input, idempotency key) pairs (sent with that key)
+    emails_before: tuple = ()
+    service_down: bool = False  # the mail server cannot be reached: sends fail, lookups raise ServiceUnavailable
+    ledgers: tuple = ()  # files (lesson 4's ledgers) whose text the grader reads at each tool call
+    read_after: tuple = ()  # more relative paths whose text files_after holds (None if missing)
+    independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
+    step_timeout: float = 5.0
+    meta: dict = field(default_factory=dict)  # what the checks need to know (ids, expected values)
+
+
+@dataclass
+class Outcome:
+    scenario: Scenario
+    steps: list  # one dict per step: status, value / error / detail, args_after, seconds
+    # "at": where strace's log ended when the grader got the call, to order it against fs_events
+    model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot", "at"}
+    tool_calls: list  # {"step", "name", "input", "key", "output", "snapshot", "ledgers" ({path: text}), "at"}
+    standin_calls: list
+    deliveries: list  # the phase in which each email arrived
+    delivered_ids: list  # the Message-ID of each email, in the same order (a keyed one: <key@...>)
+    lookups: list  # {"step", "name", "key", "answer" (text or None), "unavailable" (bool), "at"}
+    files_after: dict  # relative path -> text (None if missing) for scenario.files and scenario.watch
+    cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
+    workdir: str  # where the steps ran, as the student's code saw it; paths in fs_events start with it
+    fs_events: list = field(default_factory=list)  # autograder.fs_trace records, in the order the kernel saw them
+    files_by_step: list = field(default_factory=list)  # per step: sorted relative paths of the regular files after it
+
+    def answered_model_calls(self) -> list:
+        return [c for c in self.model_calls if c["status"] == 200]
+
+    def student_tool_calls(self, step: int | None = None) -> list:
+        return [c for c in self.tool_calls if step is None or c["step"] == step]
+
+    def emails_during_steps(self) -> int:
+        return sum(1 for phase in self.deliveries if phase != str(BEFORE))

@@ -1,0 +1,336 @@
+"""The grader's side of one scenario while its steps run: what the step's process reports, and the
+model, the tools, the lookups by key and the stand-ins it asks the grader for, each recorded as the
+grader saw it; the step's deadlines."""
+import json
+import os
+import secrets
+import signal
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import course.model
+import course.tools
+from course import TOOLS, ServiceUnavailable
+
+from .folder import Folder
+from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, EventKind, EventStatus, ModelRoute, Phase,
+                       PhaseKind, StepStatus)
+from .scenario import Scenario, SubmissionTrouble
+
+READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
+ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
+CELL_TIMEOUT = 5.0
+QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
+STARTUP_TIMEOUT = 30.0
+
+
+class ScenarioRun:
+    """The grader's side of one scenario while its steps run."""
+
+    def __init__(self, sandbox, scenario: Scenario, folder: Folder, trouble: SubmissionTrouble):
+        self.sandbox, self.scenario, self.folder, self.trouble, self.mail = sandbox, scenario, folder, trouble, None
+        self.lock = threading.RLock()
+        self.phase = BEFORE
+        self.phase_started = time.monotonic()
+        self.job_steps = ()  # the steps the running process was started for
+        self.steps = [None] * len(scenario.steps)
+        self.cells = {}
+        self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
+        self.delivered_ids, self.lookups = [], []
+        self.fs_events = []  # what strace saw, step by step
+        self.files_by_step = {}  # step index -> regular files in the folder after it
+        self.sequence = 0  # orders model calls and tool calls against each other
+        self.step_pid = None  # the step's process, as the kernel named it to the socket
+        self.step_pidfd = None
+        self.failure = None  # the driver's own traceback, if it failed
+        self.crashed = False  # the grader has killed the current step on purpose
+        self.crash_done = False
+        self.sending_before = False  # the grader itself is delivering scenario.emails_before
+        self.received = 0  # bytes the steps have sent
+
+    def on_delivery(self, message):
+        with self.lock:
+            self.deliveries.append(str(BEFORE) if self.sending_before else str(self.phase))
+            self.delivered_ids.append(str(message["Message-ID"]))
+
+    def start_job(self, indices: list):
+        with self.lock:
+            self.phase, self.phase_started, self.crashed, self.job_steps = BEFORE, time.monotonic(), False, indices
+            self.step_pid, self.step_pidfd, self.failure = None, None, None
+
+    def end_job(self):
+        with self.lock:
+            if self.step_pidfd is not None:
+                os.close(self.step_pidfd)
+            self.step_pid, self.step_pidfd, self.job_steps = None, None, ()
+
+    # -- what the step's process says --
+
+    def hello(self, pid: int):
+        """The first connection of a step's process, before any student code: the kernel names its pid."""
+        with self.lock:
+            if self.step_pid is not None or not self.job_steps:
+                return
+            self.step_pid = pid
+            self.phase, self.phase_started = DEFINING, time.monotonic()
+            try:
+                self.step_pidfd = os.pidfd_open(pid)
+            except OSError:
+                self.step_pidfd = None
+
+    def kill_step(self):
+        with self.lock:
+            pid, pidfd = self.step_pid, self.step_pidfd
+        if pid is None:  # not even connected yet: only the whole sandbox can be stopped
+            self.sandbox.zygote.close()
+            return
+        try:
+            if self.sandbox.isolated and pidfd is not None:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # pid 1 of the step's namespace: it all ends
+            else:
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def event(self, payload: dict) -> dict:
+        with self.lock:
+            kind = payload.get("kind")
+            cells = payload.get("cells")
+            for cell in cells if isinstance(cells, list) else ():
+                if isinstance(cell, dict) and cell.get("status") in (CellStatus.OK, CellStatus.RAISED):
+                    self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
+            if kind == EventKind.CELL:
+                self.phase, self.phase_started = Phase(PhaseKind.CELL, cell=str(payload.get("name"))), time.monotonic()
+            elif kind == EventKind.STEP and payload.get("index") in self.job_steps:
+                index = payload["index"]
+                running = Phase(PhaseKind.STEP, step=index)
+                if payload.get("status") == EventStatus.START and self.phase != running and self.steps[index] is None:
+                    self.phase, self.phase_started = running, time.monotonic()
+                elif (self.phase == running and self.steps[index] is None
+                      and isinstance(payload.get("result"), dict)):
+                    self.steps[index] = _checked_result(payload["result"])
+        return {}
+
+    def current_step(self):
+        with self.lock:
+            return self.phase.step
+
+    def trace_position(self) -> int:
+        """Where strace's log ends now: the step's file-system calls so far end at or before it (fs_trace "at")."""
+        return self.sandbox.zygote.trace.position()
+
+    def _snapshot(self):
+        if not self.scenario.watch:
+            return None
+        data = self.folder.read_bytes(self.scenario.watch)
+        if data is None:
+            return {"missing": True}
+        try:
+            return {"state": json.loads(data.decode("utf-8"))}
+        except ValueError:
+            return {"invalid": True}
+
+    # -- the model --
+
+    def model_call(self, raw: bytes, route: ModelRoute):
+        step = self.current_step()
+        if step is None:
+            return 400, _api_error("评分时，定义代码的阶段不能调用模型")
+        snapshot, at = self._snapshot(), self.trace_position()
+        try:
+            body = json.loads(raw)
+            messages = body.get("messages")
+        except (ValueError, AttributeError):
+            return 400, _api_error("请求不是合法的 JSON")
+        if self.scenario.model == "endless":
+            status, reply = self._endless_reply(messages)
+        else:
+            status, reply, _ = course.model.answer(body)
+        with self.lock:
+            self.sequence += 1
+            self.model_calls.append({"step": step, "client": "given" if route is ModelRoute.GIVEN else "make_client",
+                                     "messages": messages, "status": status, "reply": reply,
+                                     "snapshot": snapshot, "seq": self.sequence, "at": at})
+        return status, reply
+
+    def _endless_reply(self, messages):
+        try:
+            course.model.check_tool_pairing(messages if isinstance(messages, list) else [])
+        except course.model.InvalidRequest as exc:
+            return 400, _api_error(str(exc))
+        answered = len([c for c in self.model_calls if c["status"] == 200])
+        if answered >= ENDLESS_MODEL_CAP:
+            content, stop = [{"type": "text", "text": "（评分用模型）不再继续了。"}], "end_turn"
+        else:
+            content = [{"type": "text", "text": "再看一眼 notes 文件夹。"},
+                       {"type": "tool_use", "id": "toolu_01" + secrets.token_hex(11), "name": "list_dir",
+                        "input": {"path": "./notes"}}]
+            stop = "tool_use"
+        usage = {"input_tokens": 2000 + 37 * answered, "output_tokens": 40 + answered % 7}
+        return 200, {"id": "msg_01" + secrets.token_hex(11), "type": "message", "role": "assistant",
+                     "model": course.model.MODEL, "content": content, "stop_reason": stop, "stop_sequence": None,
+                     "usage": usage}
+
+    # -- the tools --
+
+    def run_tool(self, name, tool_input, key=None) -> str:
+        """Run a tool for real, here, with the idempotency key it was given (a string, or none);
+        read-only output carries a marker no student can guess."""
+        if not isinstance(name, str) or not isinstance(tool_input, dict):
+            return f"错误：工具调用的参数不对（name={name!r:.40}）"
+        if self.scenario.service_down and name == "send_email":
+            return "错误：邮件没有发出去：[Errno 111] Connection refused"
+        with self.sandbox.tool_lock:
+            output = course.tools.execute_tool(name, tool_input, idempotency_key=key if isinstance(key, str) else None)
+        if name in READ_ONLY_TOOL_NAMES:
+            output += f"\n\n〔评分器标记 {secrets.token_hex(8)}〕"
+        return output
+
+    def tool_call(self, payload: dict):
+        step = self.current_step()
+        if step is None:
+            return {"output": "错误：评分时，定义代码的阶段不能调用工具"}
+        name, tool_input, key = payload.get("name"), payload.get("input"), payload.get("key")
+        snapshot, ledgers, at = self._snapshot(), self._ledger_texts(), self.trace_position()
+        with self.lock:
+            self.sequence += 1
+            record = {"step": step, "name": name, "input": tool_input, "key": key, "output": None,
+                      "snapshot": snapshot, "ledgers": ledgers, "seq": self.sequence, "at": at}
+            self.tool_calls.append(record)
+            number = len(self.tool_calls)
+        crash = self.scenario.crash or {}
+        if (crash.get("before_tool_call") == number or crash.get("before_tool") == name) and not self.crash_done:
+            self.crash_now()
+            return None
+        record["output"] = self.run_tool(name, tool_input, key)
+        if crash.get("after_tool") == name and not self.crash_done:
+            self.crash_now()
+            return None
+        return {"output": record["output"]}
+
+    def lookup(self, payload: dict) -> dict:
+        """lookup_effect(name, key): asked of the grader's own mail server, or unanswered when it is down."""
+        step = self.current_step()
+        name, key = payload.get("name"), payload.get("key")
+        record = {"step": step, "name": name, "key": key, "answer": None, "unavailable": True,
+                  "at": self.trace_position()}
+        with self.lock:
+            self.sequence += 1
+            record["seq"] = self.sequence
+            self.lookups.append(record)
+        if step is None:
+            return {"unavailable": "评分时，定义代码的阶段不能查询服务"}
+        if self.scenario.service_down:
+            return {"unavailable": "邮件服务器无法回答：[Errno 111] Connection refused"}
+        if not isinstance(name, str) or not isinstance(key, str):
+            return {"unavailable": f"查询的参数不对（name={name!r:.40}，key={key!r:.40}）"}
+        try:
+            with self.sandbox.tool_lock:
+                record["answer"] = course.tools.lookup_effect(name, key)
+        except ServiceUnavailable as exc:
+            return {"unavailable": str(exc)}
+        record["unavailable"] = False
+        return {"output": record["answer"]}
+
+    def _ledger_texts(self) -> dict:
+        texts = {}
+        for relative in self.scenario.ledgers:
+            data = self.folder.read_bytes(relative)
+            texts[relative] = None if data is None else data.decode("utf-8", errors="replace")
+        return texts
+
+    def crash_now(self):
+        with self.lock:
+            self.crashed = self.crash_done = True
+        self.kill_step()
+
+    # -- the grader's own save / load / reconcile --
+
+    def standin(self, name: str, payload: dict) -> dict:
+        """Only in a scenario that names the stand-in: elsewhere a student's code cannot borrow it."""
+        if name not in self.scenario.standins:
+            return {"error": f"没有名为 {name} 的替身函数"}
+        reference = self.sandbox.reference
+        record = {"step": self.current_step(), "name": name, "at": self.trace_position()}
+        with self.lock:
+            self.sequence += 1
+            record["seq"] = self.sequence
+            self.standin_calls.append(record)
+        try:
+            if name == "reconcile":
+                with self.sandbox.tool_lock:
+                    reference.execute_tool = self._standin_tool
+                    return {"cp": reference.reconcile(payload["cp"])}
+            relative = self.folder.relative(payload["path"])
+            if name == "save_checkpoint":
+                with tempfile.TemporaryDirectory(dir=self.sandbox.base) as private:
+                    saved = Path(private) / "checkpoint.json"
+                    reference.save_checkpoint(payload["state"], saved)
+                    self.folder.write_atomically(relative, saved.read_bytes())
+                record["state"] = payload["state"]
+                return {}
+            if name == "load_checkpoint":
+                data = self.folder.read_bytes(relative)
+                if data is None:
+                    return {"state": None}
+                with tempfile.TemporaryDirectory(dir=self.sandbox.base) as private:
+                    copy = Path(private) / Path(relative).name
+                    copy.write_bytes(data)
+                    return {"state": reference.load_checkpoint(copy)}
+        except Exception as exc:  # the student's data made the reference fail: tell the student's code
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return {"error": f"没有名为 {name} 的替身函数"}
+
+    def _standin_tool(self, name, tool_input):
+        self.standin_calls.append({"step": self.current_step(), "name": "execute_tool", "tool": name})
+        return self.run_tool(name, tool_input)
+
+    # -- deadlines --
+
+    def step_limit(self, index: int) -> float:
+        step = self.scenario.steps[index]
+        limit = step.get("timeout", self.scenario.step_timeout)
+        if step["name"] in self.trouble.hung:  # it hung before: do not wait as long again
+            limit = min(limit, step.get("quick_timeout", QUICK_TIMEOUT))
+        return limit
+
+    def overdue(self) -> bool:
+        with self.lock:
+            phase, since = self.phase, self.phase_started
+        if phase.kind is PhaseKind.BEFORE:
+            limit = STARTUP_TIMEOUT
+        elif phase.kind is PhaseKind.STEP:
+            limit = self.step_limit(phase.step)
+        else:
+            limit = CELL_TIMEOUT
+        return time.monotonic() - since > limit
+
+
+def _checked_result(result: dict) -> dict:
+    """A step's report, as the grader accepts it: a known status and only the fields that status has."""
+    status = result.get("status")
+    if status not in REPORTED_STATUSES:
+        return {"status": StepStatus.DIED, "detail": "进程报告了评分器不认识的结果"}
+    status = StepStatus(status)
+    checked = {"status": status}
+    if status is StepStatus.RETURNED:
+        checked["value"] = result.get("value")
+    elif status is StepStatus.RAISED:
+        error = result.get("error") if isinstance(result.get("error"), dict) else {}
+        checked["error"] = {"type": str(error.get("type", "")), "value_error": error.get("value_error") is True,
+                            "message": str(error.get("message", ""))}
+    elif status is StepStatus.UNSUPPORTED:
+        checked["detail"] = str(result.get("detail", ""))
+    if isinstance(result.get("seconds"), (int, float)):
+        checked["seconds"] = float(result["seconds"])
+    if isinstance(result.get("args_after"), list):
+        checked["args_after"] = result["args_after"]
+    if "args_after_problem" in result:
+        checked["args_after_problem"] = str(result["args_after_problem"])
+    return checked
+
+
+def _api_error(message: str) -> dict:
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
