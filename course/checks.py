@@ -222,6 +222,10 @@ class _DiskEvents:
             for name, function in real.items():
                 setattr(os, name, function)
 
+    def file_synced(self, path) -> bool:
+        """Whether a file was made durable: an fsync of a file, or `path` opened with O_SYNC or O_DSYNC."""
+        return ("fsync", "file") in self.events or os.path.abspath(path) in self.synced_writes
+
     def index(self, event) -> int | None:
         return self.events.index(event) if event in self.events else None
 

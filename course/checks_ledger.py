@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _scratch, _with_pending, call, check_letter,
+from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
                      expect, fail, short, standing_in, text_of)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
@@ -67,7 +67,7 @@ def check_append_ledger(append_ledger) -> None:
     with events.watching():
         call("append_ledger（台账还不存在）", append_ledger, path, first)
     expect(path.exists(), f"append_ledger 之后 {path.name} 不存在：台账就写在传进来的 path 上。")
-    expect(("fsync", "file") in events.events,
+    expect(events.file_synced(path),
            "append_ledger 返回之前没有 fsync 台账文件：写进去的一行可能还在页缓存里，断电后意图记录就没了，"
            "而恢复时会把“没有意图”理解成“从没开始过”。")
     expect(("fsync", "folder") in events.events,
@@ -75,7 +75,7 @@ def check_append_ledger(append_ledger) -> None:
     events = _DiskEvents()
     with events.watching():
         call("append_ledger（台账已经有一行）", append_ledger, path, second)
-    expect(("fsync", "file") in events.events, "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
+    expect(events.file_synced(path), "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     expect(len(lines) == 2, f"追加两条记录之后，台账应该正好两行（一条一行），你的是 {len(lines)} 行："
@@ -280,7 +280,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         _, _, state = SITUATIONS[name]
         label = f"情况 {name}"
         ledger = _scratch("check-reconcile-") / "ledger.jsonl"
-        ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        # an earlier, finished call with the same name and input: its outcome answers another call, never this one
+        twin = records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome")) \
+            if cp["pendingToolUse"]["name"] == "send_email" else []
+        ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in twin + records), encoding="utf-8")
         spy, lookups = _ToolSpy(ledger), _CountingLookup(course_lookup_effect)
         with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
                 standing_in(namespace, "lookup_effect", lookups):
@@ -331,9 +334,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
 def check_incident_fix(namespace: dict) -> None:
     """The incident's state: intent in the ledger, the email delivered, no outcome; resume with your code."""
     __tracebackhide__ = True
+    _needs(namespace, "save_checkpoint", "run_agent", "reconcile")
     folder = _scratch("check-incident-")
     path, incident = folder / "checkpoint.json", load_sample("cpC")
-    namespace["save_checkpoint"](incident, path)
+    _prepare(namespace, incident, path)
     pending = incident["pendingToolUse"]
     ledger_path(path).write_text(json.dumps(records_for(pending, ("intent",))[0], ensure_ascii=False) + "\n",
                                  encoding="utf-8")
@@ -346,6 +350,6 @@ def check_incident_fix(namespace: dict) -> None:
     expect(delivered == 1, f"重演事故后邮件服务器一共收到 {delivered} 封（崩溃前已经送达 1 封），应该正好 1 封。")
     expect(len(answered) == 1 and answered[0].get("is_error") is not True,
            "悬空的 send_email 得到的是 is_error：服务器明明答得上来（信已送达），结果应该是确定的。")
-    expect(text_of(answered[0].get("content")) == delivered_text(pending),
-           "悬空的 send_email 的结果应该是服务器按幂等键查到的那段回答。")
+    expect(delivered_text(pending) in text_of(answered[0].get("content")),
+           "悬空的 send_email 的结果应该是服务器的回答：按幂等键查到的那段文本（或带同一把键重发时服务器说的「已经送达」）。")
     print(PASSED, "邮件只发了一封，而且结果是确定的")

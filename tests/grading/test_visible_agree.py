@@ -1,4 +1,4 @@
-"""The visible checks agree with the hidden tests on lesson 3's grading corpus.
+"""The visible checks agree with the hidden tests on each lesson's grading corpus.
 
 Each variant's notebook is run in this process the way a student runs it top to bottom:
 the definitions, the cells the student added (whole), the visible check cells; a demo
@@ -8,28 +8,34 @@ cell only defines (it would run agents). Then:
   rejected in the notebook;
 - a wrong variant (wrong_*) that loses points fails at least one visible check, so the
   student hears of the mistake before handing in. The quiz answers are the exception by
-  design: their checks look at the form only, or they would give the answer away.
+  design: their checks look at the form only, or they would give the answer away (lesson 4's
+table of effects too: its check knows send_email's row only).
 """
 import contextlib
 import io
 
 import pytest
 
+from autograder.lessons import lesson
 from autograder.notebook_code import demo_definitions, is_definition_cell
 from autograder.submission import parse_notebook_text
 from course.checks import CheckFailed
 
+import test_grading_corpus
+import test_grading_corpus_lesson04
 from grading_corpus import build, variant_names
-from test_grading_corpus import EXPECTED, FULL
 
-QUIZZES = {"test_quiz_failure", "test_quiz_delete", "test_root_cause"}
+CORPORA = {"lesson03": test_grading_corpus, "lesson04": test_grading_corpus_lesson04}  # each with EXPECTED, FULL
+# Answers whose visible check looks at the form only (or at one row, EFFECTS' send_email): more would give them away.
+QUIZZES = {"test_quiz_failure", "test_quiz_delete", "test_quiz_exactly_once", "test_quiz_key", "test_root_cause",
+           "test_effects"}
 # Edits a locked cell (CHECKPOINT_VERSION = 2): the grader restores it, the student's own notebook does not.
 LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 
 
-def visible_results(name: str) -> dict:
+def visible_results(assignment: str, name: str) -> dict:
     """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom."""
-    notebook, _ = parse_notebook_text(build(name))  # a damaged file as the grader repairs it
+    notebook, _ = parse_notebook_text(build(name, lesson(assignment)))  # a damaged file as the grader repairs it
     namespace, results = {"__name__": "__main__"}, {}
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -50,19 +56,25 @@ def visible_results(name: str) -> dict:
     return results
 
 
-def lost(name: str) -> set:
-    return {grade_id for grade_id, kept in EXPECTED[name].items() if kept < FULL[grade_id]}
+def lost(assignment: str, name: str) -> set:
+    corpus = CORPORA[assignment]
+    return {grade_id for grade_id, kept in corpus.EXPECTED[name].items() if kept < corpus.FULL[grade_id]}
 
 
-@pytest.mark.parametrize("name", [n for n in variant_names() if n.startswith("full_")
-                                  and n not in LIVE_ONLY_IN_THE_GRADER])
-def test_a_correct_style_passes_every_visible_check(name):
-    rejected = {grade_id: message for grade_id, (passed, message) in visible_results(name).items() if not passed}
+def variants(prefix: str) -> list:
+    return [(assignment, name) for assignment in CORPORA for name in variant_names(lesson(assignment))
+            if name.startswith(prefix)]
+
+
+@pytest.mark.parametrize("assignment, name", [v for v in variants("full_") if v[1] not in LIVE_ONLY_IN_THE_GRADER])
+def test_a_correct_style_passes_every_visible_check(assignment, name):
+    rejected = {grade_id: message for grade_id, (passed, message) in visible_results(assignment, name).items()
+                if not passed}
     assert not rejected, rejected
 
 
-@pytest.mark.parametrize("name", [n for n in variant_names() if n.startswith("wrong_") and lost(n) - QUIZZES])
-def test_a_mistake_fails_a_visible_check(name):
-    results = visible_results(name)
+@pytest.mark.parametrize("assignment, name", [v for v in variants("wrong_") if lost(*v) - QUIZZES])
+def test_a_mistake_fails_a_visible_check(assignment, name):
+    results = visible_results(assignment, name)
     assert any(not passed for grade_id, (passed, _) in results.items() if grade_id not in QUIZZES), \
-        f"{name} loses points in {sorted(lost(name))}, yet every visible check passes"
+        f"{name} loses points in {sorted(lost(assignment, name))}, yet every visible check passes"
