@@ -1,11 +1,11 @@
 """Grade one submission: run the hidden pytest tests against it, in this (trusted) process.
 
-    with Judge() as judge:
-        verdict = judge.judge_file(Path("submitted/alice/lesson03/resume-from-checkpoint.ipynb"))
+    with Judge(lesson=lesson("lesson04")) as judge:   # lesson 3 when no lesson is named
+        verdict = judge.judge_file(Path("submitted/alice/lesson04/effects-and-idempotency.ipynb"))
 
-The hidden tests (autograder/hidden_tests/) ask for scenarios; the sandbox runs the
-student's code for each one in a child process and reports back data and effects;
-the tests judge them here. Each test is one check of one nbgrader test cell, marked
+The lesson's hidden tests (`Lesson.hidden_tests`, e.g. autograder/hidden_tests/) ask for
+scenarios; the sandbox runs the student's code for each one in a child process and
+reports back data and effects; the tests judge them here. Each test is one check of one nbgrader test cell, marked
 `@pytest.mark.grade(grade_id, points)`; its docstring is the check's title and its
 failure message (always written for the student, never a traceback) is the feedback.
 
@@ -17,9 +17,10 @@ A verdict is plain JSON:
      "errors": ["..."],     # the grader's own failures (never the student's fault); empty when all is well
      "seed": 1234567}       # what the scenarios were drawn from: Judge(seed=1234567) draws the same ones
 
-`python -m autograder.judge [--seed N] NOTEBOOK...` prints the verdicts; many notebooks
+`python -m autograder.judge [--lesson lesson04] [--seed N] NOTEBOOK...` prints the verdicts; many notebooks
 are judged in parallel by autograder.judge_pool.
 """
+import importlib
 import json
 import os
 import random
@@ -28,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from .leaks import HIDDEN_TESTS, private_lines
+from .lessons import DEFAULT, LESSONS, Lesson, lesson
+from .leaks import private_lines
 from .protocol import CellStatus
 from .sandbox import Limits, SubmissionTrouble, Sandbox
 from .submission import Submission, cell_as_seen, course_layout, read_submission, sandbox_cells
@@ -41,8 +43,8 @@ REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现�
 class GradingRun:
     """One submission being graded: runs each scenario once, on demand."""
 
-    def __init__(self, sandbox: Sandbox, submission: Submission, layout, seed: int):
-        from .hidden_tests import scenarios  # the scenarios are part of the hidden tests
+    def __init__(self, sandbox: Sandbox, submission: Submission, layout, seed: int, lesson: Lesson = DEFAULT):
+        scenarios = scenarios_module(lesson)
 
         self.sandbox = sandbox
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
@@ -125,13 +127,16 @@ def _redacted(text: str) -> str:
     return REDACTED if text and private_lines().any_in(text) else text
 
 
-def auto_graded_points() -> dict:
-    """grade_id -> points, for the auto-graded (code) test cells of the source notebook."""
+def scenarios_module(lesson: Lesson):
+    """The lesson's scenarios, part of its hidden tests: `<hidden tests package>.scenarios`."""
+    return importlib.import_module(f"{__package__}.{lesson.hidden_tests.name}.scenarios")
+
+
+def auto_graded_points(lesson: Lesson = DEFAULT) -> dict:
+    """grade_id -> points, for the auto-graded (code) test cells of the lesson's source notebook."""
     import nbformat
 
-    from .notebook_code import SOURCE_NOTEBOOK
-
-    notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
+    notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
     return {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"] for c in notebook.cells
             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
 
@@ -148,10 +153,11 @@ class Judge:
     AUTOGRADER_SEED) fixes it: then every judgement draws the same scenarios.
     """
 
-    def __init__(self, limits: Limits | None = None, seed: int | None = None):
-        self.sandbox = Sandbox(limits)
-        self.layout = course_layout()
-        self.points = auto_graded_points()
+    def __init__(self, limits: Limits | None = None, seed: int | None = None, lesson: Lesson = DEFAULT):
+        self.lesson = lesson
+        self.sandbox = Sandbox(limits, lesson)
+        self.layout = course_layout(lesson.source_notebook)
+        self.points = auto_graded_points(lesson)
         self.seed = seed if seed is not None else seed_from_environment()
 
     def judge_file(self, path: Path) -> dict:
@@ -160,9 +166,10 @@ class Judge:
     def judge(self, submission: Submission) -> dict:
         started = time.monotonic()
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2 ** 32)
-        run = GradingRun(self.sandbox, submission, self.layout, seed)
+        run = GradingRun(self.sandbox, submission, self.layout, seed, self.lesson)
         collector = _Collector(run)
-        args = [str(HIDDEN_TESTS), "-c", str(HIDDEN_TESTS / "pytest.ini"), "-p", "no:terminal"]
+        tests = self.lesson.hidden_tests
+        args = [str(tests), "-c", str(tests / "pytest.ini"), "-p", "no:terminal"]
         pytest.main(args, plugins=[collector])
         return self._verdict(submission, run, collector, time.monotonic() - started)
 
@@ -202,9 +209,11 @@ def main(argv=None):
 
     parser = argparse.ArgumentParser(description="用隐藏测试给一份或多份提交评分，输出 JSON 结论。")
     parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--lesson", default=DEFAULT.assignment, choices=sorted(LESSONS),
+                        help="提交属于哪一课（默认第 3 课 lesson03）")
     parser.add_argument("--seed", type=int, help="抽取场景用的随机种子（重现某次评分时用结论里的 seed）")
     args = parser.parse_args(argv)
-    with Judge(seed=args.seed) as judge:
+    with Judge(seed=args.seed, lesson=lesson(args.lesson)) as judge:
         for path in args.notebooks:
             print(json.dumps(judge.judge_file(path), ensure_ascii=False, indent=2))
 

@@ -1,7 +1,7 @@
 """The grader's one pool of worker processes: notebooks in, the judge's verdicts out.
 
-    with JudgePool(workers=3) as pool:
-        pool.put("alice", Path("build/grading/submitted/alice/lesson03/resume-from-checkpoint.ipynb"))
+    with JudgePool(workers=3, lesson=lesson("lesson04")) as pool:   # lesson 3 when no lesson is named
+        pool.put("alice", Path("build/grading/submitted/alice/lesson04/effects-and-idempotency.ipynb"))
         for key, verdict, failure in pool.results():
             ...  # verdict is None when no verdict could be had; failure then says why
 
@@ -35,6 +35,7 @@ from pathlib import Path
 from pebble import ProcessExpired, ProcessPool
 
 from .judge import Judge
+from .lessons import DEFAULT, Lesson
 
 NOTEBOOK_DEADLINE = 900  # seconds for one notebook; the judge's own limits end every sandboxed step much sooner
 MAX_BROKEN_POOLS = 3  # in a row, with no verdict in between: the workers cannot start
@@ -51,13 +52,13 @@ def _die_with_parent() -> None:
         pass
 
 
-def start_worker() -> None:
+def start_worker(lesson: Lesson) -> None:
     """pebble's initializer: runs once in every new worker process."""
     global _judge
     _die_with_parent()
     os.setpgrp()  # Ctrl-C in the terminal reaches only the main process, which stops the pool
     signal.signal(signal.SIGINT, signal.default_int_handler)  # pebble ignores it; sandboxed code must not inherit that
-    _judge = Judge()  # its seed, if any, from AUTOGRADER_SEED
+    _judge = Judge(lesson=lesson)  # its seed, if any, from AUTOGRADER_SEED
     # pebble ends its workers with SIGTERM, which skips atexit but runs multiprocessing's finalizers.
     multiprocessing.util.Finalize(_judge, _judge.close, exitpriority=10)
 
@@ -67,10 +68,11 @@ def judge_file(path: Path) -> dict:
 
 
 class JudgePool:
-    """Judges notebooks in `workers` processes."""
+    """Judges notebooks of one lesson in `workers` processes."""
 
-    def __init__(self, workers: int, deadline: float = NOTEBOOK_DEADLINE):
+    def __init__(self, workers: int, deadline: float = NOTEBOOK_DEADLINE, lesson: Lesson = DEFAULT):
         self.workers = max(1, workers)
+        self.lesson = lesson
         self.deadline = deadline
         self.waiting = deque()  # (key, path) not yet handed to pebble
         self.running = {}  # future -> (key, path, the pool it was handed to)
@@ -79,7 +81,7 @@ class JudgePool:
 
     def _new_pool(self) -> ProcessPool:
         # fork: workers inherit the judge's modules, already imported here
-        return ProcessPool(max_workers=self.workers, initializer=start_worker,
+        return ProcessPool(max_workers=self.workers, initializer=start_worker, initargs=(self.lesson,),
                            context=multiprocessing.get_context("fork"))
 
     def put(self, key, path: Path, first: bool = False) -> None:

@@ -2,18 +2,17 @@
 
 Feedback quotes bits of what the student's code returned or raised; a student whose
 code reads the grader's files could try to smuggle them out that way. `PrivateLines`
-knows every substantial line of the hidden tests and of the reference solution, and
-says which of them a text contains.
+knows every substantial line of every lesson's hidden tests and reference solution,
+and says which of them a text contains.
 """
 import html
 from functools import lru_cache
-from pathlib import Path
 
 import nbformat
 
-from .notebook_code import SOURCE_NOTEBOOK
+from .lessons import DEFAULT, LESSONS
 
-HIDDEN_TESTS = Path(__file__).resolve().parent / "hidden_tests"
+HIDDEN_TESTS = DEFAULT.hidden_tests
 MIN_LENGTH = 24  # shorter lines (`return cp`, `import json`) are common in anybody's code
 MAX_CLEAN_LINES = 200_000  # remembered clean lines, a few tens of MB at most
 
@@ -35,10 +34,12 @@ class PrivateLines:
     """The lines students must never see: the hidden tests' and the reference solution's."""
 
     def __init__(self):
-        hidden = [line.strip() for path in sorted(HIDDEN_TESTS.glob("*.py"))
-                  for line in path.read_text(encoding="utf-8").splitlines()]
-        notebook = nbformat.read(str(SOURCE_NOTEBOOK), as_version=4)
-        solutions = [line for cell in notebook.cells for line in _solution_lines(cell.source)]
+        hidden, solutions = [], []
+        for lesson in LESSONS.values():
+            hidden += [line.strip() for path in sorted(lesson.hidden_tests.glob("*.py"))
+                       for line in path.read_text(encoding="utf-8").splitlines()]
+            notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
+            solutions += [line for cell in notebook.cells for line in _solution_lines(cell.source)]
         self.hidden_lines = {line for line in hidden if len(line) >= MIN_LENGTH and not line.startswith("#")}
         self.solution_lines = {line for line in solutions if len(line) >= MIN_LENGTH and not line.startswith("#")}
         self._private = self.hidden_lines | self.solution_lines

@@ -9,7 +9,8 @@ Chinese, then an `execute_result` holding the cell's score (partial credit). The
 nbgrader — SaveAutoGrades, the gradebook, `generate_feedback`, `export`, the formgrader
 — works unchanged, and the written answers stay for manual grading.
 
-Plain `nbgrader autograde` judges each notebook here, in one judge per process.
+Plain `nbgrader autograde` judges each notebook here, in one judge per lesson and process
+(the lesson is nbgrader's assignment: lesson03, lesson04).
 `make grade` judges the class in its pool of worker processes first and hands each
 student's verdict in through the `SandboxJudge.verdicts` option.
 """
@@ -20,21 +21,21 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict
 
 from .judge import Judge
+from .lessons import lesson
 from .submission import NOTES_KEY, submission_from_notebook
 
 HEADER = "评分器在隔离的进程里检查了你的代码（上面的可见检查只是自测，这里的结果才计分）："
 GRADER_TROUBLE = "评分器在检查你的提交时自己出了错，受影响的检查暂按未通过计；老师会复核这份提交。"
 
-_judge = None
+_judges = {}  # assignment -> its Judge
 
 
-def shared_judge() -> Judge:
-    """One judge (one sandbox) per process, shared by every notebook nbgrader autogrades."""
-    global _judge
-    if _judge is None:
-        _judge = Judge()
-        atexit.register(_judge.close)
-    return _judge
+def shared_judge(assignment: str) -> Judge:
+    """One judge (one sandbox) per lesson and process, shared by every notebook nbgrader autogrades."""
+    if assignment not in _judges:
+        _judges[assignment] = Judge(lesson=lesson(assignment))
+        atexit.register(_judges[assignment].close)
+    return _judges[assignment]
 
 
 def cell_report(grade: dict) -> str:
@@ -80,7 +81,7 @@ class SandboxJudge(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         verdict = self.verdicts.get(resources["nbgrader"]["notebook"])
         if verdict is None:
-            judge = shared_judge()
+            judge = shared_judge(resources["nbgrader"]["assignment"])
             verdict = judge.judge(submission_from_notebook(nb, judge.layout))
         for error in verdict["errors"]:
             self.log.error("评分器出错：%s", error)

@@ -60,6 +60,7 @@ from . import fs_trace
 from .child import MARK_PREFIX, SYS_CLONE
 from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind,
                        EventStatus, Job, ModelRoute, Phase, PhaseKind, StepStatus)
+from .lessons import DEFAULT, Lesson
 from .notebook_code import ROOT, load_reference
 from .pids_cgroup import PidsCgroup, controller_root
 from .trouble import kinds_of_error
@@ -919,12 +920,12 @@ class _Connections:
 class Sandbox:
     """The sandboxed zygote, strace and the grader's endpoints, for one grading session."""
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, lesson: Lesson = DEFAULT):
         self.limits = limits or Limits()
         self.strace = _strace()
         self.isolated = require_isolation()
         self.bwrap = _bwrap()
-        self.reference = load_reference()
+        self.reference = load_reference(lesson)  # the grader's stand-ins and the hidden tests' oracle
         self.tool_lock = threading.RLock()
         # RLIMIT_NPROC does not bind root: a root grader's sandbox gets a pids cgroup instead
         self.pids = PidsCgroup(self.limits.cgroup_tasks) if self.isolated and os.geteuid() == 0 else None
