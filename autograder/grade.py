@@ -100,7 +100,7 @@ class Grader:
 
         The submission is read, never followed (autograder.intake): links, devices, FIFOs and files
         past the size limits are left where they are, each with a note."""
-        contents = submitted_contents(self.root, student)
+        contents = submitted_contents(self.root, student, self.lesson)
         target = self.root / STAGING / "submitted" / student / self.lesson.assignment
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir(parents=True, mode=0o700)
