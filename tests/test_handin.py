@@ -67,6 +67,10 @@ def test_the_name_says_student_and_time_and_the_zip_holds_only_the_notebooks(tmp
     (folder / NOTEBOOK).write_text('{"cells": [')  # half-saved: refused, not handed in
     with pytest.raises(SystemExit):
         lab.handin(folder, "s01", tmp_path)
+    elsewhere = shutil.copytree(student_folder(tmp_path, "b", build("blank")), tmp_path / "my-work")
+    with pytest.raises(SystemExit, match="lesson04"):  # a zip named after no lesson would be skipped by zip_collect
+        lab.handin(elsewhere, "s01", tmp_path)
+    assert lab.handin(elsewhere / ".." / "b" / "lesson03", "s01", tmp_path, when=0).name.startswith("lesson03_s01_")
 
 
 def collector_pattern() -> re.Pattern:
