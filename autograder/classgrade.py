@@ -5,8 +5,8 @@
 
 Each lesson (autograder.lessons) that some student handed in, i.e. has a folder
 submitted/<student>/<lesson>/, is graded in turn, the course's first lesson first; `--lesson`
-grades one. Within a lesson every student under submitted/ is graded, so a student who
-handed in another lesson but not this one gets its zero with a note saying so.
+grades one. Within a lesson the students who handed it in are graded (grade.students); the
+others have no submission of it, as with stock nbgrader, and 0 in grades.csv.
 
 The judge is a pure function from a notebook to a verdict, and it is nearly all of the
 work, so only the judging runs in parallel: this process stages each submission
@@ -148,7 +148,7 @@ class ClassGrader:
 
     def run(self) -> ClassRun:
         started = time.monotonic()
-        result = ClassRun(students=grade.students(self.root), workers=self.workers)
+        result = ClassRun(students=grade.students(self.root, self.lesson), workers=self.workers)
         if result.students:
             with INTERRUPTS.deferred(), folder_lock(self.root / STATE_DIR / "prepare.lock"):
                 self._prepare()

@@ -40,7 +40,7 @@ def refresh(root: Path, only: str | None = None) -> int:
             trouble += 1
             print(f"nbgrader generate_feedback {assignment} 失败：\n{result.get('error') or result.get('log')}",
                   file=sys.stderr)
-        for student in grade.students(root):
+        for student in grade.students(root, grader.lesson):
             found = grader.feedback_leaks(student)
             if found:
                 trouble += 1

@@ -263,16 +263,19 @@ def graded_lessons(gradebook) -> list:
 
 
 def lessons_handed_in(course_root: Path) -> list:
-    """The lessons (in the course's order) that some student has a folder for under submitted/<student>/."""
+    """The lessons (in the course's order) that some student's folder under submitted/ holds."""
     folder = Path(course_root) / "submitted"
-    return [lesson for name, lesson in LESSONS.items()
-            if any(os.path.lexists(folder / student / name) for student in students(course_root))]
+    return [lesson for lesson in LESSONS.values()
+            if any(not os.path.islink(folder / student) for student in students(course_root, lesson))]
 
 
-def students(course_root: Path) -> list:
-    """The folders (and links, which staging refuses to follow, with a note) under submitted/."""
+def students(course_root: Path, lesson: Lesson) -> list:
+    """Who handed `lesson` in: the folders under submitted/ holding an entry named after it, and the links
+    (staging refuses to follow them, with a note). A student who handed in only another lesson is not graded in
+    this one, as nbgrader sees it: no submission, so no feedback, and 0 in grades.csv."""
     folder = Path(course_root) / "submitted"
     if not folder.is_dir():
         return []
-    return sorted(entry.name for entry in os.scandir(folder) if not entry.name.startswith(".")
-                  and (entry.is_dir(follow_symlinks=False) or entry.is_symlink()))
+    return sorted(entry.name for entry in os.scandir(folder) if not entry.name.startswith(".") and (
+        entry.is_symlink() or entry.is_dir(follow_symlinks=False)
+        and os.path.lexists(os.path.join(entry.path, lesson.assignment))))
