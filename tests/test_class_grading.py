@@ -277,12 +277,12 @@ starts = os.environ["PLACED_STARTS"]  # a file that grows by one byte each time 
 start, hand_over = judge_pool.start_worker, judge_pool.JudgePool._hand_over
 handed = []
 
-def start_and_maybe_die():
+def start_and_maybe_die(*args):  # pebble's initializer, with the pool's initargs (the lesson)
     with open(starts, "a") as file:
         file.write("x")
     if os.path.getsize(starts) == 2:
         os.kill(os.getpid(), signal.SIGKILL)
-    start()
+    start(*args)
 
 def hand_over_after_a_death(pool):
     if pool.waiting and len(pool.running) < pool.workers:

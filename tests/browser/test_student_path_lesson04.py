@@ -73,7 +73,7 @@ def test_student_works_through_lesson_4(notebook):
     assert not failing, f"这些单元格报错了：{failing}\n{notebook.traceback(failing[0])}"
     for grade_id in check_ids:
         assert notebook.prompt(grade_id) not in ("[ ]:", "[*]:"), f"可见检查 {grade_id} 没有运行"
-        assert "检查通过" in notebook.output_text(grade_id), f"{grade_id}：{notebook.output_text(grade_id)[-500:]}"
+        assert "✓" in notebook.output_text(grade_id), f"{grade_id}：{notebook.output_text(grade_id)[-500:]}"
     notebook.screenshot("checks-pass", notebook.cell("test_reconcile"))
     saved = nbformat.read(str(notebook.path), as_version=4).cells
     for grade_id in solution_ids:
