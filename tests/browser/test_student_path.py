@@ -10,6 +10,7 @@ every step goes to test-artifacts/browser/.
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import nbformat
