@@ -57,7 +57,9 @@ import anthropic
 import httpx2
 
 import course
-import course.checks  # the lesson's first cell imports it
+import course.checks  # the lessons' first cells import them
+import course.checks_ledger
+import course.ledger
 import course.mail
 import course.model
 import course.tools
@@ -393,16 +395,27 @@ def _define_and_perform(job: Job, post, plain, describe):
                                            transport=httpx2.HTTPTransport(uds=job["socket"], verify=_TLS)))
         return make
 
-    def execute_tool(name, input):
+    def execute_tool(name, input, idempotency_key=None):
         try:
-            request = {"name": plain(name), "input": plain(input)}
+            request = {"name": plain(name), "input": plain(input), "key": plain(idempotency_key)}
         except NotPlain as exc:
             request = {"name": _str_copy(name) if _issubclass(_type(name), str) else "（不是字符串）",
-                       "input": None, "problem": str(exc)}
+                       "input": None, "key": None, "problem": str(exc)}
         return post(Endpoint.TOOL, request)["output"]
+
+    def lookup_effect(name, key):
+        try:
+            request = {"name": plain(name), "key": plain(key)}
+        except NotPlain as exc:
+            raise course.tools.ServiceUnavailable(f"查询的参数不能发给服务：{exc}") from None
+        reply = post(Endpoint.LOOKUP, request)
+        if "unavailable" in reply:
+            raise course.tools.ServiceUnavailable(reply["unavailable"])
+        return reply.get("output")
 
     # The student's code meets the grader's tools, model and mail server under the course's names.
     course.execute_tool = course.tools.execute_tool = execute_tool
+    course.lookup_effect = course.tools.lookup_effect = lookup_effect
     course.make_client = course.model.make_client = client(ModelRoute.DEFAULT)
     course.MailServer = course.mail.MailServer = _GraderMailServer
 
@@ -437,7 +450,24 @@ def _argument(value, workdir, given_client):
         return workdir / value["$path"]
     if _type(value) is dict and "$client" in value:
         return given_client()
+    if _type(value) is dict and "$lookup" in value:
+        return answering_lookup(value["$lookup"])
     return value
+
+
+def answering_lookup(service: dict):
+    """A lookup(name, key) answering as a service in the given state would (lesson 4's recovery_action):
+    down, it cannot say; up, it knows the keyed emails in `answers` and no other tool's calls."""
+    answers, down = dict(service.get("answers") or {}), service.get("down") is True
+
+    def lookup(name, key):
+        if down:
+            raise course.tools.ServiceUnavailable("邮件服务器无法回答：[Errno 111] Connection refused")
+        if name != "send_email":
+            raise course.tools.ServiceUnavailable(f"{name} 背后的服务不支持按幂等键查询")
+        return answers.get(key)
+
+    return lookup
 
 
 def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
@@ -468,7 +498,9 @@ def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
     result["seconds"] = time.monotonic() - started
     if step.get("report_args"):
         try:
-            result["args_after"] = [plain(a) for a in args]
+            # a lookup the grader passed is no data of the student's: it is reported as None
+            result["args_after"] = [None if _type(raw) is dict and "$lookup" in raw else plain(a)
+                                    for a, raw in zip(args, step.get("args", []))]
         except NotPlain as exc:
             result["args_after_problem"] = str(exc)
     return result

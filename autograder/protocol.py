@@ -33,6 +33,7 @@ class Endpoint(_Name):
     EVENT = "event"
     FAILURE = "failure"  # the driver itself failed (a traceback)
     TOOL = "tool"  # execute_tool, run by the grader
+    LOOKUP = "lookup"  # lookup_effect (lesson 4): the grader asks its own service by idempotency key
     STANDIN = "standin"  # + "/<name>": the grader's own save_checkpoint, load_checkpoint or reconcile
 
 
@@ -105,7 +106,9 @@ class Cell(TypedDict):
 class Step(TypedDict, total=False):
     kind: str  # "call" or "value"
     name: str
-    args: list  # a {"$path": relative} item becomes a path in the working folder, {"$client": ...} the client
+    # an item {"$path": relative} becomes a path in the working folder, {"$client": ...} the client, and
+    # {"$lookup": {"answers": {key: text}, "down": bool}} a lookup(name, key) that answers as such a service would
+    args: list
     kwargs: dict
     timeout: float
     quick_timeout: float

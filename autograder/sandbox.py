@@ -14,7 +14,8 @@ A `Sandbox` owns, for a whole grading session (one student after another):
 - an HTTP server on a Unix socket, the only door out of the sandbox (bound into it at
   /run/grader): every model call (answered by the course's scripted model, or by an
   endless one), every tool call (run here, against a mail server that lives here and
-  counts deliveries), the grader's stand-in save/load/reconcile (only in the scenarios
+  counts deliveries by Message-ID, so by idempotency key), every lookup by key (lesson 4: the
+  grader asks that server, or answers that it is down), the grader's stand-in save/load/reconcile (only in the scenarios
   that name them), and the steps' progress reports. The kernel tells the server which
   process is on the other end (SO_PEERCRED), so a step's process can be killed from here.
 
@@ -53,7 +54,7 @@ from pathlib import Path
 
 import course.model
 import course.tools
-from course import TOOLS, MailServer
+from course import TOOLS, MailServer, ServiceUnavailable
 from instruments.host import memory_tmp_dir  # the strace log grows with every step: in memory when possible
 
 from . import fs_trace
@@ -119,9 +120,14 @@ class Scenario:
     files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
     model: str = "scripted"  # or "endless": always asks for one more list_dir
-    crash: dict | None = None  # {"after_tool": name} or {"before_tool_call": n}: the grader kills the step
+    # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step
+    crash: dict | None = None
     standins: tuple = ()  # names replaced by the grader's own versions after the student's code is defined
-    emails_before: tuple = ()  # send_email inputs delivered before the first step
+    # delivered before the first step: send_email inputs, or (input, idempotency key) pairs (sent with that key)
+    emails_before: tuple = ()
+    service_down: bool = False  # the mail server cannot be reached: sends fail, lookups raise ServiceUnavailable
+    ledgers: tuple = ()  # files (lesson 4's ledgers) whose text the grader reads at each tool call
+    read_after: tuple = ()  # more relative paths whose text files_after holds (None if missing)
     independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
     step_timeout: float = 5.0
     meta: dict = field(default_factory=dict)  # what the checks need to know (ids, expected values)
@@ -133,9 +139,11 @@ class Outcome:
     steps: list  # one dict per step: status, value / error / detail, args_after, seconds
     # "at": where strace's log ended when the grader got the call, to order it against fs_events
     model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot", "at"}
-    tool_calls: list  # {"step", "name", "input", "output", "snapshot", "at"}
+    tool_calls: list  # {"step", "name", "input", "key", "output", "snapshot", "ledgers" ({path: text}), "at"}
     standin_calls: list
     deliveries: list  # the phase in which each email arrived
+    delivered_ids: list  # the Message-ID of each email, in the same order (a keyed one: <key@...>)
+    lookups: list  # {"step", "name", "key", "answer" (text or None), "unavailable" (bool), "at"}
     files_after: dict  # relative path -> text (None if missing) for scenario.files and scenario.watch
     cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
     workdir: str  # where the steps ran, as the student's code saw it; paths in fs_events start with it
@@ -509,6 +517,7 @@ class _ScenarioRun:
         self.steps = [None] * len(scenario.steps)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
+        self.delivered_ids, self.lookups = [], []
         self.fs_events = []  # what strace saw, step by step
         self.files_by_step = {}  # step index -> regular files in the folder after it
         self.sequence = 0  # orders model calls and tool calls against each other
@@ -523,6 +532,7 @@ class _ScenarioRun:
     def on_delivery(self, message):
         with self.lock:
             self.deliveries.append(str(BEFORE) if self.sending_before else str(self.phase))
+            self.delivered_ids.append(str(message["Message-ID"]))
 
     def start_job(self, indices: list):
         with self.lock:
@@ -644,12 +654,15 @@ class _ScenarioRun:
 
     # -- the tools --
 
-    def run_tool(self, name, tool_input) -> str:
-        """Run a tool for real, here; read-only output carries a marker no student can guess."""
+    def run_tool(self, name, tool_input, key=None) -> str:
+        """Run a tool for real, here, with the idempotency key it was given (a string, or none);
+        read-only output carries a marker no student can guess."""
         if not isinstance(name, str) or not isinstance(tool_input, dict):
             return f"错误：工具调用的参数不对（name={name!r:.40}）"
+        if self.scenario.service_down and name == "send_email":
+            return "错误：邮件没有发出去：[Errno 111] Connection refused"
         with self.sandbox.tool_lock:
-            output = course.tools.execute_tool(name, tool_input)
+            output = course.tools.execute_tool(name, tool_input, idempotency_key=key if isinstance(key, str) else None)
         if name in READ_ONLY_TOOL_NAMES:
             output += f"\n\n〔评分器标记 {secrets.token_hex(8)}〕"
         return output
@@ -658,23 +671,54 @@ class _ScenarioRun:
         step = self.current_step()
         if step is None:
             return {"output": "错误：评分时，定义代码的阶段不能调用工具"}
-        name, tool_input = payload.get("name"), payload.get("input")
-        snapshot, at = self._snapshot(), self.trace_position()
+        name, tool_input, key = payload.get("name"), payload.get("input"), payload.get("key")
+        snapshot, ledgers, at = self._snapshot(), self._ledger_texts(), self.trace_position()
         with self.lock:
             self.sequence += 1
-            record = {"step": step, "name": name, "input": tool_input, "output": None, "snapshot": snapshot,
-                      "seq": self.sequence, "at": at}
+            record = {"step": step, "name": name, "input": tool_input, "key": key, "output": None,
+                      "snapshot": snapshot, "ledgers": ledgers, "seq": self.sequence, "at": at}
             self.tool_calls.append(record)
             number = len(self.tool_calls)
         crash = self.scenario.crash or {}
-        if crash.get("before_tool_call") == number and not self.crash_done:
+        if (crash.get("before_tool_call") == number or crash.get("before_tool") == name) and not self.crash_done:
             self.crash_now()
             return None
-        record["output"] = self.run_tool(name, tool_input)
+        record["output"] = self.run_tool(name, tool_input, key)
         if crash.get("after_tool") == name and not self.crash_done:
             self.crash_now()
             return None
         return {"output": record["output"]}
+
+    def lookup(self, payload: dict) -> dict:
+        """lookup_effect(name, key): asked of the grader's own mail server, or unanswered when it is down."""
+        step = self.current_step()
+        name, key = payload.get("name"), payload.get("key")
+        record = {"step": step, "name": name, "key": key, "answer": None, "unavailable": True,
+                  "at": self.trace_position()}
+        with self.lock:
+            self.sequence += 1
+            record["seq"] = self.sequence
+            self.lookups.append(record)
+        if step is None:
+            return {"unavailable": "评分时，定义代码的阶段不能查询服务"}
+        if self.scenario.service_down:
+            return {"unavailable": "邮件服务器无法回答：[Errno 111] Connection refused"}
+        if not isinstance(name, str) or not isinstance(key, str):
+            return {"unavailable": f"查询的参数不对（name={name!r:.40}，key={key!r:.40}）"}
+        try:
+            with self.sandbox.tool_lock:
+                record["answer"] = course.tools.lookup_effect(name, key)
+        except ServiceUnavailable as exc:
+            return {"unavailable": str(exc)}
+        record["unavailable"] = False
+        return {"output": record["answer"]}
+
+    def _ledger_texts(self) -> dict:
+        texts = {}
+        for relative in self.scenario.ledgers:
+            data = self.folder.read_bytes(relative)
+            texts[relative] = None if data is None else data.decode("utf-8", errors="replace")
+        return texts
 
     def crash_now(self):
         with self.lock:
@@ -874,6 +918,8 @@ class _Handler(socketserver.StreamRequestHandler):
                 self.close_connection = True
                 return
             return self._reply(200, reply)
+        if endpoint == Endpoint.LOOKUP:
+            return self._reply(200, run.lookup(payload))
         if endpoint == Endpoint.STANDIN:
             return self._reply(200, run.standin(detail, payload))
         return self._reply(404, {"error": "unknown"})
@@ -963,12 +1009,14 @@ class Sandbox:
                 run.mail = mail
                 run.sending_before = True
                 for email in scenario.emails_before:
-                    run.run_tool("send_email", dict(email))
+                    tool_input, key = (email, None) if isinstance(email, dict) else email
+                    run.run_tool("send_email", dict(tool_input), key)
                 run.sending_before = False
                 self.runs[token] = run
                 self._steps(run, scenario, cells, trouble, token)
                 files_after = {}
-                for relative in {*scenario.files, *([scenario.watch] if scenario.watch else [])}:
+                for relative in {*scenario.files, *scenario.read_after, *scenario.ledgers,
+                                 *([scenario.watch] if scenario.watch else [])}:
                     data = folder.read_bytes(relative)  # a file cut off mid-character is still there, and broken
                     files_after[relative] = None if data is None else data.decode("utf-8", errors="replace")
                 listing = folder.regular_files()
@@ -983,7 +1031,7 @@ class Sandbox:
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
             files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
-                       files_after, run.cells, inside, run.fs_events, files_by_step)
+                       run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step)
 
     def _steps(self, run: _ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
         index, attempts = 0, 0

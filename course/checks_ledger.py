@@ -72,8 +72,6 @@ def check_append_ledger(append_ledger) -> None:
            "而恢复时会把“没有意图”理解成“从没开始过”。")
     expect(("fsync", "folder") in events.events,
            "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
-    expect(not any(kind == "rename" for kind, _ in events.events),
-           "台账只追加：打开文件用 \"a\" 模式，把新的一行写在末尾；不需要临时文件，也不要改名覆盖整个文件。")
     events = _DiskEvents()
     with events.watching():
         call("append_ledger（台账已经有一行）", append_ledger, path, second)
@@ -231,9 +229,6 @@ def check_recovery_action(recovery_action) -> None:
         expect(isinstance(action, str) and action in ACTIONS,
                f"{label}：recovery_action 只能返回 {', '.join(map(repr, ACTIONS))} 之一，你返回了 {action!r}。")
         pending_id = (cp["pendingToolUse"] or {}).get("id")
-        if wanted in ("continue", "rerun", "reuse") or not _of(records, pending_id, "intent"):
-            expect(not spy.calls, f"{label}：这里不需要问服务器（你调用了 lookup {spy.calls}）："
-                                  "检查点或台账已经给出了答案。")
         if action == wanted:
             continue
         ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
@@ -300,23 +295,26 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         if name == "S6":
             expect(spy.names() == ["read_file"], f"{label}：悬空的是只读的 read_file，应该再执行一次（实际：{spy.names()}）。")
             continue
+        # the same key sent again is harmless (the server delivers a key once): only that may be tried
+        others = [c["name"] for c in spy.calls if c["name"] != "send_email" or c["key"] != email["id"]]
         if name == "S5":
-            expect(not spy.names(), f"{label}：服务器答不上来，不能执行 {spy.names()}：信可能已经发出。")
+            expect(not others, f"{label}：服务器答不上来，不能执行 {others}：信可能已经发出。")
             expect(flag is True, f"{label}：服务器答不上来，结果真的未知：tool_result 要带 is_error=True（布尔值），你的是 {short(flag)}。")
             expect(content.strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
             continue
         expect(not flag, f"{label}：结果是查得到的，不应该标 is_error——这正是台账要消灭的“未知”。")
         expect(delivered == 1, f"{label}：对账之后邮件服务器一共有 {delivered} 封信，应该正好 1 封。")
         if name == "S1":
-            expect(not spy.names() and not lookups.calls,
-                   f"{label}：台账里已经有 outcome，直接复用，不用执行也不用问服务器（执行了 {spy.names()}，问了 {len(lookups.calls)} 次）。")
+            expect(not spy.names(), f"{label}：台账里已经有 outcome，直接复用，不用再执行（你执行了 {spy.names()}）。")
             expect(content == records[-1]["output"], f"{label}：tool_result 的内容应该就是台账 outcome 里记的 output。")
             continue
         if name == "S2":
-            expect(lookups.calls and set(lookups.calls) == {("send_email", email["id"])},
+            # asking by key first, or sending again with the same key (the server answers "already delivered")
+            expect(("send_email", email["id"]) in lookups.calls or spy.names(),
                    f"{label}：有意图没结果，要先用幂等键问服务器：lookup_effect(\"send_email\", \"{email['id']}\")。")
-            expect(not spy.names(), f"{label}：服务器说信已经到了，就不要再执行 send_email。")
-            expect(content == delivered_text(email), f"{label}：tool_result 的内容应该是服务器查到的那段回答。")
+            expect(not others, f"{label}：信已经送达，重发也只能带同一把键 {email['id']}，你执行了 {short(others)}。")
+            answers = {delivered_text(email)} | {c["output"] for c in spy.calls}
+            expect(content in answers, f"{label}：tool_result 的内容应该是服务器的回答（查到的那段文本）。")
         else:  # S3, S4: never reached the server, executed once with the same key
             sends = [c for c in spy.calls if c["name"] == "send_email"]
             expect(len(sends) == 1, f"{label}：服务器上没有这封信，应该执行一次 send_email（实际执行了 {len(sends)} 次）。")

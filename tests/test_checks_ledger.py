@@ -58,6 +58,28 @@ def test_an_append_that_is_not_fsynced(namespace):
     fails_with("没有 fsync 台账文件", checks.check_append_ledger, namespace["append_ledger"])
 
 
+def test_an_append_that_rewrites_the_ledger_atomically_passes(namespace, capsys):
+    """The whole ledger written to a temporary file, fsynced and renamed into place: the hidden tests accept it."""
+    define(namespace, '''
+    def append_ledger(path, record):
+        path = Path(path)
+        old = path.read_bytes() if path.exists() else b""
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as out:
+            out.write(old + (json.dumps(record, ensure_ascii=False) + "\\n").encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    ''')
+    checks.check_append_ledger(namespace["append_ledger"])
+    assert "✓" in capsys.readouterr().out
+
+
 def test_an_append_that_overwrites(namespace):
     define(namespace, reference_source("append_ledger").replace('open(path, "a"', 'open(path, "w"'))
     fails_with("\"a\"（追加）", checks.check_append_ledger, namespace["append_ledger"])
@@ -100,7 +122,8 @@ def test_an_intent_without_outcome_taken_as_never_started(namespace):
     fails_with("情况 S2：你返回了 'execute'", checks.check_recovery_action, namespace["recovery_action"])
 
 
-def test_asking_the_server_when_the_ledger_already_knows(namespace):
+def test_asking_the_server_before_reading_the_ledger_passes(namespace, capsys):
+    """A lookup the ledger made unnecessary is harmless (it is read-only): the hidden tests accept it, so does the check."""
     define(namespace, '''
     def recovery_action(cp, records, lookup):
         pending = cp["pendingToolUse"]
@@ -109,17 +132,56 @@ def test_asking_the_server_when_the_ledger_already_knows(namespace):
         if pending["name"] in READ_ONLY_TOOLS:
             return "rerun"
         try:
-            found = lookup(pending["name"], pending["id"])
+            found, answered = lookup(pending["name"], pending["id"]), True
         except ServiceUnavailable:
-            found = None
+            found, answered = None, False
         kinds = {r["type"] for r in records if r.get("toolUseId") == pending["id"]}
         if "outcome" in kinds:
             return "reuse"
         if "intent" not in kinds:
             return "execute"
+        if not answered:
+            return "is_error"
         return "execute" if found is None else "record"
     ''')
-    fails_with("这里不需要问服务器", checks.check_recovery_action, namespace["recovery_action"])
+    checks.check_recovery_action(namespace["recovery_action"])
+    assert "✓" in capsys.readouterr().out
+
+
+def test_a_keyed_resend_without_asking_passes(namespace, capsys):
+    """The lead's decision: an email sent again with the same key is recognised by the server, so it is correct."""
+    define(namespace, VARIANT_KEYED_RESEND)
+    checks.check_reconcile(namespace["reconcile"], namespace)
+    assert "✓" in capsys.readouterr().out
+
+
+def test_a_resend_with_a_new_key_fails(namespace):
+    define(namespace, VARIANT_KEYED_RESEND.replace('idempotency_key=call["id"]', "idempotency_key=call[\"id\"] + \"-2\""))
+    fails_with("情况 S2：对账之后邮件服务器一共有 2 封信", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+VARIANT_KEYED_RESEND = '''
+def reconcile(cp, ledger):
+    call = cp["pendingToolUse"]
+    mine = [r for r in read_ledger(ledger) if r.get("toolUseId") == call["id"]]
+    block = {"type": "tool_result", "tool_use_id": call["id"]}
+    if call["name"] in READ_ONLY_TOOLS:
+        block["content"] = execute_tool(call["name"], call["input"])
+    elif any(r["type"] == "outcome" for r in mine):
+        block["content"] = [r for r in mine if r["type"] == "outcome"][-1]["output"]
+    elif not mine:
+        block["content"] = execute_with_ledger(call, ledger)
+    else:
+        output = execute_tool(call["name"], call["input"], idempotency_key=call["id"])
+        if output.startswith("错误"):
+            block["is_error"], block["content"] = True, f"结果未知：重发没有成功（{output}），请先确认。"
+        else:
+            append_ledger(ledger, {"type": "outcome", "toolUseId": call["id"], "output": output})
+            block["content"] = output
+    cp["messages"].append({"role": "user", "content": [block]})
+    cp["pendingToolUse"] = None
+    return cp
+'''
 
 
 def test_lesson3s_reconcile_is_not_enough(namespace):

@@ -1,6 +1,251 @@
-"""Lesson 4's grading scenarios, drawn afresh for every submission from the judge's seed."""
+"""Lesson 4's grading scenarios, drawn afresh for every submission from the judge's seed.
+
+`build(max_turns, rng)` as in lesson 3 (autograder/hidden_tests/scenarios.py, whose `Draw` and
+`Generated` draw the ids, folders, task wordings, checkpoints and unheard-of tools here too). The
+generators are our own, on the run's `random.Random(seed)`, so `--seed N` draws the same run.
+What is new is the ledger and the server:
+
+- ledgers of any length holding other calls' records, some with the same name and input as the
+  call at hand (a key or a lookup by name + input confuses them), text with quotes, line breaks
+  and Chinese in it, and sometimes half a record at the end (an append a crash cut short);
+- the mail server in one of three states for each dangling call: it has the email sent with the
+  call's key, it has none, or it cannot be reached;
+- the tool of each call: read-only, send_email, the lesson's other tools with effects, and tools
+  no list names.
+
+Which answer a case expects is the reference's, at judging time (its recovery_action on the same
+input); the cases of a scenario are shuffled together, so neither position nor wording tells.
+"""
+import copy
+import json
+
+from autograder.hidden_tests.scenarios import EMAIL_TASKS, READ_ONLY_NAMES, Draw, Generated, before_sending
+from autograder.sandbox import Scenario
+from course.ledger import LEDGER_NAME, delivered_text
+
+AGENT_TIMEOUT = 20.0
+AGENT_QUICK_TIMEOUT = 8.0
+SAVE_STANDINS = ("save_checkpoint", "load_checkpoint")  # run_agent's points do not hang on lesson 3's code
+CLIENT = {"$client": True}
+EFFECT_TOOLS = {  # the lesson's tools with effects that no server here knows, with an input each may get
+    "charge_card": lambda d: {"card": f"tok_{d.letters(6)}", "amount": d.rng.randint(1, 900) * 100},
+    "append_line": lambda d: {"path": f"./logs/{d.letters(5)}.log", "line": "本周结论已同步"},
+    "add_label": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "label": d.rng.choice(["urgent", "已复核"])},
+    "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed"},
+    "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "text": "第一行\n第二行 \"引号\""},
+}
+RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
+SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
+
+
+def call(name: str, *args, **kwargs) -> dict:
+    return {"kind": "call", "name": name, "args": list(args), "kwargs": kwargs}
+
+
+def path(name: str) -> dict:
+    return {"$path": name}
+
+
+def lines(records: list) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+class Ledgers:
+    """Calls, their ledger records and the server's knowledge of them, drawn from one Draw."""
+
+    def __init__(self, draw: Draw):
+        self.draw, self.rng = draw, draw.rng
+
+    def email(self) -> dict:
+        return {"to": self.rng.choice(RECIPIENTS), "subject": self.rng.choice(SUBJECTS),
+                **({"body": "各位：\n本周结论见下。"} if self.rng.random() < 0.5 else {})}
+
+    def call_of(self, kind: str) -> dict:
+        """A call {id, name, input} of one kind: read_only, send_email, effect (the lesson's) or unheard_of."""
+        if kind == "read_only":
+            name, tool_input = self.rng.choice(self.draw.read_only_calls())
+        elif kind == "send_email":
+            name, tool_input = "send_email", self.email()
+        elif kind == "effect":
+            name = self.rng.choice(sorted(EFFECT_TOOLS))
+            tool_input = EFFECT_TOOLS[name](self.draw)
+        else:
+            name, tool_input = self.rng.choice(self.draw.unheard_of_calls())
+        return {"id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
+
+    @staticmethod
+    def output_of(pending: dict) -> str:
+        if pending["name"] == "send_email":
+            return delivered_text(pending)
+        return f"{pending['name']} 已完成（{json.dumps(pending['input'], ensure_ascii=False)[:40]}）"
+
+    def records(self, pending: dict, kinds) -> list:
+        found = []
+        for kind in kinds:
+            if kind == "intent":
+                found.append({"type": "intent", "toolUseId": pending["id"], "name": pending["name"],
+                              "input": copy.deepcopy(pending["input"])})
+            else:
+                found.append({"type": "outcome", "toolUseId": pending["id"], "output": self.output_of(pending)})
+        return found
+
+    def others(self) -> list:
+        """Records of 0-2 other calls, finished or not."""
+        records = []
+        for _ in range(self.rng.randint(0, 2)):
+            other = self.call_of(self.rng.choice(["send_email", "effect", "unheard_of"]))
+            records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
+        return records
+
+    def mixed(self, pending: dict, kinds) -> list:
+        """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
+
+        Beside any call with an effect there is always a finished twin: another call (another id) with
+        the same name and input, as when the model asks for the same email twice. Code that finds a
+        call's records by anything but its id answers for the twin, in every case, whatever the seed."""
+        ours, theirs = self.records(pending, kinds), self.others()
+        if pending["name"] not in READ_ONLY_NAMES:
+            twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
+            at = self.rng.randint(0, len(theirs))
+            theirs[at:at] = twin
+        cut = self.rng.randint(0, len(theirs))
+        before, after = theirs[:cut], theirs[cut:]
+        if ours and ours[-1]["type"] == "outcome" and self.rng.random() < 0.5:
+            return before + ours[:-1] + after + ours[-1:]
+        return before + ours + after
+
+
+def torn(text: str, rng) -> str:
+    """The ledger with half a record after its last line: an append a crash cut short."""
+    record = json.dumps({"type": "intent", "toolUseId": "toolu_01" + "x" * 22, "name": "send_email",
+                         "input": {"to": "team@example.com", "subject": "本周结论"}}, ensure_ascii=False)
+    return text + record[:rng.randint(5, len(record) - 5)]
 
 
 def build(max_turns: int, rng) -> dict:
-    """name -> Scenario; lesson 4's hidden tests are not written yet."""
-    return {}
+    """name -> Scenario for one grading run of lesson 4; `rng` is the run's seeded random.Random."""
+    draw = Draw(rng)
+    ledgers = Ledgers(draw)
+    scenarios = {}
+
+    def add(scenario: Scenario):
+        scenarios[scenario.name] = scenario
+
+    # -- the effects table and the multiple-choice answers: values, read in one process --
+    add(Scenario("answers", independent_steps=True, steps=[
+        {"kind": "value", "name": name, "batch": "answers"}
+        for name in ("EFFECTS", "QUIZ_EXACTLY_ONCE_ANSWER", "QUIZ_KEY_ANSWER", "ROOT_CAUSE_ANSWER")]))
+
+    # -- append_ledger: two appends to a ledger that has records already, one that creates the ledger --
+    old = [r for _ in range(rng.randint(1, 3))
+           for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", "effect", "unheard_of"])),
+                                    ("intent", "outcome"))]
+    existing, created = f"{draw.folder()}/{LEDGER_NAME}", f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"
+    fresh = ledgers.call_of("send_email")
+    new = ledgers.records(fresh, ("intent", "outcome"))
+    first = ledgers.records(ledgers.call_of(rng.choice(["effect", "unheard_of"])), ("intent",))[0]
+    add(Scenario("append", independent_steps=True, files={existing: lines(old)}, read_after=(created,),
+                 meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first},
+                 steps=[call("append_ledger", path(existing), new[0]),
+                        call("append_ledger", path(existing), new[1]),
+                        call("append_ledger", path(created), first)]))
+
+    # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger --
+    ledger = f"{draw.folder()}/{LEDGER_NAME}"
+    calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "effect", "unheard_of")]
+    twin = {**copy.deepcopy(calls[1]), "id": draw.tool_id()}  # the same email asked for again, by another call
+    calls.append(twin)
+    earlier = ledgers.records({**copy.deepcopy(calls[1]), "id": draw.tool_id()}, ("intent", "outcome"))
+    rng.shuffle(calls)
+    add(Scenario("execute", independent_steps=True, files={ledger: lines(earlier + ledgers.others())},
+                 ledgers=(ledger,), meta={"ledger": ledger, "calls": calls},
+                 steps=[call("execute_with_ledger", c, path(ledger)) for c in calls]))
+
+    # -- recovery_action: generated checkpoints x ledger records x server states --
+    generated = Generated(draw)
+    kinds = [(None, (), "up")] * 2 + [("result", (), "up")]
+    for tool in ("read_only",) * 2 + ("send_email",) * 5 + ("effect", "unheard_of"):
+        kinds.append((tool, rng.choice([(), ("intent",), ("intent", "outcome")]), rng.choice(["sent", "empty", "down"])))
+    for records, server in ((("intent", "outcome"), "down"), (("intent",), "sent"), (("intent",), "empty"),
+                            ((), "sent"), (("intent",), "down")):
+        kinds.append(("send_email", records, server))
+    rng.shuffle(kinds)
+    cases = []
+    for number, (tool, records, server) in enumerate(kinds):
+        tasks = generated.wordings[number % 2]
+        if tool in (None, "result"):
+            cp = generated.checkpoint(tool, tasks)
+            pending = None
+        else:
+            made = ledgers.call_of(tool)
+            cp = generated.checkpoint((made["name"], made["input"]), tasks)
+            pending = cp["pendingToolUse"]
+        found = ledgers.mixed(pending, records) if pending else ledgers.others()
+        answers = {pending["id"]: delivered_text(pending)} if pending and server == "sent" \
+            and pending["name"] == "send_email" else {}
+        cases.append({"checkpoint": cp, "records": found,
+                      "service": {"answers": answers, "down": server == "down"}})
+    add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
+                 steps=[{**call("recovery_action", c["checkpoint"], c["records"], {"$lookup": c["service"]}),
+                         "report_args": True, "batch": "recovery"} for c in cases]))
+
+    # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
+    def reconcile_cases(specs, down: bool) -> tuple:
+        cases, files, before = [], {}, []
+        for tool, records, sent in specs:
+            made = ledgers.call_of(tool)
+            cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
+            pending = cp["pendingToolUse"]
+            where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
+            found = ledgers.mixed(pending, records)
+            if found or rng.random() < 0.5:  # with nothing recorded, the ledger may not exist yet
+                text = lines(found)
+                files[where] = torn(text, rng) if rng.random() < 0.3 else text
+            if sent:  # delivered with the call's key just before the crash
+                before.append((dict(pending["input"]), pending["id"]))
+            cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
+                          "service": {"answers": {pending["id"]: delivered_text(pending)} if sent else {},
+                                      "down": down}})
+        order = list(range(len(cases)))
+        rng.shuffle(order)
+        cases = [cases[i] for i in order]
+        return cases, files, tuple(before)
+
+    up_specs = [("send_email", ("intent", "outcome"), True), ("send_email", ("intent",), True),
+                ("send_email", ("intent",), True), ("send_email", ("intent",), False),
+                ("send_email", (), False), ("effect", (), False), ("unheard_of", ("intent",), False),
+                ("effect", ("intent", "outcome"), False), ("read_only", (), False), ("read_only", (), False)]
+    down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
+                  ("effect", ("intent",), False)]
+    for name, specs, down in (("reconcile_up", up_specs, False), ("reconcile_down", down_specs, True)):
+        cases, files, before = reconcile_cases(specs, down)
+        add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
+                     ledgers=tuple(c["ledger"] for c in cases), meta={"cases": cases},
+                     steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,
+                             "batch": "reconcile"} for c in cases]))
+
+    # -- run_agent, end to end: the email task from scratch, and killed at each moment of its send --
+    def agent(name, task, checkpoint=None, runs=1, standins=SAVE_STANDINS, ledger_text=None, **options):
+        where = draw.file()
+        beside = f"{where.rsplit('/', 1)[0]}/{LEDGER_NAME}"
+        given = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
+        if ledger_text is not None:
+            given[beside] = ledger_text
+        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
+                "quick_timeout": AGENT_QUICK_TIMEOUT}
+        add(Scenario(name, steps=[step] * runs, files=given, watch=where, standins=standins, read_after=(beside,),
+                     meta={"task": task, "checkpoint": checkpoint, "file": where, "ledger": beside}, **options))
+
+    email, again = draw.two_wordings(EMAIL_TASKS)
+    agent("agent_email", email)
+    agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"})
+    agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"})
+
+    # -- the incident: its state (checkpoint at save point A, intent only, the email delivered), and a real kill --
+    incident = draw.sample("cpC", again)
+    pending = incident["pendingToolUse"]
+    agent("incident_state", again, incident, standins=(), ledger_text=lines(ledgers.records(pending, ("intent",))),
+          emails_before=((dict(pending["input"]), pending["id"]),))
+    agent("incident_replay", again, before_sending(draw.sample("cpC", again)), runs=2, standins=(),
+          crash={"after_tool": "send_email"})
+    return scenarios

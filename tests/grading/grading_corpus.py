@@ -1,4 +1,5 @@
-"""Build the grading corpus: one submitted notebook per file in variants/.
+"""Build the grading corpus: one submitted notebook per file in variants/ (lesson 3) or
+variants_<assignment>/ (the other lessons, e.g. variants_lesson04/).
 
 A variant is a small Python file of sections:
 
@@ -8,7 +9,8 @@ A variant is a small Python file of sections:
     # %% mutate <how> [<grade_id>]  damage the file: trailing_comma, delete, truncate_after, edit_locked
 
 Answer cells a variant does not mention get the reference solution, read from the
-source notebook (autograder.notebook_code.full_marks_notebook, its only copy). `${wrong:NAME}` and
+source notebook (autograder.notebook_code.full_marks_notebook, its only copy). Every
+function takes the Lesson (autograder.lessons) whose corpus it builds; lesson 3 by default. `${wrong:NAME}` and
 `${lower:NAME}` stand for a wrong letter and for the right one written " c ", so the
 variants stay right or wrong whatever letters the lesson's questions use.
 """
@@ -21,33 +23,38 @@ from pathlib import Path
 import nbformat
 
 from autograder.judge_pool import JudgePool
+from autograder.lessons import DEFAULT, Lesson
 from autograder.notebook_code import full_marks_notebook, reference_solutions
 
-VARIANTS = Path(__file__).resolve().parent / "variants"
+HERE = Path(__file__).resolve().parent
 SECTION = re.compile(r"^# %% (.+)$", re.MULTILINE)
 
 
-def variant_names() -> list:
-    return sorted(p.stem for p in VARIANTS.glob("*.py"))
+def variants(lesson: Lesson = DEFAULT) -> Path:
+    return HERE / ("variants" if lesson == DEFAULT else f"variants_{lesson.assignment}")
 
 
-def describe(name: str) -> str:
-    text = (VARIANTS / f"{name}.py").read_text(encoding="utf-8")
+def variant_names(lesson: Lesson = DEFAULT) -> list:
+    return sorted(p.stem for p in variants(lesson).glob("*.py"))
+
+
+def describe(name: str, lesson: Lesson = DEFAULT) -> str:
+    text = (variants(lesson) / f"{name}.py").read_text(encoding="utf-8")
     return text.split('"""')[1].strip() if text.startswith('"""') else name
 
 
-@lru_cache(maxsize=1)
-def reference_answers() -> dict:
+@lru_cache(maxsize=None)
+def reference_answers(lesson: Lesson = DEFAULT) -> dict:
     """The reference letter of each multiple-choice answer, by its variable name."""
     answers = {}
-    for source in reference_solutions().values():
+    for source in reference_solutions(lesson).values():
         for name, letter in re.findall(r'^(\w+_ANSWER) = "(\w)"', source, re.MULTILINE):
             answers[name] = letter
     return answers
 
 
-def _placeholders(code: str) -> str:
-    answers = reference_answers()
+def _placeholders(code: str, lesson: Lesson) -> str:
+    answers = reference_answers(lesson)
 
     def replace(match):
         kind, name = match.group(1), match.group(2)
@@ -59,11 +66,12 @@ def _placeholders(code: str) -> str:
     return re.sub(r"\$\{(wrong|lower):(\w+)\}", replace, code)
 
 
-def sections(name: str) -> list:
+def sections(name: str, lesson: Lesson = DEFAULT) -> list:
     """[(header, code)] of a variant file, in order."""
-    text = (VARIANTS / f"{name}.py").read_text(encoding="utf-8")
+    text = (variants(lesson) / f"{name}.py").read_text(encoding="utf-8")
     parts = SECTION.split(text)[1:]
-    return [(parts[i].strip(), _placeholders(parts[i + 1].strip("\n") + "\n")) for i in range(0, len(parts), 2)]
+    return [(parts[i].strip(), _placeholders(parts[i + 1].strip("\n") + "\n", lesson))
+            for i in range(0, len(parts), 2)]
 
 
 def _grade_id(cell):
@@ -74,11 +82,11 @@ def _index(notebook, grade_id: str) -> int:
     return next(i for i, cell in enumerate(notebook.cells) if _grade_id(cell) == grade_id)
 
 
-def build(name: str) -> str:
-    """The submitted notebook for variant `name`, as the text of an .ipynb file."""
-    notebook = full_marks_notebook()
+def build(name: str, lesson: Lesson = DEFAULT) -> str:
+    """The submitted notebook for variant `name` of the lesson, as the text of an .ipynb file."""
+    notebook = full_marks_notebook(lesson)
     mutations = []
-    for header, code in sections(name):
+    for header, code in sections(name, lesson):
         words = header.split()
         if words[0] == "mutate":
             mutations.append(words[1:])
@@ -114,10 +122,10 @@ def build(name: str) -> str:
     return text
 
 
-def grade_all(notebooks: dict, workers: int = 2) -> dict:
-    """name -> verdict for every notebook path, judged by the grader's pool of `workers` judges."""
+def grade_all(notebooks: dict, workers: int = 2, lesson: Lesson = DEFAULT) -> dict:
+    """name -> verdict for every notebook path of the lesson, judged by the grader's pool of `workers` judges."""
     verdicts, failures = {}, {}
-    with JudgePool(workers) as pool:
+    with JudgePool(workers, lesson=lesson) as pool:
         for name, path in sorted(notebooks.items()):
             pool.put(name, path)
         for name, verdict, failure in pool.results():

@@ -1,0 +1,89 @@
+"""What lesson 4's hidden tests share, on top of lesson 3's (failing with a message for the student,
+reading the sandbox's data without trusting its shape): reading a ledger back, the emails a step
+delivered, and the reference's answer for a case."""
+import copy
+import tempfile
+from pathlib import Path
+
+from autograder.child import answering_lookup
+from autograder.hidden_tests.helpers import (case_size, expect, fail, files_written, pairing_problem,  # noqa: F401
+                                             problem as lesson3_problem, returned as lesson3_returned, same, short,
+                                             text_of)
+from autograder.protocol import StepStatus
+from course.ledger import read_ledger
+from course.tools import message_id_for
+
+# Which answer cell defines each name the tests use.
+DEFINED_IN = {"save_checkpoint": "lesson3_code", "load_checkpoint": "lesson3_code", "EFFECTS": "effects",
+              "QUIZ_EXACTLY_ONCE_ANSWER": "quiz_exactly_once", "QUIZ_KEY_ANSWER": "quiz_key",
+              "ROOT_CAUSE_ANSWER": "root_cause"}
+
+
+def problem(outcome, index: int, what: str) -> str | None:
+    """Lesson 3's reading of a step that gave no value, with lesson 4's cells named."""
+    step = outcome.steps[index]
+    if step["status"] == StepStatus.MISSING:
+        name = outcome.scenario.steps[index]["name"]
+        return f"没有找到 {name}（它应该在答题单元格 {DEFINED_IN.get(name, name)} 里定义）"
+    return lesson3_problem(outcome, index, what)
+
+
+def returned(outcome, index: int, what: str):
+    message = problem(outcome, index, what)
+    if message:
+        fail(message)
+    return lesson3_returned(outcome, index, what)
+
+
+_read = {}
+
+
+def records_in(content) -> tuple:
+    """(records, None) as the course's read_ledger reads this content (bytes or text; None: no file),
+    or (None, the error)."""
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    if content is None:
+        return [], None
+    if content not in _read:
+        with tempfile.TemporaryDirectory(prefix="ledger-") as folder:
+            path = Path(folder) / "ledger.jsonl"
+            path.write_bytes(content)
+            try:
+                _read[content] = (read_ledger(path), None)
+            except Exception as exc:  # noqa: BLE001 (any error is a ledger that cannot be read)
+                _read[content] = (None, exc)
+    return copy.deepcopy(_read[content])
+
+
+def of(records, call_id: str, kind: str) -> list:
+    return [r for r in records or [] if isinstance(r, dict) and r.get("toolUseId") == call_id and r.get("type") == kind]
+
+
+def emails_in_step(outcome, index: int) -> list:
+    """The Message-IDs of the emails delivered while step `index` ran."""
+    return [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids) if phase == f"step {index}"]
+
+
+def keyed(call_id: str) -> str:
+    """The Message-ID an email sent with this call's id as its key carries."""
+    return message_id_for(call_id)
+
+
+def expected_action(reference, checkpoint: dict, records: list, service: dict) -> str:
+    """The oracle: what the reference's recovery_action answers on this very input."""
+    return reference.recovery_action(copy.deepcopy(checkpoint), copy.deepcopy(records), answering_lookup(service))
+
+
+def describe_case(checkpoint: dict, records: list, service: dict, seed: int) -> str:
+    """A generated case, briefly, as the feedback shows it (the data, never the test's code)."""
+    pending = checkpoint.get("pendingToolUse")
+    if pending is None:
+        return f"。反例：检查点里没有悬空调用，台账里有 {len(records)} 条别的调用的记录（评分种子 {seed}）"
+    ours = [r.get("type") for r in records if r.get("toolUseId") == pending["id"]]
+    others = len(records) - len(ours)
+    server = ("连不上" if service.get("down") else
+              "有这次调用的记录" if pending["id"] in service.get("answers", {}) else "没有这次调用的记录")
+    return (f"。反例（评分器生成的、出错的输入里最小的一份）：悬空的是 {pending['name']}"
+            f"（id {pending['id']}），台账里它的记录是 {ours or '（没有）'}，另有 {others} 条别的调用的记录，"
+            f"服务器{server}（评分种子 {seed}）")

@@ -1,0 +1,126 @@
+"""append_ledger (test_append_ledger, 3 points): append-only, atomic and durable, judged on disk.
+
+Two appends to a ledger that already holds records, one that creates the ledger. strace
+records the calls from outside; every state a crash or power cut could leave at each moment
+(autograder.crash_states) must read back, with the course's read_ledger and with the
+student's own, as the ledger before the append or after it: the old records never lost or
+rewritten, never half a record, never an error; once append_ledger returned, only after.
+"""
+import pytest
+
+from autograder.protocol import StepStatus
+from autograder.sandbox import Scenario
+
+from .helpers import expect, fail, problem, records_in, same, short
+from .ledger_crashes import cuts
+
+GRADE = "test_append_ledger"
+ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行写在末尾；不要先清空或重写整个文件（要整份重写，就写临时文件、"
+                  "fsync、os.replace，再 fsync 文件夹）",
+          "half": "半截的记录只能出现在最后一行、而且没有换行（读台账的人把它当作没写完）：每条记录一行 JSON，以换行结束，"
+                  "一次写完",
+          "durable": "返回之前这一行必须已经落盘：flush 之后 os.fsync 台账文件（或者用 O_SYNC / O_DSYNC 打开它）",
+          "folder": "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在"}
+
+
+def appended(grading):
+    outcome = grading.outcome("append")
+    for index in range(len(outcome.steps)):
+        message = problem(outcome, index, "append_ledger(path, record)")
+        expect(message is None, message)
+    return outcome
+
+
+def allowed(meta, index: int) -> tuple:
+    """(before, after) of step `index`, as lists of records."""
+    if index == 2:
+        return [], [meta["first"]]
+    old = meta["old"] + meta["appended"][:index]
+    return old, old + [meta["appended"][index]]
+
+
+def check_cuts(grading, indices) -> None:
+    outcome = appended(grading)
+    meta = outcome.scenario.meta
+    states = set()
+    for index in indices:
+        before, after = allowed(meta, index)
+        relative = meta["created"] if index == 2 else meta["existing"]
+        for kind, when, contents in cuts(outcome, relative, index):
+            wanted = (after,) if kind == "end" else (before, after)
+            for content in sorted(contents, key=lambda c: (c is not None, len(c or b""), c or b"")):
+                states.add(content)
+                records, error = records_in(content)
+                if error is None and any(same(records, w) for w in wanted):
+                    continue
+                fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条，{when}断电，台账"
+                     + _what(content, records, error, before, after) + "。" + _advice(kind, index, records, before))
+    message = student_reads(grading, sorted(s for s in states if s is not None), f"ledger_reads_{indices[0]}")
+    if message:
+        fail(message)
+
+
+def _what(content, records, error, before, after) -> str:
+    if content is None:
+        return "文件不见了"
+    if error is not None:
+        return f"读不出来（{type(error).__name__}：{short(str(error), 60)}）"
+    kept = sum(1 for r in before if r in records)
+    return f"里读出 {len(records)} 条记录（原来的 {len(before)} 条里只剩 {kept} 条）" if kept < len(before) else \
+        f"里读出 {len(records)} 条记录，应该是 {len(before)} 条（追加之前）或 {len(after)} 条（追加之后）"
+
+
+def _advice(kind, index, records, before) -> str:
+    if records is not None and all(r in records for r in before) and kind == "end":
+        return ADVICE["folder"] if index == 2 else ADVICE["durable"]
+    if records is None:
+        return ADVICE["half"]
+    return ADVICE["lost"]
+
+
+def student_reads(grading, contents: list, name: str) -> str | None:
+    """Each state read with the student's read_ledger (one process): the same records as the course's."""
+    if not contents:
+        return None
+    names = [f"power-cut/{number}/ledger.jsonl" for number in range(len(contents))]
+    steps = [{"kind": "call", "name": "read_ledger", "args": [{"$path": name}], "kwargs": {}, "batch": "reads"}
+             for name in names]
+    outcome = grading.outcome(name, Scenario(name, steps, files=dict(zip(names, contents)), independent_steps=True))
+    for index, content in enumerate(contents):
+        expected, _ = records_in(content)
+        step = outcome.steps[index]
+        if step["status"] != StepStatus.RETURNED or not same(step.get("value"), expected):
+            got = (f"返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
+                   else f"抛出了 {(step.get('error') or {}).get('type', step['status'])}")
+            return f"断电后台账里是 {len(expected)} 条完整的记录，你代码里的 read_ledger 读它却{got}"
+    return None
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_appends_keep_every_record(grading):
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它"""
+    outcome = appended(grading)
+    meta = outcome.scenario.meta
+    for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
+                                   (meta["created"], [meta["first"]], "往还不存在的台账追加一条之后")):
+        text = outcome.files_after.get(relative)
+        expect(text is not None, f"{what}，台账文件不在 path 上：台账就写在传进来的 path 上")
+        records, error = records_in(text)
+        expect(error is None, f"{what}，课程的 read_ledger 读不了这本台账（{short(str(error), 80)}）："
+                              "每条记录一行 JSON（json.dumps 不带 indent），以换行结束")
+        expect(same(records, wanted), f"{what}，台账里读出 {len(records)} 条记录，应该是 {len(wanted)} 条："
+                                      + ("原来的记录丢了或被改写了，台账只追加" if not same(records[:len(meta['old'])],
+                                                                               wanted[:len(meta['old'])])
+                                         else "新记录和传进来的 record 不一样，要原样写下每个字段"))
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_power_cut_while_appending(grading):
+    """追加到已有的台账时，在任何时刻断电，读回来的都是追加之前或之后的台账；返回之后一定是之后的"""
+    check_cuts(grading, (0, 1))
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_power_cut_while_creating(grading):
+    """新建台账的那次追加，在任何时刻断电，读回来的都是空台账或有这一条的台账；返回之后文件和记录都已落盘"""
+    check_cuts(grading, (2,))

@@ -1,0 +1,95 @@
+"""execute_with_ledger (test_execute_with_ledger, 3 points): intent before, outcome after, the call's id
+as the key; effects counted at the grader's services.
+
+One call of each kind (read-only, send_email, one of the lesson's other tools with effects, a
+tool no list names, and the same email asked for again by another call), each in a process of
+its own, on one ledger that already holds other calls' records, one of them the same email.
+The grader runs every tool and the mail server, and reads the ledger at the moment each tool
+runs; strace records how the ledger was written, so a power cut at that moment is judged too.
+"""
+import pytest
+
+from .helpers import emails_in_step, expect, keyed, of, problem, records_in, same, short
+from .ledger_crashes import cuts
+
+GRADE = "test_execute_with_ledger"
+
+
+def each_call(grading):
+    """(index, call, output, the step's tool calls) for every call; fail if one did not return."""
+    outcome = grading.outcome("execute")
+    for index, call in enumerate(outcome.scenario.meta["calls"]):
+        message = problem(outcome, index, f"execute_with_ledger（{call['name']}）")
+        expect(message is None, message)
+        yield outcome, index, call, outcome.steps[index]["value"], outcome.student_tool_calls(index)
+
+
+def is_read_only(grading, call) -> bool:
+    return call["name"] in grading.reference.READ_ONLY_TOOLS
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_each_call_runs_once(grading):
+    """每个调用恰好执行一次、返回工具的输出；只读工具直接执行，不记台账；参数一样的另一次调用也照样执行"""
+    for outcome, index, call, value, ran in each_call(grading):
+        names = [c["name"] for c in ran]
+        expect(names == [call["name"]], f"execute_with_ledger（{call['name']}）应该通过 execute_tool 把它恰好执行一次，"
+                                        f"实际执行的是 {short(names) if names else '什么也没有'}"
+                                        + ("：台账里参数相同的那次调用是另一次调用（id 不同），它的结果不能拿来顶替这一次"
+                                           if not names and not is_read_only(grading, call) else ""))
+        expect(same(ran[0]["input"], call["input"]), f"执行 {call['name']} 时要用这次调用的 input")
+        expect(value == ran[0]["output"], f"execute_with_ledger（{call['name']}）要把 execute_tool 返回的文本原样返回，"
+                                          f"你的返回了 {short(value)}")
+        if is_read_only(grading, call):
+            ledger = outcome.scenario.meta["ledger"]
+            then = records_in(ran[0]["ledgers"].get(ledger))[0]
+            expect(not of(then, call["id"], "intent"), f"只读的 {call['name']} 不需要记台账：重做无害，恢复时直接再执行一次")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_intent_before_outcome_after(grading):
+    """有副作用的调用：执行那一刻台账里已经有落了盘的 intent，返回时已经追加了落盘的 outcome（output 就是工具的输出）"""
+    for outcome, index, call, value, ran in each_call(grading):
+        if is_read_only(grading, call) or not ran:
+            continue
+        ledger = outcome.scenario.meta["ledger"]
+        then, error = records_in(ran[0]["ledgers"].get(ledger))
+        expect(error is None, f"执行 {call['name']} 那一刻，台账读不出来（{short(str(error), 80)}）")
+        intents = of(then, call["id"], "intent")
+        expect(intents, f"执行 {call['name']} 的那一刻，台账里还没有这次调用（id {call['id']}）的 intent：意图要在执行之前写好，"
+                        "否则崩溃在执行途中时，恢复代码会以为它从没开始")
+        expect(same(intents[0].get("name"), call["name"]) and same(intents[0].get("input"), call["input"]),
+               f"intent 记录要写下这次调用的 name 和 input（恢复时靠它们知道做的是什么），你的是 {short(intents[0])}")
+        expect(not of(then, call["id"], "outcome"), f"执行 {call['name']} 之前台账里就有了它的 outcome：结果要在执行之后才记")
+        for kind, when, contents in cuts(outcome, ledger, index):
+            if kind == "call":
+                continue
+            for content in contents:
+                records, _ = records_in(content)
+                wanted = "intent" if kind == "tool" else "outcome"
+                found = of(records, call["id"], wanted)
+                expect(found, f"模拟断电：{call['name']} 的台账记录，{when}断电，台账里没有这次调用的 {wanted}："
+                              "每条记录返回之前都要落盘（append_ledger 里 flush + os.fsync）")
+                if kind == "end":
+                    expect(found[0].get("output") == ran[0]["output"],
+                           f"{call['name']} 的 outcome 里 output 应该是 execute_tool 返回的文本，你记的是 {short(found[0].get('output'))}")
+        old, _ = records_in(outcome.scenario.files[ledger])
+        after, _ = records_in(outcome.files_after.get(ledger))
+        expect(after is not None and all(r in after for r in old), "执行之后，台账里原来的记录不见了：台账只追加")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_key_is_the_call_id(grading):
+    """有副作用的调用带着幂等键执行，键就是这次调用的 id；每封信在服务器上恰好投递一次，Message-ID 来自这个键"""
+    for outcome, index, call, value, ran in each_call(grading):
+        if is_read_only(grading, call) or not ran:
+            continue
+        key = ran[0].get("key")
+        expect(key == call["id"], f"执行 {call['name']} 时要带上幂等键 idempotency_key=call[\"id\"]（{call['id']}），"
+                                  f"你传的是 {short(key)}"
+                                  + ("：每次尝试都换一把新键，服务器就认不出重试" if isinstance(key, str) else ""))
+        if call["name"] == "send_email":
+            emails = emails_in_step(outcome, index)
+            expect(emails == [keyed(call["id"])],
+                   f"send_email（id {call['id']}）之后邮件服务器收到 {len(emails)} 封这一步发出的信，应该正好 1 封、"
+                   f"Message-ID 是 {keyed(call['id'])}；另一次参数相同的调用也要发出它自己的那一封")

@@ -1,0 +1,155 @@
+"""reconcile (test_reconcile, 5 points): the ledger, the key and the service, judged by their effects.
+
+Every case has its own dangling call, ledger and server state; the mail server is the grader's,
+up in one scenario and unreachable in the other, and counts deliveries by Message-ID, so by key.
+What the case calls for is the reference's recovery_action on the same input. Judged is what
+happened, not how: an outcome recorded is reused; a call the service knows is not sent again
+(asking by key, or sending again with the same key, which the server recognises: both deliver
+nothing new); a call that never reached the service is sent once, with its key, through the
+ledger; only a service that cannot answer leaves the outcome unknown (is_error); trying the same key
+again there is harmless, any other execution is not.
+"""
+import pytest
+
+from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
+
+from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, short,
+                      text_of)
+
+GRADE = "test_reconcile"
+SCENARIOS = ("reconcile_up", "reconcile_down")
+
+
+def cases(grading, wanted: set | None = None):
+    """(outcome, index, case, action, result) for the cases whose reference action is in `wanted`."""
+    for name in SCENARIOS:
+        outcome = grading.outcome(name)
+        for index, case in enumerate(outcome.scenario.meta["cases"]):
+            action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
+            if wanted is None or action in wanted:
+                yield outcome, index, case, action, reconciled(outcome, index, case)
+
+
+def reconciled(outcome, index: int, case: dict) -> Reconciled:
+    checkpoint = case["checkpoint"]
+    pending = checkpoint["pendingToolUse"]
+    what = f"reconcile（悬空的是 {pending['name']}）"
+    message = problem(outcome, index, what)
+    if message:
+        fail(message)
+    step = outcome.steps[index]
+    state = step["value"]
+    if state is None and step.get("args_after"):
+        state = step["args_after"][0]
+    expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(step['value'])}")
+    return Reconciled(pending, checkpoint["messages"], step["value"], state, outcome.student_tool_calls(index),
+                      checkpoint)
+
+
+def situation(case: dict, outcome) -> str:
+    pending = case["checkpoint"]["pendingToolUse"]
+    ours = [r.get("type") for r in case["records"] if r.get("toolUseId") == pending["id"]]
+    server = ("连不上" if outcome.scenario.service_down else "已经收到过这封信" if case["sent"] else "没有收到过")
+    return f"（悬空的是 {pending['name']}，台账里它的记录是 {ours or '（没有）'}，服务器{server}）"
+
+
+def ledger_after(outcome, case) -> list:
+    records, error = records_in(outcome.files_after.get(case["ledger"]))
+    expect(error is None, f"对账之后，台账读不出来了（{short(str(error), 80)}）{situation(case, outcome)}")
+    return records
+
+
+def not_unknown(result, where: str):
+    flag = result.result_block().get("is_error")
+    expect(flag is None or flag is False, f"结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_recorded_outcome_is_reused(grading):
+    """台账里有 outcome：直接复用它作为结果，不执行工具、不发信（服务器连不上也一样）"""
+    for outcome, index, case, action, result in cases(grading, {"reuse"}):
+        where = situation(case, outcome)
+        recorded = of(case["records"], result.pending["id"], "outcome")[-1]["output"]
+        expect(not result.calls, f"台账里已经有这次调用的 outcome，却又执行了 {short([c['name'] for c in result.calls])}{where}")
+        expect(not emails_in_step(outcome, index), f"台账里已经有 outcome，却又发出了邮件{where}")
+        expect(text_of(result.result_block().get("content")) == recorded,
+               f"tool_result 的内容应该就是台账 outcome 里记的 output（{short(recorded, 40)}）{where}")
+        not_unknown(result, where)
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_service_knows_the_call(grading):
+    """只有 intent、服务器按键认得这次调用：不多发一封，结果是服务器的回答，并追加 outcome 记下它"""
+    for outcome, index, case, action, result in cases(grading, {"record"}):
+        where = situation(case, outcome)
+        pending = result.pending
+        emails = emails_in_step(outcome, index)
+        expect(not emails, f"信在崩溃前已经送达，对账又让服务器收到了 {len(emails)} 封"
+                           + ("（没带幂等键，或者换了一把键：服务器认不出这是同一次调用）" if emails else "") + where)
+        resent = [c for c in result.calls if c["name"] == pending["name"] and c.get("key") == pending["id"]]
+        others = [c["name"] for c in result.calls if c not in resent]
+        expect(not others, f"这里不需要执行别的工具（你执行了 {short(others)}）{where}")
+        not_unknown(result, where)
+        answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"]}
+        answers |= {c["output"] for c in resent}
+        content = text_of(result.result_block().get("content"))
+        expect(content in answers, "tool_result 的内容应该是服务器的回答：lookup_effect(name, id) 查到的那段文本"
+                                   f"（或者带同一把键重发时服务器的回答），你的是 {short(content, 60)}{where}")
+        recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
+        expect(recorded and recorded[-1].get("output") == content,
+               f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_never_reached_is_sent_once(grading):
+    """调用从没到达服务器（没有 intent，或服务器说没收到）：经过台账、带同一把键执行恰好一次"""
+    for outcome, index, case, action, result in cases(grading, {"execute"}):
+        where = situation(case, outcome)
+        pending = result.pending
+        ran = [c for c in result.calls if c["name"] == pending["name"]]
+        expect(len(ran) == 1, f"这次调用从没生效，应该执行恰好一次，实际执行了 {len(ran)} 次{where}")
+        expect(ran[0].get("key") == pending["id"], f"重新执行要带同一把幂等键 {pending['id']}（悬空调用的 id），"
+                                                   f"你传的是 {short(ran[0].get('key'))}{where}")
+        expect(ran[0]["input"] == pending["input"], f"重新执行要用悬空调用原来的 input{where}")
+        if pending["name"] == "send_email":
+            expect(emails_in_step(outcome, index) == [keyed(pending["id"])],
+                   f"服务器应该正好收到 1 封带这次调用的键的信，实际收到 {len(emails_in_step(outcome, index))} 封{where}")
+        then, _ = records_in(ran[0]["ledgers"].get(case["ledger"]))
+        expect(of(then, pending["id"], "intent"), f"执行的那一刻台账里要有这次调用的 intent（走 execute_with_ledger）{where}")
+        content = text_of(result.result_block().get("content"))
+        expect(content == ran[0]["output"], f"tool_result 的内容应该是这次执行返回的文本{where}")
+        not_unknown(result, where)
+        recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
+        expect(recorded and recorded[-1].get("output") == ran[0]["output"], f"执行之后要在台账里追加 outcome{where}")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_unknown_only_when_unanswerable(grading):
+    """只有服务器答不上来时才补 is_error（布尔值 True 和一句说明），这时不执行工具、不发信"""
+    for outcome, index, case, action, result in cases(grading, {"is_error"}):
+        where = situation(case, outcome)
+        block = result.result_block()
+        # a retry with the same key at a service that recognises keys (the mail server) can deliver nothing new
+        ran = [c["name"] for c in result.calls if not (c["name"] == "send_email" == result.tool
+                                                       and c.get("key") == result.pending["id"])]
+        expect(not ran, f"服务器答不上来，不能执行 {short(ran)}：它可能已经生效了，而这个服务认不出重试{where}")
+        expect(not emails_in_step(outcome, index), f"服务器答不上来，却发出了邮件{where}")
+        expect(block.get("is_error") is True, "服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），"
+                                              f"你的是 {short(block.get('is_error'))}{where}")
+        expect(text_of(block.get("content")).strip(), f"is_error 结果也要在 content 里写一句：结果未知、请先确认{where}")
+    for outcome, index, case, action, result in cases(grading, {"rerun"}):
+        not_unknown(result, situation(case, outcome))
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_one_paired_result_on_every_path(grading):
+    """每条路径都恰好补一条配对的 tool_result、清掉 pendingToolUse、其余字段不动；只读工具重新执行一次"""
+    for outcome, index, case, action, result in cases(grading):
+        the_result(result)
+        expect(result.state.get("pendingToolUse", "缺少") is None,
+               f"对账之后 pendingToolUse 应该设为 None{situation(case, outcome)}")
+        changed = result.changed_fields()
+        expect(not changed, f"对账只补一条 tool_result、清掉 pendingToolUse，你的改了 {'、'.join(changed)}"
+                            f"{situation(case, outcome)}")
+        if action == "rerun":
+            check_rerun(result)

@@ -1,0 +1,72 @@
+"""recovery_action (test_recovery_action, 4 points): a function that only decides, over generated cases.
+
+Each case is a generated checkpoint (lesson 3's generator), the ledger's records (the dangling
+call's own among other calls', one of which may have the same name and input) and the server's
+state (it has the keyed email, it has none, it cannot be reached), passed as a `lookup` that
+answers accordingly. The expected answer is the reference's on the same case; the cases share
+one process in shuffled order. What a call did besides answering (a tool run, an email, a file
+written, an argument changed) also counts against it.
+"""
+import copy
+
+import pytest
+
+from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, problem,
+                      same, short)
+
+GRADE = "test_recovery_action"
+WHY = {"continue": "没有悬空调用，直接继续调用模型",
+       "rerun": "悬空的是只读工具，重新执行没有副作用",
+       "reuse": "台账里已经有这次调用的 outcome：直接复用，不用执行也不用问服务器",
+       "record": "台账里只有 intent，服务器按幂等键查到了这次调用：它已经生效，把服务器的回答记下来",
+       "execute": "这次调用从没到达服务器（没有 intent，或者有 intent 而服务器说没收到过）：带同一把键执行一次",
+       "is_error": "台账里只有 intent，服务器又答不上来（连不上，或不支持按键查询）：结果真的未知，只能补 is_error"}
+
+
+def check(grading, wanted: set):
+    outcome = grading.outcome("recovery_action")
+    cases = outcome.scenario.meta["cases"]
+    written = files_written(outcome, 0)  # strace cannot tell the calls of one process apart: it counts for all
+    for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
+        case = cases[index]
+        action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
+        if action not in wanted:
+            continue
+        pending = case["checkpoint"]["pendingToolUse"]
+        what = f"recovery_action（悬空的是 {pending['name'] if pending else 'None'}）"
+        message = problem(outcome, index, what)
+        expect(message is None, message)
+        step = outcome.steps[index]
+        value = step["value"]
+        shown = describe_case(case["checkpoint"], case["records"], case["service"], grading.seed)
+        expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}{shown}")
+        expect(same(step.get("args_after", [None, None])[:2], [case["checkpoint"], case["records"]]),
+               f"{what} 只做判断，不应该修改传进来的检查点或台账记录{shown}")
+        ran = [c["name"] for c in outcome.student_tool_calls(index)]
+        expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：执不执行，由调用它的 reconcile 决定")
+        expect(not emails_in_step(outcome, index), f"{what} 只做判断，却发出了邮件")
+        expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}：它不该有任何副作用")
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_nothing_to_decide(grading):
+    """没有悬空调用时返回 "continue"，悬空的是只读工具时返回 "rerun"（不看台账）"""
+    check(grading, {"continue", "rerun"})
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_outcome_recorded(grading):
+    """台账里有这次调用（按 id）的 outcome 时返回 "reuse"，服务器连不上也一样"""
+    check(grading, {"reuse"})
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_service_answers(grading):
+    """只有 intent 时按幂等键问服务器：查到了返回 "record"，没查到返回 "execute"；连 intent 都没有返回 "execute\""""
+    check(grading, {"record", "execute"})
+
+
+@pytest.mark.grade(GRADE, 1)
+def test_unknown_only_when_unanswerable(grading):
+    """只有 intent、服务器又答不上来（ServiceUnavailable）时，才返回 "is_error\""""
+    check(grading, {"is_error"})

@@ -1,0 +1,137 @@
+"""Lesson 4's grading corpus: every variant in tests/grading/variants_lesson04/ is graded by the real
+judge (sandbox, lesson 4's hidden tests) and must get exactly the points listed here, whatever seed
+the judge draws (each run draws its own).
+
+- full_*: correct, written differently from the reference (among them the lead's decision: a
+  reconcile that sends again with the same key instead of asking first): full marks.
+- wrong_*: a plausible mistake: exactly the points lost.
+- tamper_*: tries to game the grader; never a point more than its untampered twin.
+"""
+import time
+
+import pytest
+
+from autograder.judge import auto_graded_points
+from autograder.leaks import private_lines
+from autograder.lessons import lesson
+
+from grading_corpus import build, describe, grade_all, variant_names
+
+LESSON = lesson("lesson04")
+FULL = auto_graded_points(LESSON)
+ZERO = {grade_id: 0 for grade_id in FULL}
+
+EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "full_reference": {},
+    "full_rewrite_atomically": {},
+    "full_keyed_resend": {},
+    "full_class_ledger": {},
+    "full_dsync_helpers": {},
+    "blank": ZERO,
+    "wrong_answers": {"test_quiz_exactly_once": 0, "test_quiz_key": 0, "test_root_cause": 0},
+    "wrong_effects_add_label": {"test_effects": 1},
+    "wrong_effects_append_idempotent": {"test_effects": 1},
+    "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2},
+    "wrong_rewrite_in_place": {"test_append_ledger": 1},
+    "wrong_no_folder_fsync": {"test_append_ledger": 2},
+    "wrong_intent_after_call": {"test_execute_with_ledger": 2, "test_reconcile": 4},
+    "wrong_key_uuid": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
+                       "test_incident_fix": 2},
+    # a key from name + input is stable across restarts (the replays pass) but merges two different calls
+    "wrong_key_from_input": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_reuse_other_call": {"test_reconcile": 2},  # every ledger holds a finished twin of the call
+    "wrong_resend_without_key": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "wrong_is_error_when_answered": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
+    "wrong_outcome_not_recorded": {"test_reconcile": 4, "test_incident_fix": 2},
+    # the reference's reconcile asks the student's recovery_action, so its mistakes show there too
+    "wrong_recovery_ignores_lookup": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3,
+                                      "test_incident_fix": 1},
+    "wrong_recovery_by_name": {"test_recovery_action": 2, "test_reconcile": 1},
+    "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
+    "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+}
+
+UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_patch_mail_counter": "wrong_resend_without_key",
+    "tamper_forge_ledger": "wrong_resend_without_key",
+    "tamper_detect_grader": "wrong_resend_without_key",
+}
+
+MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
+    "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
+    "wrong_append_no_fsync": "os.fsync",
+    "wrong_rewrite_in_place": "不要先清空或重写整个文件",
+    "wrong_no_folder_fsync": "fsync 所在的文件夹",
+    "wrong_intent_after_call": "还没有这次调用",
+    "wrong_key_uuid": "要带上幂等键",
+    "wrong_key_from_input": "要带上幂等键",
+    "wrong_reuse_other_call": "（悬空的是",
+    "wrong_resend_without_key": "没带幂等键，或者换了一把键",
+    "wrong_is_error_when_answered": "不应该标 is_error",
+    "wrong_outcome_not_recorded": "追加进台账",
+    "wrong_recovery_ignores_lookup": "你的函数返回了 is_error。反例",
+    "wrong_recovery_by_name": "反例",
+    "wrong_agent_without_ledger": "execute_with_ledger",
+}
+
+
+@pytest.fixture(scope="session")
+def verdicts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("corpus04")
+    notebooks = {}
+    for name in variant_names(LESSON):
+        notebooks[name] = folder / f"{name}.ipynb"
+        notebooks[name].write_text(build(name, LESSON), encoding="utf-8")
+    started = time.monotonic()
+    graded = grade_all(notebooks, lesson=LESSON)
+    print(f"\n第 4 课评分语料：{len(graded)} 份提交，用时 {time.monotonic() - started:.0f} 秒")
+    return graded
+
+
+def scores(verdict) -> dict:
+    return {grade_id: grade["score"] for grade_id, grade in verdict["grades"].items()}
+
+
+def failures(verdict) -> str:
+    return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
+                     for grade_id, grade in verdict["grades"].items()
+                     for check in grade["checks"] if not check["passed"])
+
+
+def test_every_variant_has_an_expectation():
+    assert sorted(EXPECTED) == variant_names(LESSON)
+    assert set(UNTAMPERED) == {name for name in EXPECTED if name.startswith("tamper_")}
+    assert sum(FULL.values()) == 25
+
+
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
+def test_expected_points(verdicts, variant):
+    verdict = verdicts[variant]
+    assert verdict["errors"] == [], verdict["errors"]
+    expected = {**FULL, **EXPECTED[variant]}
+    assert scores(verdict) == expected, \
+        f"{variant}（{describe(variant, LESSON)}；种子 {verdict['seed']}）\n{failures(verdict)}"
+
+
+@pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
+def test_tampering_gains_nothing(verdicts, tampered):
+    untampered = scores(verdicts[UNTAMPERED[tampered]])
+    gained = {g: (s, untampered[g]) for g, s in scores(verdicts[tampered]).items() if s > untampered[g]}
+    assert not gained, f"{tampered} 比 {UNTAMPERED[tampered]} 多得了分：{gained}"
+
+
+@pytest.mark.parametrize("variant", sorted(MISTAKE_NAMED))
+def test_feedback_names_the_mistake(verdicts, variant):
+    text = failures(verdicts[variant]) + "\n".join(verdicts[variant]["notes"])
+    assert MISTAKE_NAMED[variant] in text, text
+
+
+def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
+    for name, verdict in verdicts.items():
+        words = [c["title"] + c["message"] for g in verdict["grades"].values() for c in g["checks"]]
+        leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
+        assert not leaked, f"{name}: {leaked}"
+        assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
