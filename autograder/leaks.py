@@ -34,14 +34,21 @@ class PrivateLines:
     """The lines students must never see: the hidden tests' and the reference solution's."""
 
     def __init__(self):
-        hidden, solutions = [], []
+        hidden, solutions, released = [], [], []
         for lesson in LESSONS.values():
             hidden += [line.strip() for path in sorted(lesson.hidden_tests.glob("*.py"))
                        for line in path.read_text(encoding="utf-8").splitlines()]
             notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
             solutions += [line for cell in notebook.cells for line in _solution_lines(cell.source)]
-        self.hidden_lines = {line for line in hidden if len(line) >= MIN_LENGTH and not line.startswith("#")}
-        self.solution_lines = {line for line in solutions if len(line) >= MIN_LENGTH and not line.startswith("#")}
+            release = nbformat.read(str(lesson.release_notebook), as_version=4)
+            released += [cell.source for cell in release.cells]
+        # What some lesson's student notebook already shows is no secret: lesson 4's answer cell for the code
+        # carried over from lesson 3 holds lines lesson 3's locked cells show (`save_checkpoint(state, path)`).
+        shown = "\n".join(released)  # a line (no line break) is in it exactly when some cell's line holds it
+        self.hidden_lines = {line for line in hidden
+                             if len(line) >= MIN_LENGTH and not line.startswith("#") and line not in shown}
+        self.solution_lines = {line for line in solutions
+                               if len(line) >= MIN_LENGTH and not line.startswith("#") and line not in shown}
         self._private = self.hidden_lines | self.solution_lines
         # Lines of text already found to hold no private line. A private line has no line break, so it is in a
         # text exactly when it is in one of the text's lines; and most of what every student receives (the
