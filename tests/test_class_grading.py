@@ -371,8 +371,7 @@ def test_one_lesson_alone_with_its_records_report_and_grades(tmp_path):
     folder = course / "submitted" / "s02" / four.assignment
     folder.mkdir(parents=True)
     shutil.copy(four.release_notebook, folder)
-    done = classgrade(course, "--lesson", "lesson04", "--no-progress", check=False)
-    assert done.returncode in (0, 1), done.stderr[-3000:]  # 1 while lesson 4's hidden tests are not written
+    done = classgrade(course, "--lesson", "lesson04", "--no-progress")
     assert "lesson04 自动评分完成" in done.stdout and "lesson03 自动评分完成" not in done.stdout
     assert {p.stem for p in (course / STATE_DIR / "lesson04").glob("*.json")} == {"s02"}
     assert not (course / STATE_DIR / "lesson03").exists() and not (course / "feedback" / "s01").exists()
