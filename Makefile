@@ -98,28 +98,36 @@ replay: setup
 crash-matrix: setup
 	$(BIN)/python -m instruments.teacher_demo --crash-matrix
 
-# Autograde every submission under submitted/<student>/lesson03/ in the sandboxed judge:
-# gradebook, feedback/<student>/lesson03/, grades.csv, a short summary and reports/lesson03.html.
-# Students are graded in parallel on every core; an interrupted run resumes where it stopped.
+# Autograde every lesson someone handed in (submitted/<student>/lesson03/, .../lesson04/), or only LESSON=lesson04,
+# in the sandboxed judge: gradebook, feedback/<student>/<lesson>/, grades.csv (every lesson), a short summary and
+# reports/<lesson>.html per lesson. Students are graded in parallel on every core; an interrupted run resumes
+# where it stopped.
 .PHONY: grade bench-grade
+LESSON ?=
 grade: setup grade-deps
-	$(BIN)/python -m autograder.classgrade $(GRADE_ARGS)
+	$(BIN)/python -m autograder.classgrade $(if $(LESSON),--lesson $(LESSON)) $(GRADE_ARGS)
 
 # Hand-ins without the Hub: the students' `python3 lab.py handin` zips (or an LMS's "download all", unpacked)
-# under downloaded/lesson03/archive/, sorted into submitted/<student>/lesson03/ by nbgrader's own zip_collect
+# under downloaded/<lesson>/archive/, sorted into submitted/<student>/<lesson>/ by nbgrader's own zip_collect
 # (its FileNameCollectorPlugin, configured in nbgrader_config.py); the newest hand-in of each student wins.
-# downloaded/lesson03/extracted/ is rebuilt from archive/ every time (--force).
+# Every lesson with a downloaded/<lesson>/archive/ folder, or only LESSON=lesson04;
+# downloaded/<lesson>/extracted/ is rebuilt from archive/ every time (--force).
 .PHONY: collect
 collect: setup
-	$(BIN)/nbgrader zip_collect lesson03 --force
+	@found=; for lesson in $(or $(LESSON),$(LESSONS)); do \
+	  if [ -n "$(LESSON)" ] || [ -d downloaded/$$lesson/archive ]; then \
+	    found=1; $(BIN)/nbgrader zip_collect $$lesson --force || exit 1; fi; done; \
+	test -n "$$found" || { echo "没有 downloaded/<课>/archive/ 文件夹：把学生交的 zip 放进 downloaded/lesson03/archive/ 这样的文件夹。"; exit 1; }
 
-# After manual grading in the formgrader: every student's feedback page, grades.csv and the class report again,
-# from the gradebook (make grade skips students it has graded, so they would keep the autograde-only total).
+# After manual grading in the formgrader: every student's feedback page, grades.csv and the class reports again,
+# from the gradebook, for every lesson graded (or only LESSON=lesson04); make grade skips students it has graded,
+# so they would keep the autograde-only total.
 .PHONY: feedback lms-grades
 feedback: setup
-	$(BIN)/python -m autograder.feedback
+	$(BIN)/python -m autograder.feedback $(if $(LESSON),--lesson $(LESSON))
 
-# lms-grades.csv for Canvas's or Moodle's grade import, through nbgrader's exporter plugin interface.
+# lms-grades.csv for Canvas's or Moodle's grade import (a column per lesson handed in), through nbgrader's exporter
+# plugin interface.
 lms-grades: setup
 	$(BIN)/nbgrader export --exporter=autograder.lms_export.LmsExport --to=lms-grades.csv
 

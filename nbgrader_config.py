@@ -45,17 +45,20 @@ else:
     c.FeedbackExporter.template_name = TEMPLATE_NAME
     c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES)]
 
-# --- Hand-ins without the Hub: `make collect` (nbgrader zip_collect lesson03). ---
-# The student bundle's `python3 lab.py handin` writes lesson03_<student>_<UTC time>.zip. Put those files, or the
-# unpacked "download all submissions" of an LMS, under downloaded/lesson03/archive/; zip_collect unzips them into
-# downloaded/lesson03/extracted/ and nbgrader's FileNameCollectorPlugin reads student and time from each path
-# (a later hand-in of the same student replaces an earlier one), then copies to submitted/<student>/lesson03/.
-# The pattern is matched against the whole path of each extracted file:
-# <anything>/[prefix]lesson03_<student>_<time>[suffix]/<notebook>.ipynb. An LMS may add a prefix (Canvas: the
-# student's name and numbers) or a suffix (a second upload's "-1") to the zip's name, and puts each student's
-# files in a folder of its own (Moodle). lab.py's STUDENT_ID and TIME_FORMAT say what the parts can be.
-c.FileNameCollectorPlugin.named_regexp = (r"^.*[\\/][^\\/]*lesson03_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)"
-                                          r"_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
+# --- Hand-ins without the Hub: `make collect` (nbgrader zip_collect <lesson>, for each lesson). ---
+# The student bundle's `python3 lab.py handin` writes <lesson>_<student>_<UTC time>.zip (lesson03_…, lesson04_…).
+# Put those files, or the unpacked "download all submissions" of an LMS, under downloaded/<lesson>/archive/;
+# zip_collect unzips them into downloaded/<lesson>/extracted/ and nbgrader's FileNameCollectorPlugin reads student
+# and time from each path (a later hand-in of the same student replaces an earlier one), then copies to
+# submitted/<student>/<lesson>/. The pattern is matched against the whole path of each extracted file:
+# <anything>/<lesson>/extracted/<folders>/[prefix]<lesson>_<student>_<time>[suffix]/<notebook>.ipynb, the same
+# lesson twice (a backreference), so a zip of another lesson left in this lesson's folder is skipped. An LMS may
+# add a prefix (Canvas: the student's name and numbers) or a suffix (a second upload's "-1") to the zip's name, and
+# puts each student's files in a folder of its own (Moodle). lab.py's STUDENT_ID and TIME_FORMAT say what the
+# parts can be.
+c.FileNameCollectorPlugin.named_regexp = (
+    r"^.*[\\/](?P<lesson>[^\\/]+)[\\/]extracted[\\/](?:[^\\/]+[\\/])*?[^\\/]*(?P=lesson)"
+    r"_(?P<student_id>[A-Za-z0-9][A-Za-z0-9._-]*)_(?P<timestamp>\d{8}T\d{6}Z)[^\\/]*[\\/](?P<file_id>[^\\/]+\.ipynb)$")
 c.ZipCollectApp.strict = True  # a notebook whose name is not one the release has is skipped, with a warning
 
 # --- With an exchange (the course's JupyterHub): feedback released readable by its student (course/exchange.py). ---

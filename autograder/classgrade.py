@@ -1,7 +1,12 @@
 """`make grade`: every student of the class, judged in parallel, one gradebook, resumable.
 
-    python -m autograder.classgrade [--workers N] [--force] [--db-url URL] [--seed N] [--no-progress]
-                                    [--allow-unisolated] [course_root]
+    python -m autograder.classgrade [--lesson lesson04] [--workers N] [--force] [--db-url URL] [--seed N]
+                                    [--no-progress] [--allow-unisolated] [course_root]
+
+Each lesson (autograder.lessons) that some student handed in, i.e. has a folder
+submitted/<student>/<lesson>/, is graded in turn, the course's first lesson first; `--lesson`
+grades one. Within a lesson the students who handed it in are graded (grade.students); the
+others have no submission of it, as with stock nbgrader, and 0 in grades.csv.
 
 The judge is a pure function from a notebook to a verdict, and it is nearly all of the
 work, so only the judging runs in parallel: this process stages each submission
@@ -19,8 +24,9 @@ students are graded as usual. Once a student is done a record is written
 submits again is regraded alone.
 
 stderr: a progress bar (done/total, rate, time left) and notices; stdout: one line per
-student as they finish (score, seconds, the scenario seed), then the summary in
-Chinese; reports/lesson03.html: the class report (autograder.report).
+student as they finish (score, seconds, the scenario seed), then per lesson the summary in
+Chinese; reports/<lesson>.html: each lesson's class report (autograder.report); grades.csv:
+every lesson graded so far.
 """
 import argparse
 import hashlib
@@ -47,6 +53,7 @@ from tqdm import tqdm  # noqa: E402
 from autograder import grade, trouble  # noqa: E402
 from autograder.judge import SEED_ENV  # noqa: E402
 from autograder.judge_pool import JudgePool  # noqa: E402
+from autograder.lessons import LESSONS, Lesson, lesson  # noqa: E402
 from autograder.claims import Claims, folder_lock  # noqa: E402
 from autograder.records import STATE_DIR, Records, write_json_atomically  # noqa: E402
 from autograder.report import load_plotting, manual_grading_status, write_report  # noqa: E402
@@ -79,9 +86,12 @@ class ClassRun:
 
 
 class ClassGrader:
-    def __init__(self, root: Path, workers: int, db_url: str | None = None, force: bool = False,
+    """One lesson's grading of the class."""
+
+    def __init__(self, root: Path, lesson: Lesson, workers: int, db_url: str | None = None, force: bool = False,
                  progress: bool = True):
-        self.grader = grade.Grader(root)
+        self.lesson = lesson
+        self.grader = grade.Grader(root, lesson)
         self.root = self.grader.root
         if db_url:
             self.grader.config.CourseDirectory.db_url = db_url
@@ -90,13 +100,13 @@ class ClassGrader:
         self.workers = max(1, workers)
         self.force = force
         self.progress = progress
-        self.records = Records(self.root, grade.ASSIGNMENT)
-        self.claims = Claims(self.db_url, grade.ASSIGNMENT)
+        self.records = Records(self.root, lesson.assignment)
+        self.claims = Claims(self.db_url, lesson.assignment)
 
     def in_gradebook(self) -> set:
         with Gradebook(self.db_url) as gradebook:
             try:
-                return {s.student_id for s in gradebook.find_assignment(grade.ASSIGNMENT).submissions}
+                return {s.student_id for s in gradebook.find_assignment(self.lesson.assignment).submissions}
             except MissingEntry:
                 return set()
 
@@ -105,8 +115,8 @@ class ClassGrader:
         did so for this source and gradebook: regenerating it would pull the blank notebook from under a
         grader still at work here. Graders on other machines may prepare a shared gradebook at the same
         time: the loser of that race finds the assignment there when it tries again."""
-        marker = self.root / STATE_DIR / "prepared.json"
-        source = self.root / "source" / grade.ASSIGNMENT / f"{grade.NOTEBOOK}.ipynb"
+        marker = self.root / STATE_DIR / f"prepared-{self.lesson.assignment}.json"
+        source = self.root / "source" / self.lesson.assignment / f"{self.lesson.notebook}.ipynb"
         wanted = {"source": hashlib.sha256(source.read_bytes()).hexdigest(),
                   "gradebook": hashlib.sha256(self.db_url.encode()).hexdigest()}  # a URL may hold a password
         try:
@@ -127,10 +137,10 @@ class ClassGrader:
         graded = self.in_gradebook()
         todo = {}
         for student in students:
-            submitted = grade.submitted_contents(self.root, student).fingerprint()
+            submitted = grade.submitted_contents(self.root, student, self.lesson).fingerprint()
             record = self.records.load(student) or {}
             here = (record.get("fingerprint") == submitted
-                    and (self.root / "autograded" / student / grade.ASSIGNMENT).is_dir())
+                    and (self.root / "autograded" / student / self.lesson.assignment).is_dir())
             done = student in graded and (here or self.claims.is_done(student, submitted))
             if self.force or not done:
                 todo[student] = submitted
@@ -138,7 +148,7 @@ class ClassGrader:
 
     def run(self) -> ClassRun:
         started = time.monotonic()
-        result = ClassRun(students=grade.students(self.root), workers=self.workers)
+        result = ClassRun(students=grade.students(self.root, self.lesson), workers=self.workers)
         if result.students:
             with INTERRUPTS.deferred(), folder_lock(self.root / STATE_DIR / "prepare.lock"):
                 self._prepare()
@@ -146,7 +156,7 @@ class ClassGrader:
             result.skipped = len(result.students) - len(todo)
             tqdm.monitor_interval = 0  # no monitor thread: the workers are forked from this process
             bar = tqdm(total=len(result.students), initial=result.skipped, unit="人",
-                       desc=f"评分 {grade.ASSIGNMENT}", file=sys.stderr, disable=not self.progress,
+                       desc=f"评分 {self.lesson.assignment}", file=sys.stderr, disable=not self.progress,
                        dynamic_ncols=True, smoothing=0.1)
             try:
                 if todo:
@@ -177,7 +187,7 @@ class ClassGrader:
                     staged, student.notes = self.grader.stage(name)
                     pool.put(name, staged)
 
-        with JudgePool(self.workers) as pool, self.claims.renewing():
+        with JudgePool(self.workers, lesson=self.lesson) as pool, self.claims.renewing():
             feed()  # the workers start their sandboxes meanwhile
             load_plotting()  # for the class report, while the workers judge
             while left or len(pool):
@@ -231,22 +241,22 @@ class ClassGrader:
                    f"（{report.get('seconds', 0):.1f} 秒{seed}）", file=sys.stdout)
 
     def finish_class(self, result: ClassRun) -> int:
-        """After the last student: grades.csv, the leak check, the summary and the class report."""
+        """After the last student of the lesson (and grades.csv): the leak check, the summary and the class report."""
         reports = self.records.reports()
         ordered = [reports[s] for s in result.students if s in reports]
-        self.grader.export(self.root / "grades.csv")
         leaks = {s: result.leaks[s] if s in result.leaks else self.grader.feedback_leaks(s) for s in result.students}
-        status = summary(ordered, leaks, self.root, result.seconds, manual_grading_status(self.db_url))
-        page = write_report(self.root, self.db_url, reports)
+        status = summary(self.lesson, ordered, leaks, self.root, result.seconds,
+                         manual_grading_status(self.db_url, self.lesson.assignment))
+        page = write_report(self.root, self.db_url, reports, self.lesson.assignment)
         elsewhere = f"另一个评分程序同时评好了 {len(result.elsewhere)} 人；" if result.elsewhere else ""
         print(f"本次评分 {len(result.graded_now)} 人，之前已评好、跳过 {len(ordered) - len(result.graded_now)} 人；"
               f"{elsewhere}{result.workers} 个并行评分进程。全班报告：{page.relative_to(self.root)}")
         return status
 
 
-def summary(reports: list, leaks: dict, course_root: Path, seconds: float, manual: str = "") -> int:
-    """The summary in Chinese; 1 when the grader had trouble or feedback leaks, else 0."""
-    print(f"\n自动评分完成，用时 {seconds:.0f} 秒。")
+def summary(lesson: Lesson, reports: list, leaks: dict, course_root: Path, seconds: float, manual: str = "") -> int:
+    """One lesson's summary in Chinese; 1 when the grader had trouble or feedback leaks, else 0."""
+    print(f"\n{lesson.assignment} 自动评分完成，用时 {seconds:.0f} 秒。")
     print(f"{'学生':<16}{'自动评分':>10}  说明")
     for report in reports:
         notes = report.get("notes", [])
@@ -256,7 +266,7 @@ def summary(reports: list, leaks: dict, course_root: Path, seconds: float, manua
         scores = [r["auto_score"] for r in reports]
         print(f"平均 {sum(scores) / len(scores):.1f} 分，满分 {max(r['auto_max'] for r in reports):g} 的有 "
               f"{sum(r['auto_score'] == r['auto_max'] and r['auto_max'] > 0 for r in reports)} 人。")
-    print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{grade.ASSIGNMENT}/。{manual}")
+    print(f"成绩已导出到 {course_root / 'grades.csv'}；反馈在 feedback/<学生>/{lesson.assignment}/。{manual}")
     found = trouble.rows(reports)
     if found:
         print(f"\n评分时遇到麻烦的学生（次数；详情在各自的反馈里）。{trouble.OUTPUT_NOTE}")
@@ -320,6 +330,8 @@ INTERRUPTS = Interrupts()
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="并行自动评分全班的作业，可中断、可续评。")
     parser.add_argument("course_root", nargs="?", default=".")
+    parser.add_argument("--lesson", choices=list(LESSONS),
+                        help="只评这一课（默认：submitted/ 下有人交了的每一课）")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="并行评分进程数（默认：CPU 核数加一；1 就是逐个评分）")
     parser.add_argument("--db-url", help="成绩库地址（默认取 nbgrader_config.py 里的 db_url），例如 postgresql://…")
@@ -343,17 +355,26 @@ def main(argv=None) -> int:
         return 2
     signal.signal(signal.SIGINT, INTERRUPTS.handle)
     signal.signal(signal.SIGTERM, INTERRUPTS.handle)  # `kill` stops as cleanly as Ctrl-C
-    grader = ClassGrader(Path(args.course_root), args.workers, args.db_url, args.force, not args.no_progress)
-    try:
-        result = grader.run()
-    except KeyboardInterrupt:  # while the gradebook was being prepared: nobody graded yet
-        print("评分被中断：还没有给任何学生评分。", file=sys.stderr)
-        return 130
-    if result.interrupted:
-        print(f"评分被中断：已评好的 {len(grader.records.reports())} 人都已保存，再次运行 make grade 会接着评剩下的。",
-              file=sys.stderr)
-        return 130
-    return grader.finish_class(result)
+    root = Path(args.course_root)
+    lessons = [lesson(args.lesson)] if args.lesson else grade.lessons_handed_in(root)
+    if not lessons:
+        print(f"submitted/ 下没有任何一课（{'、'.join(LESSONS)}）的提交，没有要评分的。")
+        return 0
+    finished = []
+    for each in lessons:  # one lesson after another: each has its own pool, records and claims
+        grader = ClassGrader(root, each, args.workers, args.db_url, args.force, not args.no_progress)
+        try:
+            result = grader.run()
+        except KeyboardInterrupt:  # while the gradebook was being prepared: nobody of this lesson graded yet
+            result = None
+        if result is None or result.interrupted:
+            saved = len(grader.records.reports()) if result else 0
+            print(f"评分被中断：{each.assignment} 已评好的 {saved} 人（和之前评完的课）都已保存，"
+                  "再次运行 make grade 会接着评剩下的。", file=sys.stderr)
+            return 130
+        finished.append((grader, result))
+    grade.export(grader.db_url, grader.root / "grades.csv")  # every lesson's scores, before the summaries name it
+    return max(each.finish_class(result) for each, result in finished)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """nbgrader's own steps for one student, around a verdict the judge has already given.
 
-`make grade` (autograder.classgrade) uses a Grader in its main process, the one writer
-of the gradebook:
+`make grade` (autograder.classgrade) uses a Grader per lesson (an autograder.lessons.Lesson,
+one nbgrader assignment) in its main process, the one writer of the gradebook:
 
 1. `stage(student)` checks the submission and copies it to build/grading/submitted/
    (nbgrader reads it from there; the student's files stay as they were): a renamed
@@ -19,8 +19,8 @@ of the gradebook:
      "feedback_ok", "seconds", "seed" (the judge's), "trouble" ({autograder.trouble kind: count}),
      "score" and "max_score" (from the gradebook, written answers included)}
 
-After the class: `export()` writes grades.csv, `feedback_leaks()` checks what each
-student receives for hidden-test code or the reference solution.
+After the class: `export()` writes grades.csv (every lesson graded so far), `feedback_leaks()`
+checks what each student receives for hidden-test code or the reference solution.
 """
 import json
 import os
@@ -32,22 +32,20 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from .leaks import private_lines
-from .notebook_code import SOURCE_NOTEBOOK
+from .lessons import DEFAULT, LESSONS, Lesson
 from . import intake
 from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_notebook_text,
                          recover_renamed_cells, restore_missing_cells, submission_from_notebook)
 
-ASSIGNMENT = "lesson03"
-NOTEBOOK = SOURCE_NOTEBOOK.stem
 STAGING = Path("build") / "grading"  # under the course root
 WORKER_DIED = "评分进程在处理这份提交时意外退出了，这份提交按空白答卷记分；请老师检查原始提交。"
 NBGRADER_FAILED = "nbgrader 没能处理这份提交（它的报错记在老师那边的 {log}），按空白答卷记分；请老师检查原始提交。"
 
 
 class Grader:
-    """nbgrader (configured from the course's nbgrader_config.py) plus the staging of submissions."""
+    """nbgrader (configured from the course's nbgrader_config.py) plus the staging of one lesson's submissions."""
 
-    def __init__(self, course_root: Path):
+    def __init__(self, course_root: Path, lesson: Lesson = DEFAULT):
         from nbgrader.apps import NbGraderAPI
         from nbgrader.coursedir import CourseDirectory
         from traitlets.config.loader import PyFileConfigLoader
@@ -60,7 +58,8 @@ class Grader:
         config.CourseDirectory.release_directory = str(STAGING / "release")
         self.config = config
         self.api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
-        self.layout = course_layout()
+        self.lesson = lesson
+        self.layout = course_layout(lesson.source_notebook)
         self.staged = {}  # student -> (the r bits of their submission, how many entries staging skipped)
 
     @property
@@ -69,13 +68,13 @@ class Grader:
 
     def prepare(self) -> None:
         """Make sure the gradebook knows the assignment as it is in source/ (release/ is left alone)."""
-        result = self.api.generate_assignment(ASSIGNMENT, force=True, create=True)
+        result = self.api.generate_assignment(self.lesson.assignment, force=True, create=True)
         if not result["success"]:
             raise RuntimeError(f"nbgrader generate_assignment 失败：\n{result.get('error') or result.get('log')}")
 
     @property
     def blank_notebook_path(self) -> Path:
-        return self.root / STAGING / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+        return self.root / STAGING / "release" / self.lesson.assignment / f"{self.lesson.notebook}.ipynb"
 
     @property
     def blank_notebook(self) -> Path:
@@ -88,7 +87,7 @@ class Grader:
 
         with Gradebook(self.db_url) as gradebook:
             try:
-                gradebook.find_assignment(ASSIGNMENT)
+                gradebook.find_assignment(self.lesson.assignment)
                 return True
             except MissingEntry:
                 return False
@@ -101,8 +100,8 @@ class Grader:
 
         The submission is read, never followed (autograder.intake): links, devices, FIFOs and files
         past the size limits are left where they are, each with a note."""
-        contents = submitted_contents(self.root, student)
-        target = self.root / STAGING / "submitted" / student / ASSIGNMENT
+        contents = submitted_contents(self.root, student, self.lesson)
+        target = self.root / STAGING / "submitted" / student / self.lesson.assignment
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir(parents=True, mode=0o700)
         notes = list(blank_because or [])
@@ -118,7 +117,7 @@ class Grader:
         drop_duplicate_ids(notebook)
         restore_missing_cells(notebook, blank)
         notebook.metadata[NOTES_KEY] = notes
-        staged = target / f"{NOTEBOOK}.ipynb"
+        staged = target / f"{self.lesson.notebook}.ipynb"
         with os.fdopen(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600), "w",
                        encoding="utf-8") as handle:  # like every copy of a submission: owner-only
             nbformat.write(notebook, handle)
@@ -126,11 +125,11 @@ class Grader:
         return staged, notes
 
     def _read_submitted(self, contents: "intake.Contents"):
-        expected = f"{NOTEBOOK}.ipynb"
+        expected = f"{self.lesson.notebook}.ipynb"
         if not contents.present:
             if contents.skipped:  # the folder is a link or cannot be opened: its note says so
                 return None, [contents.skipped[0].note(), "自动评分的部分都记 0 分。"]
-            return None, [f"没有找到提交的文件夹 submitted/<学号>/{ASSIGNMENT}，自动评分的部分都记 0 分。"]
+            return None, [f"没有找到提交的文件夹 submitted/<学号>/{self.lesson.assignment}，自动评分的部分都记 0 分。"]
         notes = []
         chosen = expected if expected in contents.files else None
         if chosen is None:
@@ -168,15 +167,16 @@ class Grader:
         from nbgrader.api import Gradebook, MissingEntry
 
         started = time.monotonic()
-        self.config.SandboxJudge.verdicts = {NOTEBOOK: verdict}  # read by the judge's preprocessor in autograde
+        # read by the judge's preprocessor in autograde
+        self.config.SandboxJudge.verdicts = {self.lesson.notebook: verdict}
         read_bits, skipped = self.staged.get(student, (0, 0))  # what nbgrader writes is readable by no more users
         self.config.Autograde.permissions = intake.nbgrader_permissions(read_bits, writable=False)
         self.config.GenerateFeedback.permissions = intake.nbgrader_permissions(read_bits, writable=True)
         try:
-            result = self.api.autograde(ASSIGNMENT, student, force=True, create=True)
+            result = self.api.autograde(self.lesson.assignment, student, force=True, create=True)
         finally:
             self.config.SandboxJudge.verdicts = {}
-        feedback = self.api.generate_feedback(ASSIGNMENT, student, force=True)
+        feedback = self.api.generate_feedback(self.lesson.assignment, student, force=True)
         grades = verdict["grades"]
         report = {"student": student, "ok": bool(result["success"]), "notes": notes,
                   "auto_score": sum(g["score"] for g in grades.values()),
@@ -190,7 +190,7 @@ class Grader:
             report["nbgrader_error"] = result.get("error") or result.get("log") or ""
         with Gradebook(self.db_url) as gradebook:
             try:
-                submission = gradebook.find_submission(ASSIGNMENT, student)
+                submission = gradebook.find_submission(self.lesson.assignment, student)
                 report["score"], report["max_score"] = submission.score, submission.max_score
             except MissingEntry:
                 report["score"], report["max_score"] = None, None
@@ -198,20 +198,12 @@ class Grader:
 
     # -- the class --
 
-    def export(self, to: Path) -> None:
-        from nbgrader.api import Gradebook
-        from nbgrader.plugins import CsvExportPlugin
-
-        with Gradebook(self.db_url) as gradebook:
-            CsvExportPlugin(to=str(to), assignment=[ASSIGNMENT]).export(gradebook)
-        os.chmod(to, 0o600)  # every student's score: the instructor's alone
-
     def feedback_leaks(self, student: str) -> list:
         """Hidden-test or reference-solution lines found in what this student receives."""
         found = []
-        for page in (self.root / "feedback" / student / ASSIGNMENT).glob("*.html"):
+        for page in (self.root / "feedback" / student / self.lesson.assignment).glob("*.html"):
             found += private_lines().hidden_test_code_in(page.read_text(encoding="utf-8"))
-        graded = self.root / "autograded" / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+        graded = self.root / "autograded" / student / self.lesson.assignment / f"{self.lesson.notebook}.ipynb"
         if graded.exists():  # the student's own cells may match the reference; the grader's words may not
             notebook = nbformat.read(str(graded), as_version=4)
             for cell in notebook.cells:
@@ -240,15 +232,50 @@ def _rebuilt(parsed) -> nbformat.NotebookNode:
     return notebook
 
 
-def submitted_contents(course_root: Path, student: str) -> "intake.Contents":
+def submitted_contents(course_root: Path, student: str, lesson: Lesson) -> "intake.Contents":
     base = Path(course_root) / "submitted"
-    return intake.scan(base / student / ASSIGNMENT, base=base)
+    return intake.scan(base / student / lesson.assignment, base=base)
 
 
-def students(course_root: Path) -> list:
-    """The folders (and links, which staging refuses to follow, with a note) under submitted/."""
+def export(db_url: str, to: Path) -> None:
+    """grades.csv (nbgrader's own CSV export) for every lesson that has a submission in the gradebook (a lesson
+    released but not handed in yet would give every student a row of zeros)."""
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+
+    with Gradebook(db_url) as gradebook:
+        CsvExportPlugin(to=str(to), assignment=graded_lessons(gradebook)).export(gradebook)
+    os.chmod(to, 0o600)  # every student's score: the instructor's alone
+
+
+def graded_lessons(gradebook) -> list:
+    """The names of the lessons (in the course's order) with a submission in this nbgrader Gradebook."""
+    from nbgrader.api import MissingEntry
+
+    graded = []
+    for name in LESSONS:
+        try:
+            if gradebook.find_assignment(name).num_submissions:
+                graded.append(name)
+        except MissingEntry:
+            pass
+    return graded
+
+
+def lessons_handed_in(course_root: Path) -> list:
+    """The lessons (in the course's order) that some student's folder under submitted/ holds."""
+    folder = Path(course_root) / "submitted"
+    return [lesson for lesson in LESSONS.values()
+            if any(not os.path.islink(folder / student) for student in students(course_root, lesson))]
+
+
+def students(course_root: Path, lesson: Lesson) -> list:
+    """Who handed `lesson` in: the folders under submitted/ holding an entry named after it, and the links
+    (staging refuses to follow them, with a note). A student who handed in only another lesson is not graded in
+    this one, as nbgrader sees it: no submission, so no feedback, and 0 in grades.csv."""
     folder = Path(course_root) / "submitted"
     if not folder.is_dir():
         return []
-    return sorted(entry.name for entry in os.scandir(folder) if not entry.name.startswith(".")
-                  and (entry.is_dir(follow_symlinks=False) or entry.is_symlink()))
+    return sorted(entry.name for entry in os.scandir(folder) if not entry.name.startswith(".") and (
+        entry.is_symlink() or entry.is_dir(follow_symlinks=False)
+        and os.path.lexists(os.path.join(entry.path, lesson.assignment))))

@@ -1,7 +1,7 @@
 """The grading guide for the written answers, for instructors only.
 
-    python -m autograder.grading_guide            # writes build/grading-guide.html
-    python -m autograder.grading_guide --print    # the same, as Markdown on stdout
+    python -m autograder.grading_guide [--lesson lesson04]   # writes build/grading-guide-<lesson>.html
+    python -m autograder.grading_guide --print                # the same, as Markdown on stdout
 
 nbgrader 0.9.6's formgrader shows the student's answer, a score box and a comment box,
 but nothing from the source notebook. The reference answer and the rubric of each
@@ -16,14 +16,17 @@ from pathlib import Path
 import nbformat
 from nbconvert.filters.markdown import markdown2html
 
-from .notebook_code import ROOT, SOURCE_NOTEBOOK
+from .lessons import DEFAULT, LESSONS, Lesson, lesson
+from .notebook_code import ROOT
 
-OUTPUT = ROOT / "build" / "grading-guide.html"
+
+def output(assignment: str) -> Path:
+    return ROOT / "build" / f"grading-guide-{assignment}.html"
 
 
-def manual_cells(notebook_path: Path = SOURCE_NOTEBOOK) -> list[dict]:
+def manual_cells(of: Lesson = DEFAULT) -> list[dict]:
     """Each written answer: grade_id, points, the question before it, the reference answer and rubric."""
-    cells = nbformat.read(str(notebook_path), as_version=4).cells
+    cells = nbformat.read(str(of.source_notebook), as_version=4).cells
     found = []
     for number, cell in enumerate(cells):
         grading = cell.metadata.get("nbgrader", {})
@@ -34,8 +37,9 @@ def manual_cells(notebook_path: Path = SOURCE_NOTEBOOK) -> list[dict]:
     return found
 
 
-# Which graded cells check which objective of cell 0. Instructors only: in the student notebook it
+# Which graded cells check which objective of lesson 3's cell 0. Instructors only: in the student notebook it
 # would name the answers (the incident's root cause, what cpC needs) before the student has found them.
+# (Lesson 4's map names no answer and is in its notebook's header.)
 OBJECTIVES = """## 学习目标与评分单元格的对应
 
 | 学习目标 / 完成标准 | 检验它的评分单元格 |
@@ -55,11 +59,15 @@ OBJECTIVES = """## 学习目标与评分单元格的对应
 """
 
 
-def as_markdown(cells: list[dict]) -> str:
-    parts = ["# 第 3 课 · 笔答题评分指南（仅供教师）",
-             "在 formgrader 里逐份批改时对照这里：每道题的题目、参考答案和评分标准。"
+def title(of: Lesson) -> str:
+    return f"第 {int(of.assignment.removeprefix('lesson'))} 课 · 笔答题评分指南"
+
+
+def as_markdown(cells: list[dict], of: Lesson = DEFAULT) -> str:
+    parts = [f"# {title(of)}（仅供教师）",
+             f"在 formgrader 里逐份批改 {of.assignment} 时对照这里：每道题的题目、参考答案和评分标准。"
              "部分得分可以填小数（例如 0.5）；扣分时在评论框里写一句理由，学生会在反馈里看到它。",
-             OBJECTIVES.strip()]
+             *([OBJECTIVES.strip()] if of is DEFAULT else [])]
     for cell in cells:
         parts.append(f"## `{cell['grade_id']}`（{cell['points']} 分）")
         parts.append("**题目：**\n\n" + cell["question"])
@@ -67,26 +75,29 @@ def as_markdown(cells: list[dict]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def as_html(cells: list[dict]) -> str:
-    body = markdown2html(as_markdown(cells))
+def as_html(cells: list[dict], of: Lesson = DEFAULT) -> str:
+    body = markdown2html(as_markdown(cells, of))
     return ("<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape('第 3 课 · 笔答题评分指南')}</title>"
+            f"<title>{html.escape(title(of))}</title>"
             "<style>body{max-width:52em;margin:2em auto;font:15px/1.6 sans-serif}h2{border-top:1px solid #ccc;"
             "padding-top:1em}code{background:#f3f3f3}</style></head><body>" + body + "</body></html>\n")
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lesson", choices=list(LESSONS), default=DEFAULT.assignment, help="哪一课（默认 lesson03）")
     parser.add_argument("--print", action="store_true", help="print Markdown instead of writing the HTML file")
-    parser.add_argument("--out", type=Path, default=OUTPUT)
+    parser.add_argument("--out", type=Path, help="the HTML file (default: build/grading-guide-<lesson>.html)")
     args = parser.parse_args(argv)
-    cells = manual_cells()
+    of = lesson(args.lesson)
+    cells = manual_cells(of)
     if args.print:
-        print(as_markdown(cells), end="")
+        print(as_markdown(cells, of), end="")
         return
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(as_html(cells), encoding="utf-8")
-    print(f"评分指南：{args.out}（{len(cells)} 道笔答题）")
+    out = args.out or output(of.assignment)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(as_html(cells, of), encoding="utf-8")
+    print(f"评分指南：{out}（{len(cells)} 道笔答题）")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Read a submission folder without following anything out of it.
 
-A submission is whatever a student (or an LMS download) left in submitted/<student>/lesson03/.
+A submission is whatever a student (or an LMS download) left in submitted/<student>/<lesson>/.
 The grader runs with the instructor's rights, often root, so everything in that folder is
 looked at with lstat and opened relative to an open folder with O_NOFOLLOW: a symlink,
 a device, a FIFO or a socket is never opened (a FIFO would block, /dev/zero never ends, a

@@ -17,7 +17,8 @@ MIN_LENGTH = 24  # shorter lines (`return cp`, `import json`) are common in anyb
 MAX_CLEAN_LINES = 200_000  # remembered clean lines, a few tens of MB at most
 
 
-def _solution_lines(source: str) -> list:
+def _solution_lines(source: str, inside_wanted: bool = True) -> list:
+    """The stripped lines between the solution markers (or, with inside_wanted=False, the others)."""
     lines, inside = [], False
     for line in source.splitlines():
         marker = line.strip()
@@ -25,28 +26,36 @@ def _solution_lines(source: str) -> list:
             inside = True
         elif marker == "### END SOLUTION":
             inside = False
-        elif inside:
+        elif inside == inside_wanted:
             lines.append(marker)
     return lines
+
+
+def _shown_lines(cell) -> list:
+    """What the student notebook shows of a source cell: everything but its solution (a written answer's
+    reference is all solution)."""
+    if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+        return []
+    return _solution_lines(cell.source, inside_wanted=False)
 
 
 class PrivateLines:
     """The lines students must never see: the hidden tests' and the reference solution's."""
 
     def __init__(self):
-        hidden, solutions, public = [], [], []
+        hidden, solutions, shown = [], [], []
         for lesson in LESSONS.values():
             hidden += [line.strip() for path in sorted(lesson.hidden_tests.glob("*.py"))
                        for line in path.read_text(encoding="utf-8").splitlines()]
             notebook = nbformat.read(str(lesson.source_notebook), as_version=4)
             solutions += [line for cell in notebook.cells for line in _solution_lines(cell.source)]
-            public += [cell.source for cell in nbformat.read(str(lesson.release_notebook), as_version=4).cells]
-        # a line every student has in a release notebook (lesson 4's docstrings name `save_checkpoint(state, path)`,
-        # which is also one of its solution's lines) is no secret, and lesson 3's feedback may say it
-        public = "\n".join(public)
+            shown += [line for cell in notebook.cells for line in _shown_lines(cell)]
+        # What some lesson's student notebook already shows is no secret: lesson 4's answer cell for the code
+        # carried over from lesson 3 holds lines lesson 3's locked cells show (`save_checkpoint(state, path)`).
+        shown = "\n".join(shown)  # a line (no line break) is in it exactly when one of its lines holds it
 
         def private(line):
-            return len(line) >= MIN_LENGTH and not line.startswith("#") and line not in public
+            return len(line) >= MIN_LENGTH and not line.startswith("#") and line not in shown
 
         self.hidden_lines = {line for line in hidden if private(line)}
         self.solution_lines = {line for line in solutions if private(line)}

@@ -2,7 +2,8 @@
 
     nbgrader export --exporter=autograder.lms_export.LmsExport --to=lms-grades.csv     (make lms-grades)
 
-One row per student of the gradebook, one column per assignment (its name, e.g. lesson03)
+One row per student of the gradebook, one column per lesson handed in (its name: lesson03,
+lesson04; a lesson released but not handed in yet has no column, which would import as zeros)
 holding the score after any late penalty, as nbgrader's own grades.csv computes it (a
 student with no submission gets 0). The other columns are the ones Canvas's gradebook
 import matches students by (Student, ID, SIS User ID, SIS Login ID, Section; ID is left
@@ -15,6 +16,8 @@ import csv
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
+from autograder.grade import graded_lessons
+
 HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Email"]
 
 
@@ -22,7 +25,8 @@ class LmsExport(ExportPlugin):
     """The LMS import file: see the module docstring."""
 
     def export(self, gradebook: Gradebook) -> None:
-        assignments = [a for a in gradebook.assignments if not self.assignment or a.name in self.assignment]
+        wanted = [name for name in graded_lessons(gradebook) if not self.assignment or name in self.assignment]
+        assignments = [gradebook.find_assignment(name) for name in wanted]
         students = sorted((s for s in gradebook.students if not self.student or s.id in self.student), key=lambda s: s.id)
         with open(self.to or "lms-grades.csv", "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle)

@@ -2,7 +2,7 @@
 
 Once a student's results are in the gradebook, autograded/ and feedback/, a record
 keyed by a hash of the submitted files is written atomically to
-.classgrade/lesson03/<student>.json. A run grades only students without a record or
+.classgrade/<lesson>/<student>.json. A run grades only students without a record or
 with a stale one (a new submission), so an interrupted run (Ctrl-C, kill, even
 SIGKILL) picks up where it stopped, and a student who submits again is regraded alone.
 """

@@ -1,6 +1,11 @@
 """The class report for the instructor: one self-contained HTML page.
 
-    python -m autograder.report [course_root]      # writes reports/lesson03.html
+    python -m autograder.report [--lesson lesson04] [course_root]   # writes reports/<lesson>.html
+
+One page per lesson (reports/lesson03.html, reports/lesson04.html), each linking to the others:
+everything on a page is about that lesson's cells, checks and sandbox runs, and an instructor
+looks at one lesson at a time, after its deadline; the scores of all lessons side by side are
+grades.csv and the LMS export.
 
 `make grade` writes it at the end. What it shows, read from the gradebook, the
 autograded notebooks and the grading records (autograder.records):
@@ -27,7 +32,10 @@ from pathlib import Path
 import nbformat
 from jinja2 import Environment
 
+from nbgrader.api import Gradebook
+
 from autograder import grade, trouble
+from autograder.lessons import LESSONS
 from autograder.nbgrader_judge import notes_markdown
 from autograder.records import Records
 from autograder.scores import class_scores
@@ -83,6 +91,7 @@ class Mistake:
 @dataclass
 class ClassReport:
     assignment: str
+    others: list = field(default_factory=list)  # the other lessons graded in this gradebook, for links
     scores: dict = field(default_factory=dict)  # student -> score
     max_score: float = 0.0
     cells: list = field(default_factory=list)  # CellStats in notebook order
@@ -117,9 +126,10 @@ def feedback_of(notebook_path: Path) -> tuple[dict, list]:
     return failed, notes
 
 
-def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> ClassReport:
+def collect(root: Path, db_url: str, reports: dict, assignment: str) -> ClassReport:
     gradebook = class_scores(db_url, assignment)
-    report = ClassReport(assignment)
+    with Gradebook(db_url) as book:
+        report = ClassReport(assignment, [name for name in grade.graded_lessons(book) if name != assignment])
     stats, mistakes = {}, {}
     for student in sorted(gradebook):
         entry = gradebook[student]
@@ -158,7 +168,7 @@ def collect(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSI
     return report
 
 
-def manual_grading_left(db_url: str, assignment: str = grade.ASSIGNMENT) -> dict:
+def manual_grading_left(db_url: str, assignment: str) -> dict:
     """{grade_id: students whose answer there still waits for a human grader}, cells in notebook order."""
     waiting = {}
     for student, entry in sorted(class_scores(db_url, assignment).items()):
@@ -168,13 +178,13 @@ def manual_grading_left(db_url: str, assignment: str = grade.ASSIGNMENT) -> dict
     return waiting
 
 
-def manual_grading_status(db_url: str, assignment: str = grade.ASSIGNMENT) -> str:
+def manual_grading_status(db_url: str, assignment: str) -> str:
     """One sentence for the summaries: what is left to grade by hand and what to run after, or that it is done."""
     waiting = manual_grading_left(db_url, assignment)
     if not waiting:
-        return "需要人工批改的书面回答都已批改完。"
+        return f"{assignment} 需要人工批改的书面回答都已批改完。"
     answers = sum(len(students) for students in waiting.values())
-    return (f"书面回答还有 {answers} 份待人工批改（{'、'.join(waiting)}）：请在 formgrader 里批改，"
+    return (f"{assignment} 的书面回答还有 {answers} 份待人工批改（{'、'.join(waiting)}）：请在 formgrader 里批改，"
             "然后运行 make feedback 更新反馈、grades.csv 和全班报告。")
 
 
@@ -218,6 +228,7 @@ th { background: #f3f3f3; } td.n { text-align: right; } .bar { background: #4878
 pre { white-space: pre-wrap; margin: 0; font-family: inherit; }
 </style></head><body>
 <h1>{{ r.assignment }} 全班评分报告</h1>
+{% if r.others %}<p>其他课的报告：{% for name in r.others %}<a href="{{ name }}.html">{{ name }}</a>{% if not loop.last %}、{% endif %}{% endfor %}（各课的成绩并排在 grades.csv 里）。</p>{% endif %}
 <p>已评分 {{ r.scores|length }} 份{% if r.scores %}：
 平均 {{ "%.1f"|format(mean) }}，中位数 {{ "%g"|format(median) }}，满分 {{ "%g"|format(r.max_score) }}{% endif %}。
 人工评分的题目还没评时按 0 分计入总分。</p>
@@ -264,7 +275,7 @@ def render_html(report: ClassReport) -> str:
                            kinds=list(trouble.KINDS.values()), output_note=trouble.OUTPUT_NOTE)
 
 
-def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade.ASSIGNMENT) -> Path:
+def write_report(root: Path, db_url: str, reports: dict, assignment: str) -> Path:
     target = root / "reports" / f"{assignment}.html"
     target.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(target.parent, 0o700)  # every student's score: for the instructor, not for sandboxed student code
@@ -275,9 +286,14 @@ def write_report(root: Path, db_url: str, reports: dict, assignment: str = grade
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description="全班评分报告（make grade 结束时也会写）")
     parser.add_argument("course_root", nargs="?", default=".")
-    root = Path(parser.parse_args(argv).course_root).resolve()
-    grader = grade.Grader(root)
-    print(f"全班评分报告：{write_report(root, grader.db_url, Records(root, grade.ASSIGNMENT).reports())}")
+    parser.add_argument("--lesson", choices=list(LESSONS), help="只写这一课的（默认：成绩册里有提交的每一课）")
+    args = parser.parse_args(argv)
+    root = Path(args.course_root).resolve()
+    db_url = grade.Grader(root).db_url
+    with Gradebook(db_url) as gradebook:
+        lessons = [args.lesson] if args.lesson else grade.graded_lessons(gradebook)
+    for assignment in lessons:
+        print(f"全班评分报告：{write_report(root, db_url, Records(root, assignment).reports(), assignment)}")
 
 
 if __name__ == "__main__":

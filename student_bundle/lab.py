@@ -2,7 +2,9 @@
 
     python3 lab.py setup    # once: a .venv beside this file with the pinned packages and the course runtime
     python3 lab.py          # JupyterLab on lesson03/, offline unless ANTHROPIC_API_KEY is set
+    python3 lab.py --notebook-dir lesson04          # lesson 4
     python3 lab.py handin   # lesson03_<student>_<time>.zip beside this file, for the instructor
+    python3 lab.py handin --notebook-dir lesson04   # lesson04_<student>_<time>.zip
 
 Runs with the standard library alone, on Linux, macOS and Windows, so that it works before
 anything is installed. The lab is the course's, whatever else the student's machine has set up
@@ -21,10 +23,11 @@ config applies; the student's own setting changes still go to ~/.jupyter/lab as 
 The instructor's repository runs `make lab` through this same file.
 
 Hand-in without a Hub: `handin` zips the lesson's notebooks as saved on disk, named
-lesson03_<student>_<UTC time>.zip. The instructor collects such files, as sent or as
-downloaded from an LMS, with nbgrader's own `nbgrader zip_collect` (make collect), whose
-FileNameCollectorPlugin reads the student and the time back from that name (the pattern is
-in nbgrader_config.py; tests/test_handin.py checks the two agree).
+<lesson>_<student>_<UTC time>.zip after the lesson's folder (lesson03, lesson04: nbgrader's
+assignment names). The instructor collects such files, as sent or as downloaded from an LMS,
+with nbgrader's own `nbgrader zip_collect <lesson>` (make collect), whose FileNameCollectorPlugin
+reads the lesson, the student and the time back from that name (the pattern is in
+nbgrader_config.py; tests/test_handin.py checks the two agree).
 """
 from __future__ import annotations  # so that an older Python gets to the version message below
 
@@ -47,6 +50,7 @@ LOWEST_PYTHON = (3, 10)
 # Letters, digits, dot, hyphen, underscore: a student id that is also a folder name on every system.
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 TIME_FORMAT = "%Y%m%dT%H%M%SZ"  # UTC, no colons (Windows file names); nbgrader parses it back
+LESSON_FOLDER = re.compile(r"^lesson\d\d$")  # a lesson's folder is named as its nbgrader assignment
 
 
 def venv_python(venv_dir: Path) -> Path:
@@ -109,12 +113,15 @@ def open_lab(venv_dir: Path, notebook_dir: Path, jupyter_args: list) -> int:
 
 
 def handin_name(assignment: str, student: str, when: float) -> str:
-    """lesson03_<student>_<UTC time>.zip: what nbgrader_config.py's FileNameCollectorPlugin.named_regexp reads."""
+    """<lesson>_<student>_<UTC time>.zip: what nbgrader_config.py's FileNameCollectorPlugin.named_regexp reads."""
     return f"{assignment}_{student}_{time.strftime(TIME_FORMAT, time.gmtime(when))}.zip"
 
 
 def handin(notebook_dir: Path, student: str | None, out_dir: Path, when: float | None = None) -> Path:
     """Zip the lesson's notebooks (as saved on disk) under the name the instructor's zip_collect sorts by."""
+    notebook_dir = notebook_dir.resolve()
+    if not LESSON_FOLDER.match(notebook_dir.name):  # the zip's name would tell the instructor's side no lesson
+        sys.exit(f"{notebook_dir} 不是某一课的文件夹：用 --notebook-dir lesson03 或 --notebook-dir lesson04 指明交哪一课。")
     notebooks = sorted(notebook_dir.glob("*.ipynb"))
     if not notebooks:
         sys.exit(f"在 {notebook_dir} 里没有找到 notebook（.ipynb）：用 --notebook-dir 指向课程的文件夹。")

@@ -5,6 +5,7 @@ students with the same plausible mistake, wrong quiz answers, a blank notebook, 
 hangs at definition, and a file nobody can read. The serial reference is the same grader
 with one worker (`--workers 1`).
 """
+import csv
 import json
 import os
 import shutil
@@ -21,6 +22,7 @@ from nbgrader.api import Gradebook
 from autograder import grade
 from autograder.classgrade import Interrupts
 from autograder.leaks import private_lines
+from autograder.lessons import lesson
 from autograder.records import STATE_DIR
 from autograder.scores import class_scores
 from grading.grading_corpus import build
@@ -275,12 +277,12 @@ starts = os.environ["PLACED_STARTS"]  # a file that grows by one byte each time 
 start, hand_over = judge_pool.start_worker, judge_pool.JudgePool._hand_over
 handed = []
 
-def start_and_maybe_die():
+def start_and_maybe_die(*args):  # pebble's initializer, with the pool's initargs (the lesson)
     with open(starts, "a") as file:
         file.write("x")
     if os.path.getsize(starts) == 2:
         os.kill(os.getpid(), signal.SIGKILL)
-    start()
+    start(*args)
 
 def hand_over_after_a_death(pool):
     if pool.waiting and len(pool.running) < pool.workers:
@@ -342,3 +344,37 @@ def test_class_report(parallel):
     assert "<td>s08_unreadable</td><td>提交文件有问题</td>" in problems
     assert "s01_full" not in problems
     assert private_lines().any_in(page) == []  # no hidden test code, no reference solution
+
+
+def test_each_lesson_grades_those_who_handed_it_in(tmp_path):
+    submitted = tmp_path / "submitted"
+    for student, lessons in {"a": ["lesson03", "lesson04"], "b": ["lesson03"], "c": ["lesson04"], "d": []}.items():
+        for assignment in lessons:
+            (submitted / student / assignment).mkdir(parents=True)
+        (submitted / student).mkdir(parents=True, exist_ok=True)
+    (submitted / "e").symlink_to(tmp_path)  # refused when staged, with a note: in every lesson
+    three, four = lesson("lesson03"), lesson("lesson04")
+    assert grade.students(tmp_path, three) == ["a", "b", "e"]
+    assert grade.students(tmp_path, four) == ["a", "c", "e"]
+    assert grade.lessons_handed_in(tmp_path) == [three, four]
+    shutil.rmtree(submitted / "a" / "lesson04")
+    shutil.rmtree(submitted / "c")
+    assert grade.lessons_handed_in(tmp_path) == [three]  # a link alone is no lesson handed in
+
+
+def test_one_lesson_alone_with_its_records_report_and_grades(tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(ROOT / "source", course / "source")
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    submit(course, "s01", build("blank"))
+    four = lesson("lesson04")
+    folder = course / "submitted" / "s02" / four.assignment
+    folder.mkdir(parents=True)
+    shutil.copy(four.release_notebook, folder)
+    done = classgrade(course, "--lesson", "lesson04", "--no-progress")
+    assert "lesson04 自动评分完成" in done.stdout and "lesson03 自动评分完成" not in done.stdout
+    assert {p.stem for p in (course / STATE_DIR / "lesson04").glob("*.json")} == {"s02"}
+    assert not (course / STATE_DIR / "lesson03").exists() and not (course / "feedback" / "s01").exists()
+    assert sorted(p.name for p in (course / "reports").iterdir()) == ["lesson04.html"]
+    with open(course / "grades.csv", encoding="utf-8") as grades:
+        assert {(row["assignment"], row["student_id"]) for row in csv.DictReader(grades)} == {("lesson04", "s02")}

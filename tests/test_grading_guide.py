@@ -5,6 +5,7 @@ import re
 import nbformat
 
 from autograder.grading_guide import as_html, main, manual_cells
+from autograder.lessons import lesson
 from autograder.notebook_code import RELEASE_NOTEBOOK
 
 
@@ -30,3 +31,16 @@ def test_the_guide_is_written_for_instructors_only(tmp_path):
         for line in cell["guide"].splitlines():
             if len(line.strip()) > 12:
                 assert line.strip() not in released_text, f"release/ carries the guide: {line[:40]}"
+
+
+def test_lesson_4_has_its_guide_too(tmp_path):
+    out = tmp_path / "guide.html"
+    main(["--lesson", "lesson04", "--out", str(out)])
+    cells = manual_cells(lesson("lesson04"))
+    assert [c["grade_id"] for c in cells] == ["why_S2", "why_S4", "why_S5", "root_cause_why"]
+    assert sum(c["points"] for c in cells) == 5
+    page = out.read_text(encoding="utf-8")
+    assert "第 4 课 · 笔答题评分指南" in page and all(c["grade_id"] in page for c in cells)
+    assert "why_cpA" not in page  # lesson 3's objectives map stays in lesson 3's guide
+    for cell in cells:
+        assert "**参考答案：**" in cell["guide"] and "**评分标准" in cell["guide"], cell["grade_id"]

@@ -7,11 +7,12 @@ from a venv built from Debian's python3 with the student bundle's wheel and its 
 as a course image would; the instructor's commands run from a venv of the full lock, as the
 instructor's own (non-root) user, in a course folder only they can read.
 
-Instructor: generate_assignment, release_assignment. Each student, through their own Hub
-server at the endpoints the Assignment List calls: fetch, save the notebook (contents API),
+Instructor: generate_assignment, release_assignment, for both lessons. Each student, through their
+own Hub server at the endpoints the Assignment List calls: fetch, save the notebook (contents API),
 submit. Instructor: collect, `python -m autograder.classgrade` (what `make grade` runs),
-release_feedback. Students: fetch_feedback. alice hands in the reference solution, bob only
-the save_load answer, so their scores differ by a known amount.
+release_feedback. Students: fetch_feedback. In lesson 3 alice hands in the reference solution, bob
+only the save_load answer, so their scores differ by a known amount; in lesson 4 only alice hands in
+(the reference solution), and bob gets lesson 4's zero without its feedback.
 
 Needs root (useradd, the spawner's setuid); skips elsewhere and says why.
 """
@@ -36,7 +37,8 @@ import nbformat
 import psutil
 import pytest
 
-from autograder.notebook_code import reference_solutions
+from autograder.lessons import lesson
+from autograder.notebook_code import full_marks_notebook, reference_solutions
 from course.mail import free_port
 from grading.grading_corpus import build as build_variant
 from student_bundle.lab import server_environment, student_server_args
@@ -45,6 +47,8 @@ from student_env import DEBIAN_PYTHON, ROOT, build_bundle, clean_env, unpack, uv
 TEACHER, STUDENTS = "cc-teacher", ("cc-alice", "cc-bob")
 ASSIGNMENT = "lesson03"
 NOTEBOOK = "resume-from-checkpoint.ipynb"
+LESSON4 = lesson("lesson04")
+NOTEBOOK4 = f"{LESSON4.notebook}.ipynb"
 COURSE_ID = re.search(r'course_id = "([^"]+)"', (ROOT / "nbgrader_config.py").read_text()).group(1)
 # What the instructor's course folder holds (a clone of this repository would do as well).
 COURSE_FILES = ("nbgrader_config.py", "source", "release", "autograder", "course", "instruments")
@@ -273,8 +277,9 @@ def cycle(tmp_path_factory):
         timings["set-up"] = time.monotonic() - started
 
         started = time.monotonic()
-        as_user(teacher, ["nbgrader", "generate_assignment", ASSIGNMENT, "--force"], course, teacher_venv)
-        as_user(teacher, ["nbgrader", "release_assignment", ASSIGNMENT], course, teacher_venv)
+        for assignment in (ASSIGNMENT, LESSON4.assignment):
+            as_user(teacher, ["nbgrader", "generate_assignment", assignment, "--force"], course, teacher_venv)
+            as_user(teacher, ["nbgrader", "release_assignment", assignment], course, teacher_venv)
         timings["release"] = time.monotonic() - started
 
         started = time.monotonic()
@@ -286,6 +291,7 @@ def cycle(tmp_path_factory):
         started = time.monotonic()
         listed, formgrader, lab_pages, lab_settings = {}, {}, {}, {}
         args = {"course_id": COURSE_ID, "assignment_id": ASSIGNMENT}
+        args4 = {"course_id": COURSE_ID, "assignment_id": LESSON4.assignment}
         for name, token in tokens.items():
             listed[name] = hub.request("GET", f"/user/{name}/assignments?course_id={COURSE_ID}", token)
             formgrader[name] = hub.request("GET", f"/user/{name}/formgrader", token)[0]
@@ -302,26 +308,41 @@ def cycle(tmp_path_factory):
             assert status in (200, 201), (name, status, reply)
             status, reply = hub.request("POST", f"/user/{name}/assignments/submit", token, form=args)
             assert status == 200 and not (isinstance(reply, dict) and reply.get("success") is False), reply
+        alice = STUDENTS[0]  # lesson 4: fetched, saved, submitted by alice alone
+        for step, body in (("fetch", None), ("save", nbformat.writes(full_marks_notebook(LESSON4))), ("submit", None)):
+            if body is None:
+                status, reply = hub.request("POST", f"/user/{alice}/assignments/{step}", tokens[alice], form=args4)
+            else:
+                status, reply = hub.request("PUT", f"/user/{alice}/api/contents/{LESSON4.assignment}/{NOTEBOOK4}",
+                                            tokens[alice], data={"type": "notebook", "format": "json",
+                                                                 "content": json.loads(body)})
+            assert status in (200, 201) and not (isinstance(reply, dict) and reply.get("success") is False), \
+                (step, status, reply)
         timings["fetch and submit"] = time.monotonic() - started
         inbound = exchange / COURSE_ID / "inbound"
-        submissions = {name: next(p for p in inbound.iterdir() if p.name.startswith(f"{name}+")) for name in STUDENTS}
+        submissions = {name: next(p for p in inbound.iterdir() if p.name.startswith(f"{name}+{ASSIGNMENT}+"))
+                       for name in STUDENTS}
 
         started = time.monotonic()
-        as_user(teacher, ["nbgrader", "collect", ASSIGNMENT], course, teacher_venv)
+        for assignment in (ASSIGNMENT, LESSON4.assignment):
+            as_user(teacher, ["nbgrader", "collect", assignment], course, teacher_venv)
         graded = as_user(teacher, ["python", "-m", "autograder.classgrade"], course, teacher_venv)
         (artifacts / "classgrade.log").write_text(graded.stdout + graded.stderr)
-        as_user(teacher, ["nbgrader", "release_feedback", ASSIGNMENT], course, teacher_venv)
+        for assignment in (ASSIGNMENT, LESSON4.assignment):
+            as_user(teacher, ["nbgrader", "release_feedback", assignment], course, teacher_venv)
         timings["collect, grade, release_feedback"] = time.monotonic() - started
 
         started = time.monotonic()
         feedback = {}
         for name, token in tokens.items():
-            status, reply = hub.request("POST", f"/user/{name}/assignments/fetch_feedback", token, form=args)
-            assert status == 200, (name, status, reply)
-            pages = sorted((Path(students[name].pw_dir) / ASSIGNMENT / "feedback").rglob("*.html"))
-            feedback[name] = [hub.request("GET", f"/user/{name}/api/contents/"
-                                          + urllib.parse.quote(str(page.relative_to(students[name].pw_dir))),
-                                          token)[1]["content"] for page in pages]
+            for assignment, form in ((ASSIGNMENT, args), (LESSON4.assignment, args4)):
+                status, reply = hub.request("POST", f"/user/{name}/assignments/fetch_feedback", token, form=form)
+                assert status == 200, (name, status, reply)
+                pages = sorted((Path(students[name].pw_dir) / assignment / "feedback").rglob("*.html"))
+                feedback[name, assignment] = [
+                    hub.request("GET", f"/user/{name}/api/contents/"
+                                + urllib.parse.quote(str(page.relative_to(students[name].pw_dir))),
+                                token)[1]["content"] for page in pages]
         timings["fetch_feedback"] = time.monotonic() - started
         (artifacts / "timings.json").write_text(json.dumps(timings, indent=1))
         yield {"teacher": teacher, "students": students, "course": course, "exchange": exchange,
@@ -337,15 +358,18 @@ def cycle(tmp_path_factory):
 
 
 def grades(cycle) -> dict:
+    """{(lesson, student): score} from grades.csv."""
     import csv
     import io
-    return {row["student_id"]: float(row["score"]) for row in csv.DictReader(io.StringIO(cycle["grades"]))}
+    return {(row["assignment"], row["student_id"]): float(row["score"])
+            for row in csv.DictReader(io.StringIO(cycle["grades"]))}
 
 
-def test_students_see_the_released_assignment_and_no_formgrader(cycle):
+def test_students_see_both_released_lessons_and_no_formgrader(cycle):
     for name, (status, assignments) in cycle["listed"].items():
         assert status == 200, assignments
-        assert [a["assignment_id"] for a in assignments["value"] if a["status"] == "released"] == [ASSIGNMENT]
+        released = [a["assignment_id"] for a in assignments["value"] if a["status"] == "released"]
+        assert sorted(released) == [ASSIGNMENT, LESSON4.assignment]
         assert cycle["formgrader"][name] == 404
         status, html = cycle["lab_pages"][name]
         config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
@@ -364,15 +388,22 @@ def test_students_get_the_lab_in_chinese_with_validate_in_chinese(cycle):
 
 def test_each_student_gets_the_expected_grade(cycle):
     points = autograded_points()
-    assert grades(cycle) == {STUDENTS[0]: float(sum(points.values())), STUDENTS[1]: float(points["test_save_load"])}
+    found = grades(cycle)
+    assert {key: score for key, score in found.items() if key[0] == ASSIGNMENT} == {
+        (ASSIGNMENT, STUDENTS[0]): float(sum(points.values())), (ASSIGNMENT, STUDENTS[1]): float(points["test_save_load"])}
+    assert sorted(key for key in found if key[0] == LESSON4.assignment) == [(LESSON4.assignment, s) for s in STUDENTS]
+    assert found[LESSON4.assignment, STUDENTS[1]] == 0  # bob never handed lesson 4 in
+    assert found[LESSON4.assignment, STUDENTS[0]] == 25  # every automatic point; no written answer
 
 
 def test_each_student_receives_only_their_own_feedback(cycle):
     expected = grades(cycle)
-    for name, pages in cycle["feedback"].items():
-        assert len(pages) == 1, f"{name} 拿到了 {len(pages)} 份反馈"
-        score = re.search(r"（得分 ([\d.]+) / ([\d.]+)）", pages[0])
-        assert score and float(score.group(1)) == expected[name], (name, score and score.group(0))
+    for (name, assignment), pages in cycle["feedback"].items():
+        handed_in = assignment == ASSIGNMENT or name == STUDENTS[0]
+        assert len(pages) == handed_in, f"{name} 拿到了 {len(pages)} 份 {assignment} 的反馈"
+        for page in pages:
+            score = re.search(r"（得分 ([\d.]+) / ([\d.]+)）", page)
+            assert score and float(score.group(1)) == expected[assignment, name], (name, score and score.group(0))
 
 
 def test_a_student_cannot_read_another_students_submission(cycle):

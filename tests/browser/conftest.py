@@ -4,8 +4,8 @@ and a headless Debian Chromium driven by Playwright.
 The student's lab gets no settings of the test's own: what the screenshots show is what the
 bundle's configuration gives a student (Chinese interface, no news pop-up).
 
-JupyterLab serves a temporary copy of release/lesson03 (`make lab LAB_DIR=...`), so the
-test never touches the committed notebook. Its settings, workspaces and runtime files go to
+JupyterLab serves a temporary copy of the lesson's release/ folder (`make lab LAB_DIR=...`; lesson03,
+or the test module's LESSON), so the test never touches the committed notebook. Its settings, workspaces and runtime files go to
 temporary folders too, so nothing in ~ changes what the test sees.
 """
 import json
@@ -25,7 +25,6 @@ from playwright.sync_api import sync_playwright
 from course.mail import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-RELEASE_DIR = ROOT / "release" / "lesson03"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = "/usr/bin/chromium"
 # Root (as in CI) needs --no-sandbox. The network is closed: without the next four flags
@@ -83,16 +82,19 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory, artifacts):
-    """The course's JupyterLab on a temporary copy of release/lesson03; yields its base URL."""
+def lab(request, tmp_path_factory, artifacts):
+    """The course's JupyterLab on a temporary copy of release/<lesson> (the test module's LESSON, else lesson03);
+    yields its base URL, token and folder."""
+    assignment = getattr(request.module, "LESSON", "lesson03")
     home = tmp_path_factory.mktemp("lab")
-    lesson = home / "lesson03"
-    shutil.copytree(RELEASE_DIR, lesson, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "checkpoint.json*"))
+    lesson = home / assignment
+    shutil.copytree(ROOT / "release" / assignment, lesson,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "checkpoint.json*"))
     port, token = free_port(), secrets.token_hex(16)
     env = {name: value for name, value in os.environ.items() if name != "ANTHROPIC_API_KEY"}  # offline, as students start
     env.update(JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
                JUPYTERLAB_SETTINGS_DIR=str(home / "settings"))
-    log = artifacts / "jupyterlab.log"
+    log = artifacts / f"jupyterlab-{assignment}.log"
     lab_args = f"--no-browser --port={port} --IdentityProvider.token={token}"
     with open(log, "w") as log_file:
         process = subprocess.Popen(["make", "-s", "lab", f"LAB_DIR={lesson}", f"LAB_ARGS={lab_args}"],

@@ -1,15 +1,26 @@
 """What a student does in JupyterLab, as Playwright steps: open the notebook, type into a
-cell, run it, run everything, press Validate, and what they see afterwards.
+cell, run it, run everything, press Validate, and what they see afterwards; then the hand-in
+without a Hub and the feedback page, for either lesson (the walks in test_student_path*.py).
 
 Cells are found by their place in the released notebook: JupyterLab shows the cells in
 file order, so the n-th `.jp-Cell` is the n-th cell of the file.
 """
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
-from playwright.sync_api import Locator, Page
+from PIL import Image
+from playwright.sync_api import Locator, Page, expect
+
+from autograder.notebook_code import definition_cells
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
 
 SOLUTION_MARKER = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*(\n|\Z)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last)"
@@ -41,6 +52,73 @@ MARK_CHINESE_TEXT = """(root) => {
 def typed_answer(solution_source: str) -> str:
     """A reference solution cell as a student types it: the code without nbgrader's markers."""
     return SOLUTION_MARKER.sub("", solution_source).rstrip()
+
+
+def typed_answers(source_notebook: Path) -> dict:
+    """grade_id -> the reference solution as a student would type it (from the lesson's source notebook)."""
+    return {cell.metadata["nbgrader"]["grade_id"]: typed_answer(cell.source)
+            for cell in definition_cells(source_notebook) if cell.metadata["nbgrader"].get("solution")}
+
+
+def cjk_fonts(fonts: dict) -> dict:
+    return {family: glyphs for family, glyphs in fonts.items() if "CJK" in family and glyphs > 0}
+
+
+def check_incident_replay(notebook):
+    """The replay with the incident's reconcile shows the duplicate email; with the student's, it holds."""
+    cells = notebook.indexes_calling("replay_incident")
+    assert len(cells) == 2, f"应该有两次事故回放（事故版和你的 reconcile），找到 {cells}"
+    for number in cells:
+        verdict = "incident-broken" if "incident_reconcile" in notebook.released_cells[number].source else "incident-ok"
+        assert notebook.cell(number).locator(f".incident-replay.{verdict}").count() == 1, notebook.output_text(number)
+    drawn = notebook.fonts_drawing_chinese(notebook.cell(cells[0]).locator(".incident-replay"))
+    assert cjk_fonts(drawn["fonts"]), f"回放结果里的「{drawn['text']}」没有用中文字体：{drawn['fonts']}"
+    return notebook.screenshot("incident-replay", *(notebook.cell(number) for number in cells))
+
+
+def small_png(image: Image.Image, path: Path) -> None:
+    """A screenshot as a 64-colour palette PNG (a few times smaller; text and UI stay sharp)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        path, optimize=True)
+
+
+def hand_in_and_grade(notebook: "StudentNotebook", tmp_path: Path) -> tuple:
+    """What the browser saved, through the hand-in path without a Hub: `lab.py handin` -> `nbgrader zip_collect`
+    (make collect) -> make grade, in a new course folder; (the folder, make grade's run)."""
+    assignment = notebook.path.parent.name
+    course = tmp_path / "course"
+    course.mkdir()
+    for part in ("source", "release"):
+        shutil.copytree(ROOT / part, course / part)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    archive = course / "downloaded" / assignment / "archive"
+    archive.mkdir(parents=True)
+    handed_in = subprocess.run([sys.executable, str(ROOT / "student_bundle" / "lab.py"), "handin", "--student", "s01",
+                                "--notebook-dir", str(notebook.path.parent), "--out", str(archive)],
+                               capture_output=True, text=True, timeout=60)
+    assert handed_in.returncode == 0 and "打包好了" in handed_in.stdout, handed_in.stderr
+    assert [p.name.startswith(f"{assignment}_s01_") for p in archive.iterdir()] == [True]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    collected = subprocess.run([str(BIN / "nbgrader"), "zip_collect", assignment, "--force"], cwd=course, env=env,
+                               capture_output=True, text=True, timeout=300)
+    assert collected.returncode == 0, collected.stderr[-3000:]
+    assert (course / "submitted" / "s01" / assignment / notebook.name).read_bytes() == notebook.path.read_bytes()
+    graded = subprocess.run([str(BIN / "python"), "-m", "autograder.classgrade", "--workers", "2", "--no-progress"],
+                            cwd=course, env=env, capture_output=True, text=True, timeout=900)
+    return course, graded
+
+
+def open_feedback(notebook: "StudentNotebook", course: Path, shot: Path) -> Page:
+    """The student's feedback page, opened in a new tab of the browser: its labels are Chinese. A screenshot
+    goes to `shot`; the page is left open for more checks."""
+    assignment = notebook.path.parent.name
+    page = notebook.page.context.new_page()
+    page.goto((course / "feedback" / "s01" / assignment / notebook.name.replace(".ipynb", ".html")).as_uri())
+    expect(page.locator("span.nbgrader-label", has_text="你的答案").first).to_be_visible()
+    assert "Student's answer" not in page.content() and "Test cell" not in page.content()
+    page.screenshot(path=str(shot))
+    return page
 
 
 class StudentNotebook:

@@ -10,9 +10,7 @@ every step goes to test-artifacts/browser/.
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -20,12 +18,12 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
 
-from autograder.notebook_code import SOURCE_NOTEBOOK, definition_cells
+from autograder.notebook_code import SOURCE_NOTEBOOK
 from course import load_sample
-from student import StudentNotebook, typed_answer
+from student import (StudentNotebook, check_incident_replay, cjk_fonts, hand_in_and_grade, open_feedback, small_png,
+                     typed_answers)
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
-ROOT = Path(__file__).resolve().parents[2]
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # What a student writes in the manually graded answers (Validate wants every answer filled in).
 WRITTEN_ANSWERS = {
@@ -48,13 +46,7 @@ def notebook(page, lab, artifacts):
 
 @pytest.fixture(scope="module")
 def answers():
-    """grade_id -> the reference solution as a student would type it (from the source notebook)."""
-    return {cell.metadata["nbgrader"]["grade_id"]: typed_answer(cell.source)
-            for cell in definition_cells(SOURCE_NOTEBOOK) if cell.metadata["nbgrader"].get("solution")}
-
-
-def cjk_fonts(fonts: dict) -> dict:
-    return {family: glyphs for family, glyphs in fonts.items() if "CJK" in family and glyphs > 0}
+    return typed_answers(SOURCE_NOTEBOOK)
 
 
 def test_a_cjk_font_is_installed():
@@ -150,18 +142,6 @@ def check_checkpoint_viewers(notebook, reference):
     return shot, notebook.cell(number)
 
 
-def check_incident_replay(notebook):
-    """The replay with the incident's reconcile shows the duplicate email; with the student's, it holds."""
-    cells = notebook.indexes_calling("replay_incident")
-    assert len(cells) == 2, f"应该有两次事故回放（事故版和你的 reconcile），找到 {cells}"
-    for number in cells:
-        verdict = "incident-broken" if "incident_reconcile" in notebook.released_cells[number].source else "incident-ok"
-        assert notebook.cell(number).locator(f".incident-replay.{verdict}").count() == 1, notebook.output_text(number)
-    drawn = notebook.fonts_drawing_chinese(notebook.cell(cells[0]).locator(".incident-replay"))
-    assert cjk_fonts(drawn["fonts"]), f"回放结果里的「{drawn['text']}」没有用中文字体：{drawn['fonts']}"
-    return notebook.screenshot("incident-replay", *(notebook.cell(number) for number in cells))
-
-
 def check_crash_explorer(notebook):
     """The explorer starts at the incident's crash point; moving the slider kills and resumes there for real."""
     (number,) = notebook.indexes_calling("crash_explorer")
@@ -214,13 +194,6 @@ def readme_screenshots(artifacts: Path, viewer: Image.Image, replay_shot: Path) 
             small_png(image, folder / name)
 
 
-def small_png(image: Image.Image, path: Path) -> None:
-    """A screenshot as a 64-colour palette PNG (a few times smaller; text and UI stay sharp)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.convert("RGB").quantize(colors=64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        path, optimize=True)
-
-
 def test_no_errors_in_the_browser_console(notebook):
     errors = notebook.console_errors()
     assert not errors, "浏览器控制台里有错误：\n" + "\n".join(f"{e['type']}: {e['text']} ({e['url']})" for e in errors)
@@ -229,31 +202,11 @@ def test_no_errors_in_the_browser_console(notebook):
 def test_the_saved_notebook_goes_in_by_handin_and_comes_back_as_chinese_feedback(notebook, tmp_path, artifacts):
     """The hand-in path without a Hub, on what the browser saved: `lab.py handin` -> `nbgrader zip_collect`
     (make collect) -> make grade -> the feedback page, opened in the browser."""
-    course = tmp_path / "course"
-    course.mkdir()
-    for part in ("source", "release"):
-        shutil.copytree(ROOT / part, course / part)
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    archive = course / "downloaded" / "lesson03" / "archive"
-    archive.mkdir(parents=True)
-    handed_in = subprocess.run([sys.executable, str(ROOT / "student_bundle" / "lab.py"), "handin", "--student", "s01",
-                                "--notebook-dir", str(notebook.path.parent), "--out", str(archive)],
-                               capture_output=True, text=True, timeout=60)
-    assert handed_in.returncode == 0 and "打包好了" in handed_in.stdout, handed_in.stderr
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    for command in (["nbgrader", "zip_collect", "lesson03", "--force"],
-                    ["python", "-m", "autograder.classgrade", "--workers", "2", "--no-progress"]):
-        done = subprocess.run([str(Path(sys.executable).parent / command[0]), *command[1:]], cwd=course, env=env,
-                              capture_output=True, text=True, timeout=900)
-        assert done.returncode == 0, f"{command}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-    assert "书面回答还有 4 份待人工批改" in done.stdout  # the four answers typed in the browser
-    page = notebook.page.context.new_page()
-    page.goto((course / "feedback" / "s01" / "lesson03" / "resume-from-checkpoint.html").as_uri())
+    course, graded = hand_in_and_grade(notebook, tmp_path)
+    assert graded.returncode == 0, f"{graded.stdout[-2000:]}\n{graded.stderr[-3000:]}"
+    assert "书面回答还有 4 份待人工批改" in graded.stdout  # the four answers typed in the browser
+    page = open_feedback(notebook, course, artifacts / "feedback-zh-cn.png")
     expect(page.locator("h4").first).to_contain_text("（得分 23.0 / 28.0）")  # every automatic point; 5 to grade
-    expect(page.locator("span.nbgrader-label", has_text="你的答案").first).to_be_visible()
-    assert "Student's answer" not in page.content() and "Test cell" not in page.content()
-    shot = artifacts / "feedback-zh-cn.png"
-    page.screenshot(path=str(shot))
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        small_png(Image.open(shot), DOCS_SCREENSHOTS / shot.name)
+        small_png(Image.open(artifacts / "feedback-zh-cn.png"), DOCS_SCREENSHOTS / "feedback-zh-cn.png")
     page.close()

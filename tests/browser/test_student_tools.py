@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from test_student_path import small_png
+from student import small_png
 
 NOTEBOOK = "resume-from-checkpoint.ipynb"
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
