@@ -9,10 +9,11 @@ run_agent is given the task in other words than the checkpoint's.
 """
 import pytest
 
+from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
-from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
+from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
                       same, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
@@ -152,7 +153,7 @@ def test_save_points(grading):
             content = event["reply"].get("content") if event["status"] == 200 else []
             asked = next((b for b in content if b.get("type") == "tool_use"), None)
     expect(why is None, f"run_agent 结束时{why}")
-    wrong = differing_fields(saved, state)
+    wrong = checkpoint_differences(saved, state)
     expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
                       "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
     message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
-from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
+from .helpers import (as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
                       returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER
 
@@ -55,13 +56,12 @@ def test_round_trip(grading):
     returned(outcome, 0, "save_checkpoint(state, path)")
     saved, why = on_disk(outcome, name)
     expect(why is None, f"save_checkpoint 保存之后：{why}")
-    wrong = differing_fields(saved, state)
-    expect(not wrong and saved.keys() == state.keys(),
-           f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong) or '多了别的字段'}）：要原样写下每个字段")
+    wrong = checkpoint_differences(saved, state)
+    expect(not wrong, f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong)}）：要原样写下每个字段")
     check_no_stray_files(outcome, 0, name, "一次成功的保存之后",
                          "临时文件应该用 os.replace 改名成目标文件，而不是复制过去、把它留在原地")
     loaded = returned(outcome, 1, "load_checkpoint(path)")
-    wrong = differing_fields(loaded, state)
+    wrong = checkpoint_differences(loaded, state)
     expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
     nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
     expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
@@ -127,7 +127,7 @@ def test_atomic(grading):
     if why:
         fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
              "写完再用 os.replace 换上去，不要直接覆盖目标文件")
-    expect(not differing_fields(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
+    expect(not checkpoint_differences(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
     expect(failed_save["status"] == StepStatus.RAISED,
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
