@@ -199,14 +199,3 @@ def files_written(outcome, index: int) -> list:
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
     return sorted({*touched, *new_files(outcome, index)})
-
-
-def counterexample(checkpoint: dict, seed: int) -> str:
-    """A generated checkpoint, briefly, as the feedback shows it (the data, never the test's code), with the
-    seed it was drawn from: `--seed` draws the same cases again."""
-    messages = checkpoint.get("messages") or []
-    pending = checkpoint.get("pendingToolUse")
-    task = checkpoint.get("task")
-    return (f"。反例（评分器生成的、出错的输入里最小的一份）：任务「{short(task, 30)}」，{len(messages)} 条消息，"
-            f"turns = {checkpoint.get('turns')}，pendingToolUse = {short(json.dumps(pending, ensure_ascii=False), 120)}"
-            f"（评分种子 {seed}）")
