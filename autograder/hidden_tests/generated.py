@@ -38,7 +38,9 @@ _HOME = tempfile.mkdtemp(prefix="grader-hypothesis-")
 atexit.register(shutil.rmtree, _HOME, True)
 set_hypothesis_home_dir(_HOME)
 
-READ_ONLY = tuple(sorted(READ_ONLY_TOOL_NAMES))
+# Whether looking at the mail already sent is read-only the lesson leaves to the student (calling it high
+# impact only gives up a harmless redo): it is never the dangling call.
+READ_ONLY = tuple(sorted(READ_ONLY_TOOL_NAMES - {"list_sent_emails"}))
 # The scripted model picks its plan from the task's words: "纪要" (meeting notes) or "邮件" (email).
 MEETING_TASKS = (
     "把本周几次会议的纪要整理成一份结论清单",
@@ -72,14 +74,14 @@ SNAKE = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=7
 INPUT_VALUE = st.one_of(TEXT, st.integers(-5, 500), st.booleans(), st.lists(TEXT, max_size=2))
 INPUTS = st.dictionaries(st.sampled_from(("path", "pattern", "query", "to", "subject", "target", "note", "limit")),
                          INPUT_VALUE, max_size=3)
+# Inputs a rerun succeeds on: whether reconcile flags a rerun that failed is judged in run_agent's resume.
 READ_ONLY_INPUTS = {
     "read_file": st.fixed_dictionaries({"path": st.sampled_from(
-        [f"./notes/meeting-08-{day}.md" for day in (25, 26, 27, 28, 29)] + ["./team.md", "./notes/missing.md"])}),
-    "grep": st.fixed_dictionaries({"pattern": st.sampled_from(("结论", "决定", "负责", "下周", "预算", "[")),
+        [f"./notes/meeting-08-{day}.md" for day in (25, 26, 27, 28, 29)] + ["./team.md"])}),
+    "grep": st.fixed_dictionaries({"pattern": st.sampled_from(("结论", "决定", "负责", "下周", "预算")),
                                    "path": st.sampled_from(("./notes", "."))}),
-    "list_dir": st.fixed_dictionaries({"path": st.sampled_from(("./notes", ".", "./nowhere"))}),
+    "list_dir": st.fixed_dictionaries({"path": st.sampled_from(("./notes", "."))}),
     "web_search": st.fixed_dictionaries({"query": TEXT}),
-    "list_sent_emails": st.one_of(st.just({}), st.fixed_dictionaries({"to": st.just("team@example.com")})),
 }
 EMAIL_INPUT = st.fixed_dictionaries({"to": st.just("team@example.com"), "subject": TEXT})
 UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
@@ -93,7 +95,7 @@ def _around(name, before, after):
 
 
 def _not_read_only(name: str) -> bool:
-    return name not in READ_ONLY_TOOL_NAMES and name != "send_email"
+    return name not in READ_ONLY_TOOL_NAMES | {"send_email"}
 
 
 # Every kind of dangling call: a strategy of (name, input) for each.
