@@ -69,6 +69,8 @@ EMAIL_TASKS = (
 WORDS = ("会议", "纪要", "结论", "邮件", "团队", "本周", "整理", "发送", "确认", "notes", "meeting", "read",
          "send", "预算", "下周", "负责人", "归档", "检查点")
 TEXT = st.lists(st.sampled_from(WORDS + ("，", "。", " ", "、", "08-25", "✓")), min_size=1, max_size=8).map("".join)
+EMAIL_WORDING = st.one_of(st.sampled_from(EMAIL_TASKS), st.builds("{}邮件{}".format, TEXT, TEXT))
+OTHER_WORDING = st.one_of(st.sampled_from(MEETING_TASKS), TEXT.filter(lambda text: "邮件" not in text))
 SNAKE = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=7), min_size=1, max_size=3).map(
     "_".join)
 INPUT_VALUE = st.one_of(TEXT, st.integers(-5, 500), st.booleans(), st.lists(TEXT, max_size=2))
@@ -112,6 +114,15 @@ ANY_CALL = st.one_of(*DANGLING.values())
 TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
 RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "text": t}, TEXT), min_size=1,
                                           max_size=2), st.none())
+
+
+def alternating(*cases: dict):
+    """A tuple of checkpoints, one per `cases` item (the arguments of `checkpoints`): every other one with no
+    earlier turn and the rest with at least two, two in a row with a task about email and the next two with
+    one that is not, so that every four cases in a row hold each pairing, whatever the seed."""
+    return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
+                                   task=(EMAIL_WORDING, OTHER_WORDING)[number // 2 % 2])
+                       for number, case in enumerate(cases)))
 
 
 def examples(strategy, count: int, seed: int) -> list:
@@ -169,13 +180,14 @@ def _call(draw, name, tool_input) -> dict:
 
 
 @st.composite
-def checkpoints(draw, pending=None, ending: str = "pending") -> dict:
+def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
-    dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending)."""
-    task = draw(st.one_of(st.sampled_from(MEETING_TASKS + EMAIL_TASKS), TEXT))
+    dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
+    `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording."""
+    task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
-    for _ in range(draw(st.integers(0, 5))):
+    for _ in range(draw(st.integers(*exchanges))):
         if draw(st.integers(0, 5)) == 0:  # the model answered, and the user said something more
             messages.append(draw(_assistant([])))
             said = draw(TEXT)
@@ -231,7 +243,8 @@ def broken_files(draw, kind: str) -> tuple:
         return kind, _encoded({key: value for key, value in cp.items() if key not in gone})
     if kind == "not_utf8":
         raw = json.dumps({**cp, "task": cp["task"] + "：纪要"}, ensure_ascii=False)  # at least one character beyond ASCII
-        encoding = draw(st.sampled_from(("gbk", "utf-16", "latin-1")))
+        # not UTF-16: json.loads of the bytes reads it right, and a load that accepts it misreads nothing
+        encoding = draw(st.sampled_from(("gbk", "latin-1")))
         data = raw.encode(encoding, errors="replace")
         return kind, data if encoding != "latin-1" else data + b"\xff\xfe"
     return kind, FOLDER

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from autograder.sandbox import Scenario
 
 from . import generated
-from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
+from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, READ_ONLY, UNHEARD_OF, alternating, checkpoints
 
 
 FOLDERS = ("runs", "state", "agent-data", "work", "ckpt", "sessions", "jobs", "var", "data", "tmp-agent")
@@ -122,10 +122,6 @@ def without_version(cp: dict) -> dict:
     return {key: value for key, value in cp.items() if key != "version"}
 
 
-def _read_file_first(name: str) -> tuple:
-    return name != "read_file", name
-
-
 def drawn(rng, strategy):
     """One value of a Hypothesis strategy, drawn from a seed this run's random.Random gives."""
     return copy.deepcopy(generated.examples(strategy, 1, rng.getrandbits(64))[0])
@@ -182,17 +178,19 @@ def build(max_turns: int, rng) -> dict:
 
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
     # and so do the unheard-of tools)
-    read_only = drawn(rng, st.tuples(*(checkpoints(DANGLING[name]) for name in sorted(READ_ONLY, key=_read_file_first))))
+    others = [name for name in READ_ONLY if name != "read_file"]
+    read_only = drawn(rng, alternating(*({"pending": DANGLING[name]} for name in ["read_file", "read_file", *others])))
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only},
-                 steps=[{**call("reconcile", cp), "report_args": True, **({"batch": "others"} if index else {})}
-                        for index, cp in enumerate(read_only)]))
+                 steps=[{**call("reconcile", cp), "report_args": True,
+                         "batch": "read_file" if cp["pendingToolUse"]["name"] == "read_file" else "others"}
+                        for cp in read_only]))
 
     send = drawn(rng, checkpoints(DANGLING["send_email"]))
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
                  emails_before=(send["pendingToolUse"]["input"],),  # it went out just before the crash
                  steps=[{**call("reconcile", send), "report_args": True}]))
 
-    unheard_of = list(drawn(rng, st.tuples(*(checkpoints(DANGLING[kind]) for kind in UNHEARD_OF))))
+    unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in UNHEARD_OF))))
     rng.shuffle(unheard_of)
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
                  steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
@@ -200,9 +198,9 @@ def build(max_turns: int, rng) -> dict:
     # -- recovery_action -- over drawn checkpoints; the expected answer is the reference's, at judging time.
     # Every kind of dangling call, and both ways of having none; all the cases share one process in
     # shuffled order, so neither the wording, the shape, the position nor an earlier call says what to answer.
-    cases = list(drawn(rng, st.tuples(checkpoints(ending="result"), checkpoints(ending="answer"),
-                                      *(checkpoints(DANGLING[kind]) for kind in DANGLING),
-                                      checkpoints(st.one_of(*DANGLING.values())))))
+    cases = list(drawn(rng, alternating({"ending": "result"}, {"ending": "answer"},
+                                        *({"pending": DANGLING[kind]} for kind in DANGLING),
+                                        {"pending": st.one_of(*DANGLING.values())})))
     rng.shuffle(cases)
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", cp), "report_args": True, "batch": "recovery"} for cp in cases]))
