@@ -93,6 +93,7 @@ UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_
 
 
 def _around(name, before, after):
+    """A made-up tool whose name holds a read-only tool's name (at the start when `before` is empty)."""
     return f"{before}_{name}_{after}".strip("_")
 
 
@@ -143,17 +144,13 @@ def examples(strategy, count: int, seed: int) -> list:
     return drawn[1:count + 1]
 
 
-def _text_blocks(draw, words: list) -> list:
-    return [{"type": "text", "text": w} for w in words]
-
-
 @st.composite
 def _assistant(draw, calls: list) -> dict:
     """The model's turn: some text (or none), then its tool calls; a turn without calls may be a plain string."""
     words = draw(st.lists(TEXT, max_size=2))
     if not calls and draw(st.booleans()):
         return {"role": "assistant", "content": draw(TEXT)}
-    blocks = _text_blocks(draw, words) or ([] if calls else [{"type": "text", "text": draw(TEXT)}])
+    blocks = [{"type": "text", "text": w} for w in words] or ([] if calls else [{"type": "text", "text": draw(TEXT)}])
     return {"role": "assistant", "content": blocks + calls}
 
 
