@@ -211,10 +211,11 @@ def build(max_turns: int, rng) -> dict:
         for name in ("QUIZ_DELETE_ANSWER", "ROOT_CAUSE_ANSWER", "QUIZ_FAILURE_ANSWER")]))
     # -- run_agent: with the grader's own save / load / reconcile (STANDINS), or in Level 2 with the
     # student's own, the way the notebook's replay runs the incident --
-    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, **options):
+    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, client=CLIENT, **options):
         where = draw.file()
         files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
+        given = {"client": client} if client else {}  # no client: the documented run_agent(task, path=...)
+        step = {**call("run_agent", task, **given, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
         add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=standins,
                      meta={"task": task, "checkpoint": checkpoint, "file": where}, **options))
@@ -227,6 +228,7 @@ def build(max_turns: int, rng) -> dict:
 
     # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
     agent("agent_fresh", meeting)
+    agent("agent_default_client", meeting, client=None)
     agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)))
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,

@@ -83,6 +83,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_by_wording": {"test_recovery_action": 1},  # each kind of call comes with both wordings
     "wrong_recovery_by_count": {"test_recovery_action": 2},  # the model's last reply leaves an even count too
     "wrong_ignores_client": {"test_run_agent": 4},
+    "wrong_client_required": {"test_run_agent": 4},  # run_agent(task) without a client, as documented
     "wrong_ignores_path": {"test_run_agent": 1, "test_incident_fix": 1},  # only the fresh start works: every resume starts afresh
     "wrong_task_from_argument": {"test_run_agent": 4},
     "wrong_no_final_save": {"test_run_agent": 4},
@@ -188,6 +189,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_reconciles": "不应该修改传进来的检查点",
     "wrong_recovery_saves": "只做判断，却写了文件",
     "wrong_ignores_client": "没有用传进来的 client",
+    "wrong_client_required": "client 的默认值是 None",
     "wrong_ignores_path": "没有把检查点存到传进来的 path",
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
