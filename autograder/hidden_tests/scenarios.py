@@ -82,15 +82,6 @@ class Draw:
 
 
 
-def after_save_point_b(cp: dict) -> dict:
-    """A checkpoint saved at point A, one step later: the call's result is in messages, nothing is pending."""
-    pending = cp["pendingToolUse"]
-    cp["messages"].append({"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": pending["id"], "content": "（读到的纪要全文）"}]})
-    cp["pendingToolUse"] = None
-    return cp
-
-
 def before_sending(cp: dict) -> dict:
     """cpC one turn earlier: the email task at save point B, just before the model asks for send_email."""
     cp["messages"].pop()
@@ -116,10 +107,6 @@ def finished(cp: dict) -> dict:
     cp["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论已经整理好了。"}]})
     cp["turns"] += 1
     return cp
-
-
-def without_version(cp: dict) -> dict:
-    return {key: value for key, value in cp.items() if key != "version"}
 
 
 def drawn(rng, strategy):
