@@ -25,6 +25,7 @@ import json
 import shutil
 import string
 import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis import seed as with_seed
@@ -41,31 +42,11 @@ set_hypothesis_home_dir(_HOME)
 # Whether looking at the mail already sent is read-only the lesson leaves to the student (calling it high
 # impact only gives up a harmless redo): it is never the dangling call.
 READ_ONLY = tuple(sorted(READ_ONLY_TOOL_NAMES - {"list_sent_emails"}))
-# The scripted model picks its plan from the task's words: "纪要" (meeting notes) or "邮件" (email).
-MEETING_TASKS = (
-    "把本周几次会议的纪要整理成一份结论清单",
-    "请汇总这周所有会议纪要里的结论",
-    "读一遍 notes 里的会议纪要，列出本周定下来的事",
-    "帮忙梳理本周的会议纪要，告诉我都有哪些结论",
-    "整理一下这周的会议纪要，按会议列出结论",
-    "本周开了几次会？把每份纪要的结论汇总给我",
-    "请根据 notes 文件夹里的纪要，总结本周的决定",
-    "把这周会议纪要的要点整理出来，下午开会要用",
-    "翻一下本周的会议纪要，把结论归纳成要点",
-    "看看这周的纪要，整理出所有结论",
-    "周报要用：请把本周会议纪要里的结论列出来",
-    "帮我过一遍这周的纪要，挑出已经拍板的事项",
-)
-EMAIL_TASKS = (
-    "把本周会议的结论整理好，发邮件告诉团队",
-    "请汇总这周的会议结论，并用邮件通知全组",
-    "读完本周纪要后，把结论用邮件发给团队",
-    "帮我把这周定下来的事发邮件同步给大家",
-    "本周会议结论请用邮件通知团队成员",
-    "把纪要里的结论汇总成一封邮件，发给团队",
-    "请给团队发一封邮件，列出本周各次会议的结论",
-    "整理本周结论后发邮件给全组，让大家都知道",
-)
+# Task wordings, kept as data: a counterexample in the feedback quotes one as JSON, and a line of the hidden
+# tests' code in the feedback would be taken for a leak. The scripted model picks its plan from a task's
+# words: "纪要" (meeting notes) or "邮件" (email).
+_WORDINGS = json.loads((Path(__file__).with_name("wordings.json")).read_text(encoding="utf-8"))
+MEETING_TASKS, EMAIL_TASKS = tuple(_WORDINGS["meeting"]), tuple(_WORDINGS["email"])
 WORDS = ("会议", "纪要", "结论", "邮件", "团队", "本周", "整理", "发送", "确认", "notes", "meeting", "read",
          "send", "预算", "下周", "负责人", "归档", "检查点")
 TEXT = st.lists(st.sampled_from(WORDS + ("，", "。", " ", "、", "08-25", "✓")), min_size=1, max_size=8).map("".join)

@@ -209,3 +209,15 @@ def test_recovery_cases_say_nothing_but_the_dangling_call():
                                                 ("long", (True, False)), ("block_task", (True, False)))
              for value in values}
     assert all(kinds == every for kinds in seen.values()), seen
+
+
+def test_a_counterexample_quotes_no_line_of_the_hidden_tests():
+    """The feedback shows drawn checkpoints as JSON: none may look like a leak of the hidden tests' code."""
+    from autograder.hidden_tests.shrink import counterexample
+
+    for seed in range(3):
+        built = scenarios.build(40, random.Random(seed))
+        drawn = built["recovery_action"].meta["cases"] + built["reconcile_unheard_of"].meta["checkpoints"]
+        tasks = [{"task": task} for task in scenarios.MEETING_TASKS + scenarios.EMAIL_TASKS]
+        for cp in drawn + tasks:
+            assert private_lines().any_in(counterexample(cp, seed)) == [], cp
