@@ -121,47 +121,54 @@ def untouched(before, after) -> bool:
     return same(before, after)
 
 
-def checkpoint_differences(state, expected: dict, free_results=()) -> list:
+def checkpoint_differences(state, expected: dict, results=None) -> list:
     """The fields of checkpoint `state` that differ from `expected`, in the order of the format; an extra
-    field is named too. `free_results`: ids of the tool_results whose wording is free (their text must
-    still be there, and is_error must match)."""
+    field is named too. `results`: tool_use_id -> a judge of that tool_result's content (`free_text`, or
+    `carries_output` of the output), used instead of comparing it with the expected one."""
     if not isinstance(state, dict):
         return list(CHECKPOINT_FIELDS)
-    wrong = [key for key in CHECKPOINT_FIELDS if key not in state or not _same_field(key, state[key],
-                                                                                     expected.get(key), free_results)]
+    wrong = [key for key in CHECKPOINT_FIELDS
+             if key not in state or not _same_field(key, state[key], expected.get(key), results or {})]
     return wrong + sorted(key for key in state if key not in CHECKPOINT_FIELDS)
 
 
-def _same_field(key: str, value, expected, free_results) -> bool:
+def _same_field(key: str, value, expected, results: dict) -> bool:
     if key == "messages":
-        return _same_with_free_results(value, expected, free_results)
+        return _same_judging_results(value, expected, results)
     if key == "pendingToolUse" and isinstance(value, dict):
         return value.keys() == set(PENDING_FIELDS) and same(value, expected)
     return same(value, expected)
 
 
-def _same_with_free_results(messages, expected, free_results) -> bool:
-    if not free_results:
+def _same_judging_results(messages, expected, results: dict) -> bool:
+    if not results:
         return same_messages(messages, expected)
     if not isinstance(messages, list) or not isinstance(expected, list) or len(messages) != len(expected):
         return False
-    return all(_same_free(normal_message(m), normal_message(e), free_results) for m, e in zip(messages, expected))
+    return all(_same_message_judging(normal_message(m), normal_message(e), results)
+               for m, e in zip(messages, expected))
 
 
-def _same_free(message, expected, free_results) -> bool:
-    if not isinstance(message, dict) or not isinstance(expected, dict) or message.keys() != expected.keys():
+def _without(block: dict, key: str) -> dict:
+    return {k: v for k, v in block.items() if k != key}
+
+
+def _same_message_judging(message, expected, results: dict) -> bool:
+    if not isinstance(message, dict) or not isinstance(expected, dict):
         return False
     content, wanted = message.get("content"), expected.get("content")
     if not isinstance(content, list) or not isinstance(wanted, list) or len(content) != len(wanted):
         return same(message, expected)
     for block, want in zip(content, wanted):
-        if isinstance(want, dict) and want.get("type") == "tool_result" and want.get("tool_use_id") in free_results:
-            if not isinstance(block, dict) or not free_text(block.get("content")) or not same(
-                    {k: v for k, v in block.items() if k != "content"}, {k: v for k, v in want.items() if k != "content"}):
+        judge = results.get(want.get("tool_use_id")) if isinstance(want, dict) and want.get(
+            "type") == "tool_result" else None
+        if judge is None:
+            if not same(block, want):
                 return False
-        elif not same(block, want):
+        elif not isinstance(block, dict) or not judge(block.get("content")) or not same(
+                _without(block, "content"), _without(want, "content")):
             return False
-    return same({k: v for k, v in message.items() if k != "content"}, {k: v for k, v in expected.items() if k != "content"})
+    return same(_without(message, "content"), _without(expected, "content"))
 
 
 def error_kind(error) -> str:

@@ -56,11 +56,15 @@ def test_is_error_false_is_is_error_left_out_but_no_string_is_a_boolean():
 def test_the_output_may_have_words_around_it():
     assert contract.carries_output([{"type": "text", "text": "重新读到：结论一"}], "结论一")
     assert not contract.carries_output("结论二", "结论一")
+    judged = {CALL["id"]: lambda content: contract.carries_output(content, "结论一")}
+    assert checkpoint_differences(answered("重新读到：结论一"), answered("结论一"), judged) == []
+    assert checkpoint_differences(answered("结论二"), answered("结论一"), judged) == ["messages"]
+    assert checkpoint_differences(answered("重新读到：结论一"), answered("结论一")) == ["messages"]  # only where judged
 
 
 def test_the_wording_of_an_unknown_outcome_is_free_but_not_empty():
     expected = answered("send_email 的结果未知", is_error=True)
-    free = {CALL["id"]}
+    free = {CALL["id"]: contract.free_text}
     assert checkpoint_differences(answered("不知道发没发出去，请先查一下", is_error=True), expected, free) == []
     assert checkpoint_differences(answered(" ", is_error=True), expected, free) == ["messages"]
     assert checkpoint_differences(answered("不知道", is_error=False), expected, free) == ["messages"]

@@ -3,7 +3,7 @@ import contextlib
 import copy
 from dataclasses import dataclass
 
-from autograder.contract import carries_output, checkpoint_differences, returned_state
+from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
 from autograder.protocol import StepStatus
 
 from .helpers import expect, fail, pairing_problem, problem, same, short, text_of
@@ -126,17 +126,20 @@ def _tools_answering(reference, calls: list, ran: list):
 
 def expected(reference, checkpoint: dict, calls: list) -> tuple:
     """(state, free): the reference's reconcile on the same checkpoint, its tools answering as the student's
-    did; `free`: the ids of results whose wording is free (the reference ran no tool for them)."""
+    did; `free`: whether the wording of the result is free (the reference ran no tool for it)."""
     ran = []
     with _tools_answering(reference, calls, ran):
         state = reference.reconcile(copy.deepcopy(checkpoint))
-    return state, (set() if ran else {checkpoint["pendingToolUse"]["id"]})
+    return state, not ran
 
 
 def differences(reference, checkpoint: dict, value, calls: list) -> list:
-    """The checkpoint fields where what reconcile returned differs from the reference's, by the contract."""
+    """The checkpoint fields where what reconcile returned differs from the reference's, by the contract: the
+    result of a call not run is any text; of a call run again, one that carries the output it got."""
     state, free = expected(reference, checkpoint, calls)
-    return checkpoint_differences(returned_state(value), state, free)
+    output = text_of(state["messages"][-1]["content"][0].get("content"))
+    judge = free_text if free else (lambda content: carries_output(content, output))
+    return checkpoint_differences(returned_state(value), state, {checkpoint["pendingToolUse"]["id"]: judge})
 
 
 def check_same_as_reference(grading, outcome, index: int):

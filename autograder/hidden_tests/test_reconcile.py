@@ -24,7 +24,7 @@ def read_only_calls(grading, which):
 
 def rerun_property(grading, result):
     """A call the reference runs again went through execute_tool once, and its output is the result."""
-    if not expected(grading.reference, result.checkpoint, result.calls)[1]:
+    if not expected(grading.reference, result.checkpoint, result.calls)[1]:  # the reference runs it again
         check_rerun(result)
 
 

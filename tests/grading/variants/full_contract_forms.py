@@ -1,5 +1,6 @@
 """满分：课程允许的另一种写法——任务作为一个文本块发给模型，reconcile 返回一份新的检查点（不改参数），
-tool_result 的 content 是文本块列表、成功时不写 is_error，字段顺序不同，每个函数都打印日志。"""
+tool_result 的 content 是文本块列表（重新执行的输出前面加了一句话）、成功时不写 is_error，字段顺序不同，
+每个函数都打印日志。"""
 # %% run_agent
 import copy
 import logging
@@ -50,7 +51,8 @@ def reconcile(cp):
     print("对账", pending)
     if pending["name"] in READ_ONLY_TOOLS:
         output = execute_tool(pending["name"], pending["input"])
-        result = {"tool_use_id": pending["id"], "type": "tool_result", "content": [{"type": "text", "text": output}]}
+        result = {"tool_use_id": pending["id"], "type": "tool_result",
+                  "content": [{"type": "text", "text": "重新执行的结果：\n"}, {"type": "text", "text": output}]}
         if output.startswith("错误"):
             result["is_error"] = True
     else:
