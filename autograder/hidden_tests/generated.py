@@ -22,6 +22,7 @@ What is drawn (the lesson's contract, not its examples):
 """
 import atexit
 import json
+import os
 import shutil
 import string
 import tempfile
@@ -33,9 +34,11 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from autograder.contract import CHECKPOINT_FIELDS
 from autograder.sandbox import READ_ONLY_TOOL_NAMES
+from instruments.host import memory_tmp_dir
 
-# Hypothesis keeps caches in a folder of its own: never in the course folder the grader runs in.
-_HOME = tempfile.mkdtemp(prefix="grader-hypothesis-")
+# Hypothesis keeps caches in a folder of its own, never in the course folder the grader runs in; named as the
+# sandbox's scratch folders are, so that a grader killed before it could remove it has it removed by the next.
+_HOME = tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-hypothesis-", dir=memory_tmp_dir())
 atexit.register(shutil.rmtree, _HOME, True)
 set_hypothesis_home_dir(_HOME)
 
