@@ -213,10 +213,10 @@ def build(max_turns: int, rng) -> dict:
           crash={"after_tool": "send_email"})
     agent("incident_read_only_crash", meeting, runs=2, standins=(), crash={"before_tool_call": 2})
 
-    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
+    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins. One resume
+    # is called as the docstring allows, without a client: run_agent must make_client() itself.
     agent("agent_fresh", meeting)
-    agent("agent_default_client", meeting, client=None)
-    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)))
+    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=None)
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
           crash={"after_tool": "send_email"})

@@ -65,7 +65,7 @@ def check_final_state(state, calls, task, turns_before, task_why):
 
 @pytest.mark.grade(GRADE, 1)
 def test_fresh_start(grading):
-    """没有检查点时从头开始，用传进来的 client 调用模型（没有传 client 就用 make_client()）；返回的状态六个字段都对"""
+    """没有检查点时从头开始，用传进来的 client 调用模型；返回的状态六个字段都对"""
     outcome = grading.outcome("agent_fresh")
     task = outcome.scenario.meta["task"]
     state = final_state(outcome)
@@ -78,21 +78,20 @@ def test_fresh_start(grading):
     expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
                                       f"你发的是 {short(first, 80)}")
     check_final_state(state, calls, task, 0, "传进来的任务")
-    alone = grading.outcome("agent_default_client")  # run_agent(task, path=path), as the docstring allows
-    message = problem(alone, 0, "不传 client 的 run_agent(task, path=path)")
-    expect(message is None, f"{message}：client 的默认值是 None，这时要用 make_client() 造一个")
-    expect(alone.model_calls and all(c.get("client") == "make_client" for c in alone.model_calls),
-           "不传 client 调用 run_agent(task, path=path) 时，应该用 make_client() 造的客户端调用模型")
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
-    outcome = grading.outcome("agent_resume")
+    """有检查点就续跑（这一次照文档不传 client）：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
+    outcome = grading.outcome("agent_resume")  # run_agent(task, path=path), as the docstring allows
     checkpoint = outcome.scenario.meta["checkpoint"]
+    message = problem(outcome, 0, "不传 client 的 run_agent(task, path=path)")
+    expect(message is None, f"{message}：client 的默认值是 None，这时要用 make_client() 造一个")
     state = final_state(outcome)
     calls = outcome.answered_model_calls()
     expect(outcome.model_calls, "从检查点续跑时一次模型也没有调用：cpA 的任务还没做完")
+    expect(all(c.get("client") == "make_client" for c in outcome.model_calls),
+           "不传 client 调用 run_agent(task, path=path) 时，应该用 make_client() 造的客户端调用模型")
     first = outcome.model_calls[0]["messages"]
     if is_task_only(first, checkpoint["task"]) or is_task_only(first, outcome.scenario.meta["task"]):
         fail(f"恢复时重新初始化了 messages：第一次调用模型只带了任务这一条，检查点里的 {len(checkpoint['messages'])} 条消息被丢掉了")

@@ -135,7 +135,7 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
     for name, scenario in first.items():
         if name.startswith("agent_"):
             assert "/" in scenario.meta["file"] and scenario.watch == scenario.meta["file"] != "checkpoint.json"
-            assert scenario.steps[0]["kwargs"].get("client") == (None if name == "agent_default_client"
+            assert scenario.steps[0]["kwargs"].get("client") == (None if name == "agent_resume"
                                                                   else scenarios.CLIENT)
             assert scenario.meta["task"] not in samples
             if scenario.meta["checkpoint"]:  # resumed with the task in other words than the checkpoint's
