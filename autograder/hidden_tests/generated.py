@@ -103,10 +103,11 @@ RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "
 
 def alternating(*cases: dict):
     """A tuple of checkpoints, one per `cases` item (the arguments of `checkpoints`): every other one with no
-    earlier turn and the rest with at least two, two in a row with a task about email and the next two with
-    one that is not, so that every four cases in a row hold each pairing, whatever the seed."""
+    earlier turn and the rest with at least two; the tasks about email or not in the order e, o, o, e, e, o, ...
+    So any two cases from an even position hold both lengths and both wordings, and any four each pairing of
+    them, whatever the seed."""
     return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
-                                   task=(EMAIL_WORDING, OTHER_WORDING)[number // 2 % 2])
+                                   task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2])
                        for number, case in enumerate(cases)))
 
 
