@@ -12,11 +12,11 @@ import re
 
 import pytest
 
+from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from course.checks import short, text_of  # noqa: F401 (text_of for the other hidden tests; worded as the visible checks)
 from course.model import InvalidRequest, check_tool_pairing
 
-CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
@@ -46,17 +46,6 @@ def one_email(outcome, hint: str):
 def as_json(value) -> str:
     """A value as the student would write it in Python, so "true" and True look different."""
     return short(json.dumps(value, ensure_ascii=False)) + ("（字符串）" if isinstance(value, str) else "")
-
-
-def same(a, b) -> bool:
-    """Equal as JSON data: 1, 1.0 and True are three different things here."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def problem(outcome, index: int, what: str) -> str | None:
@@ -155,13 +144,6 @@ def usage_total(model_call: dict) -> int:
     return usage["input_tokens"] + usage["output_tokens"]
 
 
-def differing_fields(state, expected: dict) -> list:
-    """Which of the six checkpoint fields of `state` differ from `expected` (all six if it is no dict)."""
-    if not isinstance(state, dict):
-        return list(CHECKPOINT_FIELDS)
-    return [key for key in CHECKPOINT_FIELDS if key not in state or not same(state[key], expected.get(key))]
-
-
 def on_disk(outcome, name: str):
     """The JSON at `name` when the scenario ended: (state, None), or (None, why there is none)."""
     text = outcome.files_after.get(name)
@@ -217,19 +199,3 @@ def files_written(outcome, index: int) -> list:
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
     return sorted({*touched, *new_files(outcome, index)})
-
-
-def case_size(value) -> int:
-    """How big a generated input is: the feedback shows the smallest one that fails."""
-    return len(json.dumps(value, ensure_ascii=False))
-
-
-def counterexample(checkpoint: dict, seed: int) -> str:
-    """A generated checkpoint, briefly, as the feedback shows it (the data, never the test's code), with the
-    seed it was drawn from: `--seed` draws the same cases again."""
-    messages = checkpoint.get("messages") or []
-    pending = checkpoint.get("pendingToolUse")
-    task = checkpoint.get("task")
-    return (f"。反例（评分器生成的、出错的输入里最小的一份）：任务「{short(task, 30)}」，{len(messages)} 条消息，"
-            f"turns = {checkpoint.get('turns')}，pendingToolUse = {short(json.dumps(pending, ensure_ascii=False), 120)}"
-            f"（评分种子 {seed}）")

@@ -1,7 +1,15 @@
-"""Reading what one reconcile call did, for test_reconcile."""
+"""Reading what one reconcile call did, for test_reconcile, and what the reference does on the same input."""
+import contextlib
+import copy
 from dataclasses import dataclass
 
+from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
+from autograder.protocol import StepStatus
+
 from .helpers import expect, fail, pairing_problem, problem, same, short, text_of
+from .shrink import counterexample, smallest_failing
+
+NOT_RUN = "（评分器：你的代码没有执行这个工具）"  # what the reference's tool returns when the student's did not run it
 
 
 @dataclass
@@ -65,7 +73,7 @@ def check_rerun(result: Reconciled) -> None:
                                    f"（实际通过 execute_tool 执行的是：{short(names) if names else '什么也没有'}）")
     expect(same(result.calls[0]["input"], result.pending["input"]), f"重新执行 {result.tool} 时要用悬空调用原来的 input")
     block = result.result_block()
-    expect(result.calls[0]["output"] in text_of(block.get("content")),
+    expect(carries_output(block.get("content"), result.calls[0]["output"]),
            f"{result.tool} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
 
 
@@ -97,3 +105,57 @@ def the_result(result: Reconciled) -> dict:
         trouble = None  # a non-boolean is_error is the is_error check's business, not the pairing's
     expect(trouble is None, f"对账之后的对话过不了 API 的配对检查：{short(trouble, 160)}")
     return block
+
+
+@contextlib.contextmanager
+def _tools_answering(reference, calls: list, ran: list):
+    """The reference's execute_tool, for a while, answering each call with what the student's same call got."""
+    outputs = {(c["name"], repr(c["input"])): c["output"] for c in calls}
+
+    def execute_tool(name, tool_input):
+        ran.append(name)
+        return outputs.get((name, repr(tool_input)), NOT_RUN)
+
+    saved = reference.execute_tool
+    reference.execute_tool = execute_tool
+    try:
+        yield
+    finally:
+        reference.execute_tool = saved
+
+
+def expected(reference, checkpoint: dict, calls: list) -> tuple:
+    """(state, free): the reference's reconcile on the same checkpoint, its tools answering as the student's
+    did; `free`: whether the wording of the result is free (the reference ran no tool for it)."""
+    ran = []
+    with _tools_answering(reference, calls, ran):
+        state = reference.reconcile(copy.deepcopy(checkpoint))
+    return state, not ran
+
+
+def differences(reference, checkpoint: dict, value, calls: list) -> list:
+    """The checkpoint fields where what reconcile returned differs from the reference's, by the contract: the
+    result of a call not run is any text; of a call run again, one that carries the output it got."""
+    state, free = expected(reference, checkpoint, calls)
+    output = text_of(state["messages"][-1]["content"][0].get("content"))
+    judge = free_text if free else (lambda content: carries_output(content, output))
+    return checkpoint_differences(returned_state(value), state, {checkpoint["pendingToolUse"]["id"]: judge})
+
+
+def check_same_as_reference(grading, outcome, index: int):
+    """The checkpoint reconcile returned is the reference's, up to what the contract allows; if not, the
+    smallest drawn checkpoint that still shows it."""
+    result = reconciled(outcome, index)
+    wrong = differences(grading.reference, result.checkpoint, result.returned, result.calls)
+    if not wrong:
+        return
+
+    def still_wrong(shrunk, i, case):
+        step = shrunk.steps[i]
+        return step["status"] != StepStatus.RETURNED or bool(differences(grading.reference, case, step.get("value"),
+                                                                shrunk.student_tool_calls(i)))
+
+    smallest = smallest_failing(grading, f"reconcile_{outcome.scenario.name}_{index}", "reconcile",
+                                result.checkpoint, still_wrong)
+    fail(f"对账之后的检查点和课程规定的不一样（{'、'.join(wrong)}；悬空的是 {result.tool}）"
+         + counterexample(smallest, grading.seed))

@@ -7,88 +7,31 @@ draws the same run again): the task's wording, the checkpoint's folder and file 
 tool-call ids and inputs, and which unheard-of tools stand in for "any other tool".
 A submission can hard-code none of it.
 
-The unheard-of tools come from three pools, drawn from each in every run, so that
-each shortcut loses the same points whatever the seed: names that begin with a
-read-only tool's name (a prefix test calls them read-only), names with one further in
-(so does a substring test), and high-impact tools whose verbs are not the obvious ones
-(a deny-list of verbs lets them through).
+The checkpoints reconcile and recovery_action are given, the dangling calls in them, and the
+broken files load_checkpoint is given are drawn with Hypothesis (autograder.hidden_tests.generated)
+from a seed the run's random.Random draws: every kind of dangling call and every kind of broken
+file in every run, in new shapes each time.
 """
+import copy
 import json
 import string
 
 from course import load_sample
+from hypothesis import strategies as st
 
 from autograder.sandbox import Scenario
 
+from . import generated
+from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, READ_ONLY, UNHEARD_OF, alternating, checkpoints
 
-# The scripted model picks its plan from the task's words: "纪要" (meeting notes) or "邮件" (email).
-MEETING_TASKS = (
-    "把本周几次会议的纪要整理成一份结论清单",
-    "请汇总这周所有会议纪要里的结论",
-    "读一遍 notes 里的会议纪要，列出本周定下来的事",
-    "帮忙梳理本周的会议纪要，告诉我都有哪些结论",
-    "整理一下这周的会议纪要，按会议列出结论",
-    "本周开了几次会？把每份纪要的结论汇总给我",
-    "请根据 notes 文件夹里的纪要，总结本周的决定",
-    "把这周会议纪要的要点整理出来，下午开会要用",
-    "翻一下本周的会议纪要，把结论归纳成要点",
-    "看看这周的纪要，整理出所有结论",
-    "周报要用：请把本周会议纪要里的结论列出来",
-    "帮我过一遍这周的纪要，挑出已经拍板的事项",
-)
-EMAIL_TASKS = (
-    "把本周会议的结论整理好，发邮件告诉团队",
-    "请汇总这周的会议结论，并用邮件通知全组",
-    "读完本周纪要后，把结论用邮件发给团队",
-    "帮我把这周定下来的事发邮件同步给大家",
-    "本周会议结论请用邮件通知团队成员",
-    "把纪要里的结论汇总成一封邮件，发给团队",
-    "请给团队发一封邮件，列出本周各次会议的结论",
-    "整理本周结论后发邮件给全组，让大家都知道",
-)
+
 FOLDERS = ("runs", "state", "agent-data", "work", "ckpt", "sessions", "jobs", "var", "data", "tmp-agent")
 
-READ_ONLY_INPUTS = {  # tool -> the inputs a dangling call may have had
-    "read_file": [{"path": f"./notes/meeting-08-{day}.md"} for day in (25, 26, 27, 28, 29)] + [{"path": "./team.md"}],
-    "grep": [{"pattern": word, "path": "./notes"} for word in ("结论", "决定", "负责", "下周", "预算")],
-    "list_dir": [{"path": "./notes"}, {"path": "."}],
-    "web_search": [{"query": words} for words in ("检查点 恢复", "tool_result is_error", "原子写入 fsync",
-                                                  "幂等 重试", "tool_use 配对")],
-}
-# Tools the lesson never names. Each of these begins with the exact name of a read-only tool ...
-BEGINS_WITH_READ_ONLY_NAME = (
-    "read_file_then_delete", "read_file_and_shred", "read_file_and_forward", "grep_and_replace",
-    "grep_replace_in_place", "grep_then_purge_matches", "list_dir_purge", "list_dir_and_wipe",
-    "list_dir_then_archive", "web_search_and_buy", "web_search_then_post", "web_search_and_subscribe",
-    "list_sent_emails_and_resend", "read_file_or_overwrite",
-)
-# ... and each of these has one further in.
-HAS_READ_ONLY_NAME_INSIDE = (
-    "purge_read_file_cache", "wipe_list_dir_entries", "rewrite_grep_matches", "forward_read_file_output",
-    "archive_list_dir_results", "buy_from_web_search", "resend_list_sent_emails", "shred_after_read_file",
-    "publish_web_search_digest", "replace_grep_hits", "truncate_read_file_target", "bulk_list_dir_move",
-)
-# The verbs a deny-list of high-impact tools would name first ...
-OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
-                 "write", "update", "create", "rotate", "email", "mail", "exec", "run", "kill")
-# ... and high-impact tools whose names contain none of them.
-UNUSUAL_VERBS = (
-    "notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
-    "provision_vm", "revoke_access", "schedule_meeting", "approve_invoice", "refund_order", "enqueue_job",
-    "restart_service", "scale_cluster", "book_flight", "order_supplies", "page_engineer", "sign_contract",
-    "invite_guest", "ban_account", "mute_channel", "rename_branch", "tag_release", "promote_build",
-    "rollback_release", "compact_logs", "purge_cache", "wipe_device", "lock_account", "reset_password",
-    "grant_role", "commit_changes", "push_commits", "submit_form", "file_expense", "reserve_room",
-    "print_badges", "ship_order", "broadcast_alert", "forward_invoice", "close_ticket", "reopen_incident",
-    "assign_owner", "terminate_instance", "suspend_user", "unsubscribe_all", "renew_license",
-    "upgrade_plan", "migrate_database", "reboot_router", "invalidate_tokens", "expire_sessions",
-    "void_invoice", "settle_invoice", "dispatch_courier", "tweet_status", "open_door", "start_backup_restore",
-)
 AGENT_TIMEOUT = 20.0  # seconds for one run_agent call (at most ten turns here, on a busy machine)
 AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
 FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the big save
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
-FOLDER, FOLDER_FILE = "（一个文件夹）", "notes.txt"  # a broken "file" that is a folder (holding one file)
+FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 
 
@@ -137,98 +80,6 @@ class Draw:
         cp["pendingToolUse"] = {"id": tool_id, "name": name, "input": dict(tool_input)}
         return cp
 
-    def read_only_calls(self) -> list:
-        return [(name, self.rng.choice(inputs)) for name, inputs in READ_ONLY_INPUTS.items()]
-
-    def unheard_of_calls(self) -> list:
-        """Two tools whose names contain a read-only name (at the start, further in), two with unusual verbs."""
-        names = [self.rng.choice(BEGINS_WITH_READ_ONLY_NAME), self.rng.choice(HAS_READ_ONLY_NAME_INSIDE),
-                 *self.rng.sample(UNUSUAL_VERBS, 2)]
-        self.rng.shuffle(names)
-        return [(name, {"target": f"{self.letters(4)}-{self.rng.randint(100, 9999)}", "note": "本周结论"})
-                for name in names]
-
-
-READ_ONLY_NAMES = tuple(READ_ONLY_INPUTS)
-RESULT_TEXTS = ("meeting-08-25.md\nmeeting-08-26.md", "notes/meeting-08-26.md:10: 结论：格式定为 version 1",
-                "# 08-27 周会\n结论：send_email 列为高影响工具", "已发送", "（没有找到）", "错误：文件不存在")
-SAY = ("我先看看有哪些纪要。", "再读一份。", "找一下结论行。", "", "好的。", "接下来查一下邮件记录。")
-
-
-class Generated:
-    """Checkpoints drawn afresh for each case: the answer must follow from pendingToolUse alone.
-
-    Any number of earlier turns; every layout of content blocks the Messages API allows here (text
-    before a tool_use or not, several text blocks, a tool_result whose content is a string or text
-    blocks, a text block after the tool_result, an earlier is_error result); the task as a string or
-    as a text block, in the wording of either kind of task whatever the answer; earlier calls that
-    repeat the dangling call's name and input; counters unrelated to the history's length.
-    """
-
-    def __init__(self, draw: Draw):
-        self.draw, self.rng = draw, draw.rng
-        self.wordings = [MEETING_TASKS, EMAIL_TASKS]
-        self.rng.shuffle(self.wordings)
-
-    def _call(self, name=None, tool_input=None) -> dict:
-        if name is None:
-            name, tool_input = self.rng.choice([*self.draw.read_only_calls(), *self.draw.unheard_of_calls(),
-                                                ("send_email", {"to": "team@example.com", "subject": "本周结论"})])
-        return {"type": "tool_use", "id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
-
-    def _assistant(self, call: dict | None) -> dict:
-        words = [w for w in self.rng.sample(SAY, self.rng.randint(0, 2)) if w]
-        blocks = [{"type": "text", "text": w} for w in words] or ([] if call else [{"type": "text", "text": "完成。"}])
-        return {"role": "assistant", "content": blocks + ([call] if call else [])}
-
-    def _result(self, call: dict) -> dict:
-        text = self.rng.choice(RESULT_TEXTS)
-        result = {"type": "tool_result", "tool_use_id": call["id"],
-                  "content": text if self.rng.random() < 0.6 else [{"type": "text", "text": text}]}
-        if self.rng.random() < 0.15:
-            result["is_error"] = True
-        blocks = [result] + ([{"type": "text", "text": "继续。"}] if self.rng.random() < 0.2 else [])
-        return {"role": "user", "content": blocks}
-
-    def checkpoints(self, pending: list) -> list:
-        """One checkpoint per item of `pending`; the kinds of task wording take turns, so each kind of
-        dangling call comes with both."""
-        return [self.checkpoint(item, self.wordings[number % 2]) for number, item in enumerate(pending)]
-
-    def checkpoint(self, pending: tuple | None, tasks: tuple) -> dict:
-        """A checkpoint at save point A with `pending` = (name, input) dangling, or with nothing pending:
-        ending with a tool_result (pending = "result") or with the model's final answer (pending = None)."""
-        ends_with_result, pending = pending == "result", None if pending == "result" else pending
-        task = self.rng.choice(tasks)
-        first = task if self.rng.random() < 0.7 else [{"type": "text", "text": task}]
-        messages = [{"role": "user", "content": first}]
-        for _ in range(self.rng.randint(0, 5)):
-            repeat = pending is not None and self.rng.random() < 0.3  # the same call made before, and answered
-            call = self._call(*pending) if repeat else self._call()
-            messages += [self._assistant(call), self._result(call)]
-        if pending is not None:
-            call = self._call(*pending)
-            messages.append(self._assistant(call))
-            dangling = {"id": call["id"], "name": call["name"], "input": dict(call["input"])}
-        else:
-            dangling = None
-            if ends_with_result:
-                call = self._call()
-                messages += [self._assistant(call), self._result(call)]
-            else:
-                messages.append(self._assistant(None))
-        turns = sum(m["role"] == "assistant" for m in messages) + self.rng.randint(0, 9)
-        return {"version": 1, "task": task, "turns": turns, "tokensUsed": self.rng.randint(1_000, 90_000),
-                "messages": messages, "pendingToolUse": dangling}
-
-
-def after_save_point_b(cp: dict) -> dict:
-    """A checkpoint saved at point A, one step later: the call's result is in messages, nothing is pending."""
-    pending = cp["pendingToolUse"]
-    cp["messages"].append({"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": pending["id"], "content": "（读到的纪要全文）"}]})
-    cp["pendingToolUse"] = None
-    return cp
 
 
 def before_sending(cp: dict) -> dict:
@@ -258,8 +109,9 @@ def finished(cp: dict) -> dict:
     return cp
 
 
-def without_version(cp: dict) -> dict:
-    return {key: value for key, value in cp.items() if key != "version"}
+def drawn(rng, strategy):
+    """One value of a Hypothesis strategy, drawn from a seed this run's random.Random gives."""
+    return copy.deepcopy(generated.examples(strategy, 1, rng.getrandbits(64))[0])
 
 
 def call(name: str, *args, **kwargs) -> dict:
@@ -288,17 +140,7 @@ def build(max_turns: int, rng) -> dict:
     state, previous = draw.sample("cpB", meeting), draw.sample("cpA", meeting)
     saved = draw.file()
     folder = draw.folder()
-    wrong_version = rng.randint(2, 9)
-    broken = draw.sample("cpA", meeting)
-    text = json.dumps(broken)
-    damaged = {"corrupt": text[:rng.randint(80, len(text) - 80)],
-               "empty": "",
-               "future": json.dumps({**broken, "version": wrong_version}),
-               "older": json.dumps({**broken, "version": rng.choice([0, -1])}),
-               "not_utf8": json.dumps(broken, ensure_ascii=False).encode("gbk"),
-               "not_object": json.dumps(rng.choice([[broken], "checkpoint", 42, None, True])),
-               "no_version": json.dumps(without_version(broken)),
-               "folder": FOLDER}
+    damaged = dict(drawn(rng, st.tuples(*(generated.broken_files(kind) for kind in generated.BROKEN_KINDS))))
     damaged = {kind: damaged[kind] for kind in rng.sample(list(damaged), len(damaged))}
     files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
     on_disk = {f"{files[kind]}/{FOLDER_FILE}" if damaged[kind] == FOLDER else files[kind]:
@@ -307,7 +149,7 @@ def build(max_turns: int, rng) -> dict:
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
                  files={saved: json.dumps(previous, ensure_ascii=False), **on_disk},
                  meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
-                       "damaged": damaged, "version": wrong_version, "task": meeting},
+                       "damaged": damaged, "task": meeting},
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
@@ -323,31 +165,29 @@ def build(max_turns: int, rng) -> dict:
 
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
     # and so do the unheard-of tools)
-    read_only = [draw.with_pending(draw.sample("cpB", meeting), name, tool_input)
-                 for name, tool_input in draw.read_only_calls()]
+    others = [name for name in READ_ONLY if name != "read_file"]
+    read_only = drawn(rng, alternating(*({"pending": DANGLING[name]} for name in ["read_file", "read_file", *others])))
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only},
-                 steps=[{**call("reconcile", cp), "report_args": True, **({"batch": "others"} if index else {})}
-                        for index, cp in enumerate(read_only)]))
+                 steps=[{**call("reconcile", cp), "report_args": True,
+                         "batch": "read_file" if cp["pendingToolUse"]["name"] == "read_file" else "others"}
+                        for cp in read_only]))
 
-    send = draw.sample("cpC", email)
+    send = drawn(rng, checkpoints(DANGLING["send_email"]))
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
                  emails_before=(send["pendingToolUse"]["input"],),  # it went out just before the crash
                  steps=[{**call("reconcile", send), "report_args": True}]))
 
-    unheard_of_calls = draw.unheard_of_calls()
-    unheard_of = [draw.with_pending(draw.sample("cpC", email), name, tool_input)
-                  for name, tool_input in unheard_of_calls]
+    unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in UNHEARD_OF))))
+    rng.shuffle(unheard_of)
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
                  steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
 
-    # -- recovery_action -- over generated checkpoints; the expected answer is the reference's, at judging
-    # time. The kinds of dangling call are spread evenly, every task wording goes with every answer, and all
-    # the cases share one process in shuffled order, so neither the wording, the shape, the position nor
-    # an earlier call says what to answer.
-    generated = Generated(draw)
-    cases = generated.checkpoints(rng.sample([None, None, "result", "result"], 4))
-    cases += generated.checkpoints(draw.read_only_calls())
-    cases += generated.checkpoints([("send_email", send["pendingToolUse"]["input"]), *unheard_of_calls])
+    # -- recovery_action -- over drawn checkpoints; the expected answer is the reference's, at judging time.
+    # Every kind of dangling call, and both ways of having none; all the cases share one process in
+    # shuffled order, so neither the wording, the shape, the position nor an earlier call says what to answer.
+    cases = list(drawn(rng, alternating({"ending": "result"}, {"ending": "answer"},
+                                        *({"pending": DANGLING[kind]} for kind in DANGLING),
+                                        {"pending": st.one_of(*DANGLING.values())})))
     rng.shuffle(cases)
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", cp), "report_args": True, "batch": "recovery"} for cp in cases]))
@@ -358,10 +198,11 @@ def build(max_turns: int, rng) -> dict:
         for name in ("QUIZ_DELETE_ANSWER", "ROOT_CAUSE_ANSWER", "QUIZ_FAILURE_ANSWER")]))
     # -- run_agent: with the grader's own save / load / reconcile (STANDINS), or in Level 2 with the
     # student's own, the way the notebook's replay runs the incident --
-    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, **options):
+    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, client=CLIENT, **options):
         where = draw.file()
         files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
+        given = {"client": client} if client else {}  # no client: the documented run_agent(task, path=...)
+        step = {**call("run_agent", task, **given, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
         add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=standins,
                      meta={"task": task, "checkpoint": checkpoint, "file": where}, **options))
@@ -372,9 +213,10 @@ def build(max_turns: int, rng) -> dict:
           crash={"after_tool": "send_email"})
     agent("incident_read_only_crash", meeting, runs=2, standins=(), crash={"before_tool_call": 2})
 
-    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins.
+    # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins. One resume
+    # is called as the docstring allows, without a client: run_agent must make_client() itself.
     agent("agent_fresh", meeting)
-    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)))
+    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=None)
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
           crash={"after_tool": "send_email"})

@@ -2,7 +2,7 @@
 import pytest
 
 from .helpers import as_json, expect, short, text_of
-from .reconciled import check_rerun, reconciled, the_result
+from .reconciled import check_rerun, check_same_as_reference, expected, reconciled, the_result
 
 GRADE = "test_reconcile"
 SCENARIOS = ("reconcile_read_only", "reconcile_send_email", "reconcile_unheard_of")
@@ -15,54 +15,95 @@ def every_call(grading):
             yield reconciled(outcome, index)
 
 
+def read_only_calls(grading, which):
+    outcome = grading.outcome("reconcile_read_only")
+    for index, cp in enumerate(outcome.scenario.meta["checkpoints"]):
+        if which(cp["pendingToolUse"]["name"]):
+            yield reconciled(outcome, index)
+
+
+def rerun_property(grading, result):
+    """A call the reference runs again went through execute_tool once, and its output is the result."""
+    if not expected(grading.reference, result.checkpoint, result.calls)[1]:  # the reference runs it again
+        check_rerun(result)
+
+
+def is_error_property(grading, result):
+    """is_error: True (a boolean) with words when the call is not run or its rerun failed; else no is_error."""
+    state, free = expected(grading.reference, result.checkpoint, result.calls)
+    block = result.result_block()
+    flag = block.get("is_error")
+    written = as_json(flag) if "is_error" in block else None
+    if free:
+        expect(flag is True, f"{result.tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
+                             + (f"，你写的是 {written}" if written else "，你的没有 is_error"))
+        expect(text_of(block.get("content")).strip(),
+               f"{result.tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
+    elif state["messages"][-1]["content"][0].get("is_error") is True:  # the reference's, on the same output
+        expect(flag is True, f"重新执行的 {result.tool} 失败了（execute_tool 返回的文本以「错误」开头）：它的 tool_result "
+                             f"要带 is_error: True（布尔值），你的是 {written or '没有 is_error'}")
+    else:
+        expect(flag is None or flag is False, f"{result.tool} 重新执行成功了，它的结果不应该标 is_error")
+
+
+def fields_property(result):
+    """The checkpoint is returned, pendingToolUse cleared, the other fields as they were."""
+    expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
+    expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
+           f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.tool}），"
+           f"你的是 {short(result.state.get('pendingToolUse'))}")
+    changed = result.changed_fields()
+    expect(not changed, f"对账只补一条 tool_result、清掉 pendingToolUse，其余字段要原样保留，你的 reconcile 改了 "
+                        f"{'、'.join(changed)}（悬空的是 {result.tool}）。turns 数的是调用模型的次数，对账没有调用模型；"
+                        "tokensUsed 是最近一次响应的用量，对账也没有新的响应")
+
+
+def holds(check, *args) -> bool:
+    try:
+        check(*args)
+    except pytest.fail.Exception:
+        return False
+    return True
+
+
 @pytest.mark.grade(GRADE, 1)
 def test_read_file_is_run_again(grading):
     """悬空的 read_file 通过 execute_tool 再执行一次，真实输出成为 tool_result"""
-    check_rerun(reconciled(grading.outcome("reconcile_read_only"), 0))
+    for result in read_only_calls(grading, lambda name: name == "read_file"):
+        rerun_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_read_only_tool_is_run_again(grading):
     """grep、list_dir、web_search 这些只读工具也一样重新执行"""
-    outcome = grading.outcome("reconcile_read_only")
-    for index in range(1, len(outcome.steps)):
-        check_rerun(reconciled(outcome, index))
+    for result in read_only_calls(grading, lambda name: name != "read_file"):
+        rerun_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_is_error_exactly_when_not_run(grading):
-    """不能重新执行的调用得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error"""
-    for name in ("reconcile_send_email", "reconcile_unheard_of"):
-        outcome = grading.outcome(name)
-        for index in range(len(outcome.steps)):
-            result = reconciled(outcome, index)
-            block = result.result_block()
-            flag = block.get("is_error")
-            expect(flag is True, f"{result.tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
-                                 + (f"，你写的是 {as_json(flag)}" if "is_error" in block else "，你的没有 is_error"))
-            expect(text_of(block.get("content")).strip(),
-                   f"{result.tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
-    read = reconciled(grading.outcome("reconcile_read_only"), 0)
-    flag = read.result_block().get("is_error")
-    expect(flag is None or flag is False, "read_file 重新执行成功了，它的结果不应该标 is_error")
+    """不能重新执行的调用得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error，失败的标 is_error: True"""
+    for result in every_call(grading):
+        is_error_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_one_paired_result_on_every_path(grading):
-    """每条路径都恰好追加一条 user 消息，tool_use_id 等于悬空调用的 id，assistant 消息保留"""
+    """每条路径都恰好追加一条 user 消息，tool_use_id 等于悬空调用的 id，assistant 消息保留；其余方面也和参考答案一致（在课程允许的等价之内）"""
     for result in every_call(grading):
         the_result(result)
+    for name in SCENARIOS:  # what none of the named properties catches: compared with the reference's
+        outcome = grading.outcome(name)
+        for index in range(len(outcome.steps)):
+            result = reconciled(outcome, index)
+            if all(holds(check, *args) for check, *args in ((rerun_property, grading, result),
+                                                            (is_error_property, grading, result),
+                                                            (fields_property, result))):
+                check_same_as_reference(grading, outcome, index)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_pending_cleared_and_checkpoint_returned(grading):
     """对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点"""
     for result in every_call(grading):
-        expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
-        expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
-               f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.tool}），"
-               f"你的是 {short(result.state.get('pendingToolUse'))}")
-        changed = result.changed_fields()
-        expect(not changed, f"对账只补一条 tool_result、清掉 pendingToolUse，其余字段要原样保留，你的 reconcile 改了 "
-                            f"{'、'.join(changed)}（悬空的是 {result.tool}）。turns 数的是调用模型的次数，对账没有调用模型；"
-                            "tokensUsed 是最近一次响应的用量，对账也没有新的响应")
+        fields_property(result)

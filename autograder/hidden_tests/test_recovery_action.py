@@ -8,12 +8,22 @@ import copy
 
 import pytest
 
-from .helpers import case_size, counterexample, expect, files_written, problem, same, short
+from autograder.contract import json_size, same, untouched
+from autograder.protocol import StepStatus
+
+from .helpers import expect, fail, files_written, problem, short
+from .shrink import counterexample, smallest_failing
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用（pendingToolUse 是 None），直接拿 messages 继续调用模型",
        "rerun": "悬空的是只读工具，重新执行没有副作用",
        "is_error": "悬空的不是只读工具（高影响，或者不认识），不能重新执行，只能补 is_error"}
+
+
+def wrong_answer(outcome, index: int, checkpoint: dict, wanted: str) -> bool:
+    step = outcome.steps[index]
+    return step["status"] != StepStatus.RETURNED or not same(step.get("value"), wanted) or not untouched(
+        checkpoint, (step.get("args_after") or [None])[0])
 
 
 def check(grading, wanted):
@@ -22,7 +32,7 @@ def check(grading, wanted):
     cases = outcome.scenario.meta["cases"]
     # strace cannot tell the calls of one process apart: a file any of them wrote counts against every answer
     written = files_written(outcome, 0)
-    for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
+    for index in sorted(range(len(cases)), key=lambda i: json_size(cases[i])):  # the smallest failing case first
         checkpoint = cases[index]
         action = grading.reference.recovery_action(copy.deepcopy(checkpoint))  # the oracle
         if action != wanted:
@@ -31,11 +41,13 @@ def check(grading, wanted):
         what = f"recovery_action（pendingToolUse 为 {pending['name'] if pending else 'None'}）"
         message = problem(outcome, index, what)
         expect(message is None, message)
-        value = outcome.steps[index]["value"]
-        expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}"
-                                    + counterexample(checkpoint, grading.seed))
-        expect(same(outcome.steps[index].get("args_after", [None])[0], checkpoint),
-               f"{what} 只做判断，不应该修改传进来的检查点")
+        if wrong_answer(outcome, index, checkpoint, wanted):
+            smallest = smallest_failing(grading, f"recovery_{wanted}", "recovery_action", checkpoint,
+                                        lambda shrunk, i, case: wrong_answer(shrunk, i, case, wanted))
+            example = counterexample(smallest, grading.seed)
+            value = outcome.steps[index]["value"]
+            expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}" + example)
+            fail(f"{what} 只做判断，不应该修改传进来的检查点" + example)
         ran = [c["name"] for c in outcome.student_tool_calls(index)]
         expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：要不要重新执行，由调用它的代码决定")
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")

@@ -9,10 +9,11 @@ run_agent is given the task in other words than the checkpoint's.
 """
 import pytest
 
+from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
-from .helpers import (differing_fields, expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
+from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
                       same, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
@@ -81,12 +82,16 @@ def test_fresh_start(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
-    outcome = grading.outcome("agent_resume")
+    """有检查点就续跑（这一次照文档不传 client）：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
+    outcome = grading.outcome("agent_resume")  # run_agent(task, path=path), as the docstring allows
     checkpoint = outcome.scenario.meta["checkpoint"]
+    message = problem(outcome, 0, "不传 client 的 run_agent(task, path=path)")
+    expect(message is None, f"{message}：client 的默认值是 None，这时要用 make_client() 造一个")
     state = final_state(outcome)
     calls = outcome.answered_model_calls()
     expect(outcome.model_calls, "从检查点续跑时一次模型也没有调用：cpA 的任务还没做完")
+    expect(all(c.get("client") == "make_client" for c in outcome.model_calls),
+           "不传 client 调用 run_agent(task, path=path) 时，应该用 make_client() 造的客户端调用模型")
     first = outcome.model_calls[0]["messages"]
     if is_task_only(first, checkpoint["task"]) or is_task_only(first, outcome.scenario.meta["task"]):
         fail(f"恢复时重新初始化了 messages：第一次调用模型只带了任务这一条，检查点里的 {len(checkpoint['messages'])} 条消息被丢掉了")
@@ -152,7 +157,7 @@ def test_save_points(grading):
             content = event["reply"].get("content") if event["status"] == 200 else []
             asked = next((b for b in content if b.get("type") == "tool_use"), None)
     expect(why is None, f"run_agent 结束时{why}")
-    wrong = differing_fields(saved, state)
+    wrong = checkpoint_differences(saved, state)
     expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
                       "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
     message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run

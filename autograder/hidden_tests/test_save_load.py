@@ -1,29 +1,30 @@
 """save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
+import json
 import os
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from autograder.contract import checkpoint_differences, error_kind
 from autograder.protocol import StepStatus
 
 from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
-from .helpers import (as_user_sees, differing_fields, expect, fail, is_chinese, mentions_number, on_disk, problem,
+from .helpers import (as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
                       returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER
 
 GRADE = "test_save_load"
-LOAD_ERRORS = {  # the kind of broken file -> how the feedback names it
-    "corrupt": "文件不是合法的 JSON（只剩半截）时",
-    "empty": "文件是空的（0 字节）时",
-    "future": "版本比代码认的高时",
-    "older": "版本比代码认的低时",
+LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BROKEN_KINDS) -> how the feedback names it
+    "truncated": "文件不是合法的 JSON（只剩半截）时",
+    "empty": "文件是空的（或只有空白、零字节）时",
+    "higher": "版本比代码认的高时",
+    "lower": "版本比代码认的低（或不是整数）时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
     "not_object": "文件是合法的 JSON、但不是一个对象时",
-    "no_version": "文件里没有 version 字段时",
+    "missing_fields": "文件里没有 version 字段时",
     "folder": "path 上是一个文件夹时",
 }
-OS_ERRORS = {cls.__name__ for cls in (OSError, *OSError.__subclasses__())} - {"FileNotFoundError"}
 
 
 def reference_outcome(reference, content) -> tuple:
@@ -36,10 +37,8 @@ def reference_outcome(reference, content) -> tuple:
             path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
         try:
             return "returned", reference.load_checkpoint(path)
-        except ValueError as exc:
-            return "value_error", str(exc)
-        except OSError as exc:
-            return "os_error", type(exc).__name__
+        except (ValueError, OSError) as exc:
+            return error_kind(exc), (str(exc) if isinstance(exc, ValueError) else type(exc).__name__)
 
 
 def check_no_stray_files(outcome, index, keep, when, advice):
@@ -55,13 +54,12 @@ def test_round_trip(grading):
     returned(outcome, 0, "save_checkpoint(state, path)")
     saved, why = on_disk(outcome, name)
     expect(why is None, f"save_checkpoint 保存之后：{why}")
-    wrong = differing_fields(saved, state)
-    expect(not wrong and saved.keys() == state.keys(),
-           f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong) or '多了别的字段'}）：要原样写下每个字段")
+    wrong = checkpoint_differences(saved, state)
+    expect(not wrong, f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong)}）：要原样写下每个字段")
     check_no_stray_files(outcome, 0, name, "一次成功的保存之后",
                          "临时文件应该用 os.replace 改名成目标文件，而不是复制过去、把它留在原地")
     loaded = returned(outcome, 1, "load_checkpoint(path)")
-    wrong = differing_fields(loaded, state)
+    wrong = checkpoint_differences(loaded, state)
     expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
     nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
     expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
@@ -90,19 +88,20 @@ def test_load_errors(grading):
             fail(f"{what}：" + problem(outcome, index, "load_checkpoint"))
         error = step["error"]
         if expected == "os_error":
-            expect(error["type"] in OS_ERRORS and not error["value_error"],
+            expect(error_kind(error) == "os_error",
                    f"{what}，load_checkpoint 应该让 {wanted} 原样抛出去，你的函数抛的是 {error['type']}")
             continue
-        expect(error["value_error"], f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
+        expect(error_kind(error) == "value_error", f"{what}，load_checkpoint 应该抛 ValueError（或它的子类），你的函数抛的是 {error['type']}")
         message = error["message"]
         shown = as_user_sees(message, outcome.workdir)
         expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{shown}」")
         expect(is_chinese(without_paths(message, outcome.workdir, name), meta["task"]),
                f"{what}，报错信息要用中文写给用户看，你的信息是「{shown}」")
-    future = meta["first_broken"] + list(meta["broken"]).index("future")
-    message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["broken"]["future"])
-    expect(mentions_number(message, meta["version"]) and mentions_number(message, 1),
-           f"版本不符时，报错信息要写出文件里的版本号（{meta['version']}）和代码认的版本号（1），"
+    future = meta["first_broken"] + list(meta["broken"]).index("higher")
+    version = json.loads(meta["damaged"]["higher"])["version"]
+    message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["broken"]["higher"])
+    expect(mentions_number(message, version) and mentions_number(message, 1),
+           f"版本不符时，报错信息要写出文件里的版本号（{version}）和代码认的版本号（1），"
            f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
     for relative, content in outcome.scenario.files.items():  # reading never moves, deletes or rewrites a file
         if relative != meta["file"]:
@@ -127,7 +126,7 @@ def test_atomic(grading):
     if why:
         fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
              "写完再用 os.replace 换上去，不要直接覆盖目标文件")
-    expect(not differing_fields(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
+    expect(not checkpoint_differences(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
     expect(failed_save["status"] == StepStatus.RAISED,
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")

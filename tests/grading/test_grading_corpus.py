@@ -36,7 +36,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_class_agent": {},
     "full_list_blocks": {},
     "full_o_sync_save": {},
-    "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines  # durable through O_SYNC writes, without fsync of the file
+    "full_reconcile_describe": {},
+    "full_contract_forms": {},  # the task as a text block, a new dict from reconcile, text-block results, logging  # calls describe(), which a demo cell of the notebook defines  # durable through O_SYNC writes, without fsync of the file
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
@@ -67,6 +68,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_load_empty_as_missing": {"test_save_load": 3},  # an empty file or a folder at the path is no "none"
     "wrong_load_not_object": {"test_save_load": 3},
     "wrong_load_no_version": {"test_save_load": 3},
+    "wrong_load_accepts_lower": {"test_save_load": 3},
     "wrong_load_english": {"test_save_load": 3},
     "wrong_load_missing_empty": {"test_save_load": 3, "test_incident_fix": 2},  # its own run_agent starts from {}
     "wrong_readonly_substring": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
@@ -74,11 +76,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_denylist_verbs": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
     "wrong_reconcile_counts_turn": {"test_reconcile": 4},
     "wrong_reconcile_fresh_dict": {"test_reconcile": 4},
+    "wrong_reconcile_one_turn": {"test_reconcile": 1, "test_incident_fix": 0},  # right only where there is one turn
     "wrong_recovery_runs_tool": {"test_recovery_action": 2},
     "wrong_recovery_reconciles": {"test_recovery_action": 1},  # nothing pending: it does not call reconcile
     "wrong_recovery_saves": {"test_recovery_action": 0},
     "wrong_recovery_by_wording": {"test_recovery_action": 1},  # each kind of call comes with both wordings
+    "wrong_recovery_by_count": {"test_recovery_action": 2},  # the model's last reply leaves an even count too
     "wrong_ignores_client": {"test_run_agent": 4},
+    "wrong_client_required": {"test_run_agent": 4},  # run_agent(task) without a client, as documented
     "wrong_ignores_path": {"test_run_agent": 1, "test_incident_fix": 1},  # only the fresh start works: every resume starts afresh
     "wrong_task_from_argument": {"test_run_agent": 4},
     "wrong_no_final_save": {"test_run_agent": 4},
@@ -170,6 +175,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_load_empty_as_missing": "load_checkpoint 应该抛",
     "wrong_load_not_object": "不是一个对象",
     "wrong_load_no_version": "没有 version 字段",
+    "wrong_load_accepts_lower": "版本比代码认的低",
+    "wrong_reconcile_one_turn": "原来的消息要原样保留",
+    "wrong_recovery_by_count": "pendingToolUse 为 None",
     "wrong_load_english": "要用中文",
     "wrong_load_missing_empty": "应该返回 None",
     "wrong_readonly_substring": "不在只读工具之列，不能重新执行",
@@ -181,6 +189,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_reconciles": "不应该修改传进来的检查点",
     "wrong_recovery_saves": "只做判断，却写了文件",
     "wrong_ignores_client": "没有用传进来的 client",
+    "wrong_client_required": "client 的默认值是 None",
     "wrong_ignores_path": "没有把检查点存到传进来的 path",
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",

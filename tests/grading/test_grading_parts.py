@@ -9,11 +9,16 @@ import nbformat
 import pytest
 
 from autograder.child import NotPlain, plain
-from autograder.hidden_tests import scenarios
+from autograder.hidden_tests import generated, scenarios
+from autograder.sandbox import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module, load_reference
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
+
+
+OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
+                 "write", "update", "create", "email", "mail", "exec", "run", "kill")  # what a deny-list names first
 
 
 class AlwaysEqual:
@@ -130,12 +135,13 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
     for name, scenario in first.items():
         if name.startswith("agent_"):
             assert "/" in scenario.meta["file"] and scenario.watch == scenario.meta["file"] != "checkpoint.json"
-            assert scenario.steps[0]["kwargs"]["client"] == scenarios.CLIENT
+            assert scenario.steps[0]["kwargs"].get("client") == (None if name == "agent_resume"
+                                                                  else scenarios.CLIENT)
             assert scenario.meta["task"] not in samples
             if scenario.meta["checkpoint"]:  # resumed with the task in other words than the checkpoint's
                 assert scenario.meta["task"] != scenario.meta["checkpoint"]["task"]
     tools = [cp["pendingToolUse"]["name"] for cp in first["reconcile_unheard_of"].meta["checkpoints"]]
-    assert len(tools) == 4 and not set(tools) & scenarios.READ_ONLY_INPUTS.keys()
+    assert len(tools) == 4 and not set(tools) & READ_ONLY_TOOL_NAMES
 
 
 def test_task_wordings_keep_the_scripted_model_on_its_plan():
@@ -146,21 +152,48 @@ def test_task_wordings_keep_the_scripted_model_on_its_plan():
 
 
 def test_unheard_of_tools_defeat_each_shortcut():
-    """Each pool is built so that one shortcut loses its points whatever the seed draws."""
-    read_only = [*scenarios.READ_ONLY_INPUTS, "list_sent_emails"]
-    assert all(name.startswith(tuple(read_only)) for name in scenarios.BEGINS_WITH_READ_ONLY_NAME)
-    assert all(any(tool in name for tool in read_only) and not name.startswith(tuple(read_only))
-               for name in scenarios.HAS_READ_ONLY_NAME_INSIDE)
-    assert len(scenarios.UNUSUAL_VERBS) >= 40
-    assert not [name for name in scenarios.UNUSUAL_VERBS
-                if any(word in name for word in (*scenarios.OBVIOUS_VERBS, *read_only))]
+    """Each kind of made-up tool is drawn so that one shortcut loses its points whatever the seed draws."""
+    read_only = tuple(READ_ONLY_TOOL_NAMES)
+    names = {kind: [name for name, _ in generated.examples(generated.DANGLING[kind], 40, 5)]
+             for kind in generated.UNHEARD_OF}
+    assert all(name.startswith(read_only) for name in names["begins_with_read_only"])  # a prefix test says read-only
+    assert all(any(tool in name for tool in read_only) and not name.startswith(read_only)
+               for name in names["has_read_only_inside"])  # so does a substring test
+    assert not [name for name in generated.UNUSUAL_VERBS  # a deny-list of the obvious verbs lets these through
+                if any(word in name for word in (*OBVIOUS_VERBS, *read_only))]
+    assert all(name not in READ_ONLY_TOOL_NAMES | {"send_email"} for kind in names for name in names[kind])
+    assert len(set(names["made_up"])) > 20
+
+
+def test_drawn_inputs_are_what_the_seed_says():
+    """The same seed draws the same values; another seed other ones; the simplest value, the same for every
+    seed, is never among them."""
+    strategy = generated.checkpoints(generated.DANGLING["grep"])
+    first, again, other = (generated.examples(strategy, 5, seed) for seed in (3, 3, 4))
+    assert first == again and first != other
+    simplest = [[cp["task"], len(cp["messages"])] for cp in first + other]
+    assert len({json.dumps(s, ensure_ascii=False) for s in simplest}) > 5
+
+
+@pytest.mark.parametrize("kind", generated.BROKEN_KINDS)
+def test_every_kind_of_broken_file_is_refused_by_the_reference(kind, tmp_path):
+    reference = load_reference()
+    for _, content in generated.examples(generated.broken_files(kind), 10, 9):
+        path = tmp_path / "checkpoint.json"
+        if content == generated.FOLDER:
+            path.mkdir()
+        else:
+            path.write_bytes(content)
+        with pytest.raises(IsADirectoryError if kind == "folder" else ValueError):
+            reference.load_checkpoint(path)
+        path.rmdir() if path.is_dir() else path.unlink()
 
 
 def test_recovery_cases_say_nothing_but_the_dangling_call():
     """Over many seeds, the reference's answer goes with every task wording, history length and position."""
     reference = load_reference()
     seen = {}
-    for seed in range(30):
+    for seed in range(20):
         cases = scenarios.build(40, random.Random(seed))["recovery_action"].meta["cases"]
         answers = [reference.recovery_action(copy.deepcopy(cp)) for cp in cases]
         assert set(answers) == {"continue", "rerun", "is_error"}
@@ -176,3 +209,15 @@ def test_recovery_cases_say_nothing_but_the_dangling_call():
                                                 ("long", (True, False)), ("block_task", (True, False)))
              for value in values}
     assert all(kinds == every for kinds in seen.values()), seen
+
+
+def test_a_counterexample_quotes_no_line_of_the_hidden_tests():
+    """The feedback shows drawn checkpoints as JSON: none may look like a leak of the hidden tests' code."""
+    from autograder.hidden_tests.shrink import counterexample
+
+    for seed in range(3):
+        built = scenarios.build(40, random.Random(seed))
+        drawn = built["recovery_action"].meta["cases"] + built["reconcile_unheard_of"].meta["checkpoints"]
+        tasks = [{"task": task} for task in scenarios.MEETING_TASKS + scenarios.EMAIL_TASKS]
+        for cp in drawn + tasks:
+            assert private_lines().any_in(counterexample(cp, seed)) == [], cp

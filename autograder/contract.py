@@ -1,0 +1,190 @@
+"""What counts as the same answer: the equivalences the lessons allow, written once.
+
+The hidden tests compare a student's result with the reference's (run on the same
+input) only through this module. Each equivalence comes from the lesson's own text or
+from the Messages API, and has its own test in tests/test_contract.py:
+
+- JSON data is compared as data: key order never matters, but 1, 1.0, True and "1"
+  are four different values (`same`).
+- A message's content may be a string or a list of text blocks with the same text: the
+  API reads both alike, and the lesson says so for a tool_result (`normal_content`).
+  So the task may reach the model as a string or as one text block.
+- A tool_result without `is_error` is one with `is_error: False` (the API's default);
+  `"true"` or 1 is no boolean and never counts as either (`normal_block`).
+- A tool_result carries the tool's output: words around it are allowed, another output
+  is not (`carries_output`). The result of a call that was not run says in words that
+  its outcome is unknown: the wording is free, an empty text is not (`free_text`).
+- A function that "returns the checkpoint" may return a new dict or the argument it
+  changed: what counts is what it returned (`returned_state`). A function that only
+  decides must leave its argument as it was (`untouched`).
+- A checkpoint has exactly the six fields of format version 1: an extra field is a
+  difference, and so is a pendingToolUse with more than id, name and input
+  (`checkpoint_differences`).
+- An error is judged by its kind: ValueError or any subclass for a file that is not a
+  checkpoint; an OSError other than FileNotFoundError, never turned into a ValueError,
+  for a file that cannot be read (`error_kind`).
+- What a function prints or logs is not judged: the sandbox sends stdout and stderr
+  nowhere, and no check reads them.
+"""
+import json
+
+from course.checks import text_of  # the visible checks read a content the same way
+
+CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
+PENDING_FIELDS = ("id", "name", "input")
+OS_ERROR_NAMES = frozenset(cls.__name__ for cls in (OSError, *OSError.__subclasses__())) - {"FileNotFoundError"}
+UNKNOWN = object()  # the content of a tool_result whose wording is free (a call that was not run)
+
+
+def same(a, b) -> bool:
+    """Equal as JSON data, whatever the key order; a bool, an int, a float and a str never equal each other."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def normal_content(content):
+    """A content in one form: a string becomes one text block; blocks are put in normal form one by one.
+
+    Text blocks in a row are joined, since the model reads them as one text; anything that is no
+    content (a number, None) is left as it is, so it never equals a real one.
+    """
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    if not isinstance(content, list):
+        return content
+    blocks = []
+    for block in content:
+        block = normal_block(block)
+        if (blocks and _is_plain_text(block) and _is_plain_text(blocks[-1])):
+            blocks[-1] = {"type": "text", "text": blocks[-1]["text"] + block["text"]}
+        elif not (_is_plain_text(block) and not block["text"]):
+            blocks.append(block)
+    return blocks
+
+
+def _is_plain_text(block) -> bool:
+    return isinstance(block, dict) and block.keys() == {"type", "text"} and block["type"] == "text" \
+        and isinstance(block["text"], str)
+
+
+def normal_block(block):
+    """A content block in normal form: a tool_result's content normalised, `is_error: False` left out."""
+    if not isinstance(block, dict) or block.get("type") != "tool_result":
+        return block
+    block = dict(block)
+    if "content" in block:
+        block["content"] = normal_content(block["content"])
+    if block.get("is_error", UNKNOWN) is False:
+        del block["is_error"]
+    return block
+
+
+def normal_message(message):
+    if not isinstance(message, dict) or "content" not in message:
+        return message
+    return {**message, "content": normal_content(message["content"])}
+
+
+def same_messages(a, b) -> bool:
+    """Two conversations the API reads alike."""
+    if not isinstance(a, list) or not isinstance(b, list):
+        return False
+    return same([normal_message(m) for m in a], [normal_message(m) for m in b])
+
+
+def same_message(a, b) -> bool:
+    return same_messages([a], [b])
+
+
+def carries_output(content, output: str) -> bool:
+    """Whether a tool_result's content carries `output`, the text the tool returned (words around it allowed)."""
+    return output in text_of(content)
+
+
+def free_text(content) -> bool:
+    """A content whose wording is free: any text will do, none will not."""
+    return bool(text_of(content).strip())
+
+
+def returned_state(value):
+    """The checkpoint a function that returns one handed back (a new dict or its changed argument), else None."""
+    return value if isinstance(value, dict) else None
+
+
+def untouched(before, after) -> bool:
+    """Whether a function that only decides left its argument as it was given."""
+    return same(before, after)
+
+
+def checkpoint_differences(state, expected: dict, results=None) -> list:
+    """The fields of checkpoint `state` that differ from `expected`, in the order of the format; an extra
+    field is named too. `results`: tool_use_id -> a judge of that tool_result's content (`free_text`, or
+    `carries_output` of the output), used instead of comparing it with the expected one."""
+    if not isinstance(state, dict):
+        return list(CHECKPOINT_FIELDS)
+    wrong = [key for key in CHECKPOINT_FIELDS
+             if key not in state or not _same_field(key, state[key], expected.get(key), results or {})]
+    return wrong + sorted(key for key in state if key not in CHECKPOINT_FIELDS)
+
+
+def _same_field(key: str, value, expected, results: dict) -> bool:
+    if key == "messages":
+        return _same_judging_results(value, expected, results)
+    if key == "pendingToolUse" and isinstance(value, dict):
+        return value.keys() == set(PENDING_FIELDS) and same(value, expected)
+    return same(value, expected)
+
+
+def _same_judging_results(messages, expected, results: dict) -> bool:
+    if not results:
+        return same_messages(messages, expected)
+    if not isinstance(messages, list) or not isinstance(expected, list) or len(messages) != len(expected):
+        return False
+    return all(_same_message_judging(normal_message(m), normal_message(e), results)
+               for m, e in zip(messages, expected))
+
+
+def _without(block: dict, key: str) -> dict:
+    return {k: v for k, v in block.items() if k != key}
+
+
+def _same_message_judging(message, expected, results: dict) -> bool:
+    if not isinstance(message, dict) or not isinstance(expected, dict):
+        return False
+    content, wanted = message.get("content"), expected.get("content")
+    if not isinstance(content, list) or not isinstance(wanted, list) or len(content) != len(wanted):
+        return same(message, expected)
+    for block, want in zip(content, wanted):
+        judge = results.get(want.get("tool_use_id")) if isinstance(want, dict) and want.get(
+            "type") == "tool_result" else None
+        if judge is None:
+            if not same(block, want):
+                return False
+        elif not isinstance(block, dict) or not judge(block.get("content")) or not same(
+                _without(block, "content"), _without(want, "content")):
+            return False
+    return same(_without(message, "content"), _without(expected, "content"))
+
+
+def error_kind(error) -> str:
+    """ "value_error", "os_error" (not a missing file) or "other", for an exception or the child's report of
+    one ({"type": class name, "value_error": whether it is a ValueError})."""
+    if isinstance(error, BaseException):
+        if isinstance(error, ValueError):
+            return "value_error"
+        return "os_error" if isinstance(error, OSError) and not isinstance(error, FileNotFoundError) else "other"
+    if not isinstance(error, dict):
+        return "other"
+    if error.get("value_error"):
+        return "value_error"
+    return "os_error" if error.get("type") in OS_ERROR_NAMES else "other"
+
+
+def json_size(value) -> int:
+    """How big an input is, for showing the smallest one that fails."""
+    return len(json.dumps(value, ensure_ascii=False, default=repr))

@@ -1,0 +1,236 @@
+"""Inputs the grader draws afresh for every run, with Hypothesis strategies, from the run's seed.
+
+`examples(strategy, count, seed)` draws `count` values of a strategy with Hypothesis's own
+generator, seeded: the same seed (the one the verdict records; `--seed N`) draws the same
+values again with the same code. Drawing never runs a test: the values become the steps of a
+scenario, the sandbox runs them in batches, and the reference solution, run here on the same
+values, gives the expected answers (autograder.contract compares them).
+
+What is drawn (the lesson's contract, not its examples):
+- checkpoints (`checkpoints`): any number of earlier turns; every layout of content blocks the
+  Messages API allows (text before or without a tool_use, several text blocks, an assistant
+  turn as a plain string, two calls in one turn answered in one message, a tool_result as a
+  string, as text blocks or without content, an earlier is_error, a user's own words after a
+  result or after the model's answer); the task as a string or a text block, in any wording;
+  earlier calls with the dangling call's very name and input, answered then; counters that
+  have nothing to do with the history's length;
+- dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
+  with or contain a read-only name, high-impact verbs no deny-list names, and names made up
+  from nothing;
+- broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
+  above and below 1, JSON that is no object, fields missing, text that is not UTF-8, a folder.
+"""
+import atexit
+import json
+import os
+import shutil
+import string
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import seed as with_seed
+from hypothesis.configuration import set_hypothesis_home_dir
+
+from autograder.contract import CHECKPOINT_FIELDS
+from autograder.sandbox import READ_ONLY_TOOL_NAMES
+from instruments.host import memory_tmp_dir
+
+# Hypothesis keeps caches in a folder of its own, never in the course folder the grader runs in; named as the
+# sandbox's scratch folders are, so that a grader killed before it could remove it has it removed by the next.
+_HOME = tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-hypothesis-", dir=memory_tmp_dir())
+atexit.register(shutil.rmtree, _HOME, True)
+set_hypothesis_home_dir(_HOME)
+
+# Whether looking at the mail already sent is read-only the lesson leaves to the student (calling it high
+# impact only gives up a harmless redo): it is never the dangling call.
+READ_ONLY = tuple(sorted(READ_ONLY_TOOL_NAMES - {"list_sent_emails"}))
+# Task wordings, kept as data: a counterexample in the feedback quotes one as JSON, and a line of the hidden
+# tests' code in the feedback would be taken for a leak. The scripted model picks its plan from a task's
+# words: "纪要" (meeting notes) or "邮件" (email).
+_WORDINGS = json.loads((Path(__file__).with_name("wordings.json")).read_text(encoding="utf-8"))
+MEETING_TASKS, EMAIL_TASKS = tuple(_WORDINGS["meeting"]), tuple(_WORDINGS["email"])
+WORDS = ("会议", "纪要", "结论", "邮件", "团队", "本周", "整理", "发送", "确认", "notes", "meeting", "read",
+         "send", "预算", "下周", "负责人", "归档", "检查点")
+TEXT = st.lists(st.sampled_from(WORDS + ("，", "。", " ", "、", "08-25", "✓")), min_size=1, max_size=8).map("".join)
+EMAIL_WORDING = st.one_of(st.sampled_from(EMAIL_TASKS), st.builds("{}邮件{}".format, TEXT, TEXT))
+OTHER_WORDING = st.one_of(st.sampled_from(MEETING_TASKS), TEXT.filter(lambda text: "邮件" not in text))
+SNAKE = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=7), min_size=1, max_size=3).map(
+    "_".join)
+INPUT_VALUE = st.one_of(TEXT, st.integers(-5, 500), st.booleans(), st.lists(TEXT, max_size=2))
+INPUTS = st.dictionaries(st.sampled_from(("path", "pattern", "query", "to", "subject", "target", "note", "limit")),
+                         INPUT_VALUE, max_size=3)
+# Inputs a rerun succeeds on: whether reconcile flags a rerun that failed is judged in run_agent's resume.
+READ_ONLY_INPUTS = {
+    "read_file": st.fixed_dictionaries({"path": st.sampled_from(
+        [f"./notes/meeting-08-{day}.md" for day in (25, 26, 27, 28, 29)] + ["./team.md"])}),
+    "grep": st.fixed_dictionaries({"pattern": st.sampled_from(("结论", "决定", "负责", "下周", "预算")),
+                                   "path": st.sampled_from(("./notes", "."))}),
+    "list_dir": st.fixed_dictionaries({"path": st.sampled_from(("./notes", "."))}),
+    "web_search": st.fixed_dictionaries({"query": TEXT}),
+}
+EMAIL_INPUT = st.fixed_dictionaries({"to": st.just("team@example.com"), "subject": TEXT})
+UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
+                 "provision_vm", "revoke_access", "approve_invoice", "refund_order", "enqueue_job", "restart_service",
+                 "page_engineer", "sign_contract", "rollback_release", "purge_cache", "wipe_device", "grant_role",
+                 "ship_order", "broadcast_alert", "terminate_instance", "void_invoice", "tweet_status", "open_door")
+
+
+def _around(name, before, after):
+    """A made-up tool whose name holds a read-only tool's name (at the start when `before` is empty)."""
+    return f"{before}_{name}_{after}".strip("_")
+
+
+def _not_read_only(name: str) -> bool:
+    return name not in READ_ONLY_TOOL_NAMES | {"send_email"}
+
+
+# Every kind of dangling call: a strategy of (name, input) for each.
+DANGLING = {
+    **{name: st.tuples(st.just(name), READ_ONLY_INPUTS[name]) for name in READ_ONLY},
+    "send_email": st.tuples(st.just("send_email"), EMAIL_INPUT),
+    "begins_with_read_only": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), st.just(""), SNAKE), INPUTS),
+    "has_read_only_inside": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), SNAKE, SNAKE), INPUTS),
+    "unusual_verb": st.tuples(st.sampled_from(UNUSUAL_VERBS), INPUTS),
+    "made_up": st.tuples(SNAKE.filter(_not_read_only), INPUTS),
+}
+UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "made_up")
+ANY_CALL = st.one_of(*DANGLING.values())
+TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
+RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "text": t}, TEXT), min_size=1,
+                                          max_size=2), st.none())
+
+
+def alternating(*cases: dict):
+    """A tuple of checkpoints, one per `cases` item (the arguments of `checkpoints`): every other one with no
+    earlier turn and the rest with at least two; the tasks about email or not in the order e, o, o, e, e, o, ...
+    So any two cases from an even position hold both lengths and both wordings, and any four each pairing of
+    them, whatever the seed."""
+    return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
+                                   task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2])
+                       for number, case in enumerate(cases)))
+
+
+def examples(strategy, count: int, seed: int) -> list:
+    """`count` values of `strategy`, drawn by Hypothesis from `seed` (the same seed draws the same values).
+
+    Hypothesis begins with the simplest value, the same whatever the seed: it is left out, so that
+    every value depends on the seed (the simplest inputs come back when a failure is shrunk)."""
+    drawn = []
+
+    @with_seed(seed)
+    @settings(max_examples=count + 1, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck), derandomize=False)
+    @given(strategy)
+    def collect(value):
+        drawn.append(value)
+
+    collect()
+    return drawn[1:count + 1]
+
+
+@st.composite
+def _assistant(draw, calls: list) -> dict:
+    """The model's turn: some text (or none), then its tool calls; a turn without calls may be a plain string."""
+    words = draw(st.lists(TEXT, max_size=2))
+    if not calls and draw(st.booleans()):
+        return {"role": "assistant", "content": draw(TEXT)}
+    blocks = [{"type": "text", "text": w} for w in words] or ([] if calls else [{"type": "text", "text": draw(TEXT)}])
+    return {"role": "assistant", "content": blocks + calls}
+
+
+@st.composite
+def _results(draw, calls: list) -> dict:
+    """One user message answering every call, the tool_result blocks first (as the API requires)."""
+    blocks = []
+    for call in calls:
+        block = {"type": "tool_result", "tool_use_id": call["id"]}
+        content = draw(RESULT_CONTENT)
+        if content is not None:
+            block["content"] = content
+        flag = draw(st.sampled_from((None, False, True)))
+        if flag is not None:
+            block["is_error"] = flag
+        blocks.append(block)
+    if draw(st.integers(0, 4)) == 0:
+        blocks.append({"type": "text", "text": draw(TEXT)})
+    return {"role": "user", "content": blocks}
+
+
+def _call(draw, name, tool_input) -> dict:
+    return {"type": "tool_use", "id": draw(TOOL_ID), "name": name, "input": dict(tool_input)}
+
+
+@st.composite
+def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None) -> dict:
+    """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
+    dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
+    `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording."""
+    task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
+    messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
+    dangling = draw(pending) if ending == "pending" else None
+    for _ in range(draw(st.integers(*exchanges))):
+        if draw(st.integers(0, 5)) == 0:  # the model answered, and the user said something more
+            messages.append(draw(_assistant([])))
+            said = draw(TEXT)
+            messages.append({"role": "user", "content": said if draw(st.booleans()) else [{"type": "text", "text": said}]})
+            continue
+        repeat = dangling is not None and draw(st.integers(0, 3)) == 0  # the very same call, made and answered before
+        calls = [_call(draw, *(dangling if repeat else draw(ANY_CALL)))]
+        if draw(st.integers(0, 5)) == 0:
+            calls.append(_call(draw, *draw(ANY_CALL)))  # two calls in one turn, answered in one message
+        messages += [draw(_assistant(calls)), draw(_results(calls))]
+    if ending == "pending":
+        call = _call(draw, *dangling)
+        messages.append(draw(_assistant([call])))
+        dangling = {"id": call["id"], "name": call["name"], "input": dict(call["input"])}
+    elif ending == "result":
+        calls = [_call(draw, *draw(ANY_CALL))]
+        messages += [draw(_assistant(calls)), draw(_results(calls))]
+    else:
+        messages.append(draw(_assistant([])))
+    turns = sum(m["role"] == "assistant" for m in messages) + draw(st.integers(0, 30))
+    return {"version": 1, "task": task, "turns": turns, "tokensUsed": draw(st.integers(0, 200_000)),
+            "messages": messages, "pendingToolUse": dangling}
+
+
+# -- broken checkpoint files: (kind, content) with content bytes, or FOLDER for a folder at the path --
+FOLDER = "（一个文件夹）"
+JSON_NOT_OBJECT = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), TEXT),
+                               lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+
+def _encoded(value) -> bytes:
+    return json.dumps(value).encode("utf-8")  # ASCII (\u escapes): a Chinese message cannot come from the file
+
+
+@st.composite
+def broken_files(draw, kind: str) -> tuple:
+    """A file of this kind of damage, made from a drawn checkpoint."""
+    # a short history: a longer one would make no other kind of damage, and drawing costs CPU per student
+    cp = draw(checkpoints(ANY_CALL, draw(st.sampled_from(("pending", "result", "answer"))), exchanges=(0, 2)))
+    text = _encoded(cp)
+    if kind == "truncated":
+        return kind, text[:draw(st.integers(1, len(text) - 1))]
+    if kind == "empty":
+        return kind, draw(st.sampled_from((b"", b" ", b"\n", b"\0" * 8, b"\xef\xbb\xbf")))
+    if kind == "higher":
+        return kind, _encoded({**cp, "version": draw(st.integers(2, 10 ** 6))})
+    if kind == "lower":
+        return kind, _encoded({**cp, "version": draw(st.one_of(st.integers(-10 ** 6, 0), st.just("1"), st.none()))})
+    if kind == "not_object":
+        return kind, _encoded(draw(JSON_NOT_OBJECT | st.just([cp])))
+    if kind == "missing_fields":
+        # always the version among them: a file with a version 1 and fewer fields is the lesson's to return
+        gone = {"version", *draw(st.lists(st.sampled_from(CHECKPOINT_FIELDS), max_size=5, unique=True))}
+        return kind, _encoded({key: value for key, value in cp.items() if key not in gone})
+    if kind == "not_utf8":
+        raw = json.dumps({**cp, "task": cp["task"] + "：纪要"}, ensure_ascii=False)  # at least one character beyond ASCII
+        # not UTF-16: json.loads of the bytes reads it right, and a load that accepts it misreads nothing
+        encoding = draw(st.sampled_from(("gbk", "latin-1")))
+        data = raw.encode(encoding, errors="replace")
+        return kind, data if encoding != "latin-1" else data + b"\xff\xfe"
+    return kind, FOLDER
+
+
+BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "not_object", "missing_fields", "not_utf8", "folder")

@@ -1,0 +1,112 @@
+"""Each equivalence of autograder.contract, and what it does not accept."""
+import copy
+
+import pytest
+
+from autograder import contract
+from autograder.contract import checkpoint_differences, error_kind, same, same_messages
+
+CALL = {"id": "toolu_01X", "name": "read_file", "input": {"path": "./notes/meeting-08-25.md"}}
+
+
+def checkpoint(**fields) -> dict:
+    state = {"version": 1, "task": "整理纪要", "turns": 3, "tokensUsed": 1200,
+             "messages": [{"role": "user", "content": "整理纪要"},
+                          {"role": "assistant", "content": [{"type": "text", "text": "先读。"},
+                                                            {"type": "tool_use", **CALL}]}],
+             "pendingToolUse": dict(CALL)}
+    return {**state, **fields}
+
+
+def answered(content, **result) -> dict:
+    state = checkpoint(pendingToolUse=None)
+    state["messages"].append({"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": CALL["id"], "content": content, **result}]})
+    return state
+
+
+def test_key_order_is_no_difference_but_types_are():
+    assert same({"a": 1, "b": [1, 2]}, {"b": [1, 2], "a": 1})
+    for other in (1.0, True, "1"):
+        assert not same(1, other)
+    assert not same({"a": 1}, {"a": 1, "b": None})
+
+
+def test_the_task_as_a_string_or_as_a_text_block():
+    assert same_messages([{"role": "user", "content": "整理纪要"}],
+                         [{"role": "user", "content": [{"type": "text", "text": "整理纪要"}]}])
+    assert not same_messages([{"role": "user", "content": "整理纪要"}],
+                             [{"role": "user", "content": [{"type": "text", "text": "整理会议纪要"}]}])
+    assert not same_messages([{"role": "user", "content": "整理纪要"}], [{"role": "assistant", "content": "整理纪要"}])
+
+
+def test_a_tool_result_as_text_or_text_blocks():
+    assert checkpoint_differences(answered([{"type": "text", "text": "结论："}, {"type": "text", "text": "一"}]),
+                                  answered("结论：一")) == []
+    assert checkpoint_differences(answered("结论：二"), answered("结论：一")) == ["messages"]
+
+
+def test_is_error_false_is_is_error_left_out_but_no_string_is_a_boolean():
+    assert checkpoint_differences(answered("结论", is_error=False), answered("结论")) == []
+    assert checkpoint_differences(answered("结论", is_error="true"), answered("结论", is_error=True)) == ["messages"]
+    assert checkpoint_differences(answered("结论", is_error=1), answered("结论", is_error=True)) == ["messages"]
+    assert checkpoint_differences(answered("结论"), answered("结论", is_error=True)) == ["messages"]
+
+
+def test_the_output_may_have_words_around_it():
+    assert contract.carries_output([{"type": "text", "text": "重新读到：结论一"}], "结论一")
+    assert not contract.carries_output("结论二", "结论一")
+    judged = {CALL["id"]: lambda content: contract.carries_output(content, "结论一")}
+    assert checkpoint_differences(answered("重新读到：结论一"), answered("结论一"), judged) == []
+    assert checkpoint_differences(answered("结论二"), answered("结论一"), judged) == ["messages"]
+    assert checkpoint_differences(answered("重新读到：结论一"), answered("结论一")) == ["messages"]  # only where judged
+
+
+def test_the_wording_of_an_unknown_outcome_is_free_but_not_empty():
+    expected = answered("send_email 的结果未知", is_error=True)
+    free = {CALL["id"]: contract.free_text}
+    assert checkpoint_differences(answered("不知道发没发出去，请先查一下", is_error=True), expected, free) == []
+    assert checkpoint_differences(answered(" ", is_error=True), expected, free) == ["messages"]
+    assert checkpoint_differences(answered("不知道", is_error=False), expected, free) == ["messages"]
+    assert checkpoint_differences(answered("不知道", is_error=True), expected) == ["messages"]  # only where free
+
+
+def test_a_new_dict_or_the_changed_argument():
+    given = checkpoint()
+    reference = answered("结论")
+    mutated = given
+    mutated["messages"].append(reference["messages"][-1])
+    mutated["pendingToolUse"] = None
+    fresh = copy.deepcopy(reference)
+    for value in (mutated, fresh):
+        assert checkpoint_differences(contract.returned_state(value), reference) == []
+    assert contract.returned_state(None) is None
+
+
+def test_a_function_that_only_decides_leaves_its_argument():
+    before = checkpoint()
+    assert contract.untouched(before, copy.deepcopy(before))
+    assert not contract.untouched(before, {**before, "pendingToolUse": None})
+
+
+def test_six_fields_and_no_more():
+    assert checkpoint_differences(checkpoint(), checkpoint()) == []
+    assert checkpoint_differences({**checkpoint(), "savedAt": "12:00"}, checkpoint()) == ["savedAt"]
+    without = {k: v for k, v in checkpoint().items() if k != "turns"}
+    assert checkpoint_differences(without, checkpoint()) == ["turns"]
+    dumped = checkpoint(pendingToolUse={**CALL, "type": "tool_use"})
+    assert checkpoint_differences(dumped, checkpoint()) == ["pendingToolUse"]
+    assert checkpoint_differences(None, checkpoint()) == list(contract.CHECKPOINT_FIELDS)
+
+
+@pytest.mark.parametrize("error, kind", [
+    (ValueError("坏了"), "value_error"), (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"), "value_error"),
+    (IsADirectoryError(21, "folder"), "os_error"), (PermissionError(13, "denied"), "os_error"),
+    (FileNotFoundError(2, "gone"), "other"), (TypeError("x"), "other"),
+    ({"type": "JSONDecodeError", "value_error": True}, "value_error"),
+    ({"type": "PermissionError", "value_error": False}, "os_error"),
+    ({"type": "FileNotFoundError", "value_error": False}, "other"),
+    ({"type": "KeyError", "value_error": False}, "other"),
+])
+def test_errors_by_their_kind(error, kind):
+    assert error_kind(error) == kind
