@@ -33,7 +33,7 @@ from hypothesis import seed as with_seed
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from autograder.contract import CHECKPOINT_FIELDS
-from autograder.sandbox import READ_ONLY_TOOL_NAMES
+from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from instruments.host import memory_tmp_dir
 
 # Hypothesis keeps caches in a folder of its own, never in the course folder the grader runs in; named as the

@@ -2,16 +2,22 @@
 reading the sandbox's data without trusting its shape): reading a ledger back, the emails a step
 delivered, and the reference's answer for a case."""
 import copy
+import json
 import tempfile
 from pathlib import Path
 
 from autograder.child import answering_lookup
-from autograder.hidden_tests.helpers import (case_size, expect, fail, files_written, pairing_problem,  # noqa: F401
+from autograder.hidden_tests.helpers import (expect, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same, short,
                                              text_of)
 from autograder.protocol import StepStatus
 from course.ledger import read_ledger
 from course.tools import message_id_for
+
+def case_size(value) -> int:
+    """How big a generated input is: the feedback shows the smallest one that fails."""
+    return len(json.dumps(value, ensure_ascii=False))
+
 
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "lesson3_code", "load_checkpoint": "lesson3_code", "EFFECTS": "effects",

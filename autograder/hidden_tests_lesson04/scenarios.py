@@ -1,8 +1,9 @@
 """Lesson 4's grading scenarios, drawn afresh for every submission from the judge's seed.
 
-`build(max_turns, rng)` as in lesson 3 (autograder/hidden_tests/scenarios.py, whose `Draw` and
-`Generated` draw the ids, folders, task wordings, checkpoints and unheard-of tools here too). The
-generators are our own, on the run's `random.Random(seed)`, so `--seed N` draws the same run.
+`build(max_turns, rng)` as in lesson 3: its `Draw` (autograder/hidden_tests/scenarios.py) draws the
+ids, folders and wordings, and its Hypothesis strategies (autograder/hidden_tests/generated.py) the
+checkpoints and the tools, each from a seed the run's `random.Random(seed)` gives, so `--seed N`
+draws the same run. The ledgers and server states are drawn here, on the same random.Random.
 What is new is the ledger and the server:
 
 - ledgers of any length holding other calls' records, some with the same name and input as the
@@ -19,7 +20,10 @@ input); the cases of a scenario are shuffled together, so neither position nor w
 import copy
 import json
 
-from autograder.hidden_tests.scenarios import EMAIL_TASKS, READ_ONLY_NAMES, Draw, Generated, before_sending
+from hypothesis import strategies as st
+
+from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
+from autograder.hidden_tests.scenarios import Draw, before_sending, drawn
 from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME, delivered_text
 
@@ -63,14 +67,14 @@ class Ledgers:
     def call_of(self, kind: str) -> dict:
         """A call {id, name, input} of one kind: read_only, send_email, effect (the lesson's) or unheard_of."""
         if kind == "read_only":
-            name, tool_input = self.rng.choice(self.draw.read_only_calls())
+            name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(READ_ONLY)])
         elif kind == "send_email":
             name, tool_input = "send_email", self.email()
         elif kind == "effect":
             name = self.rng.choice(sorted(EFFECT_TOOLS))
             tool_input = EFFECT_TOOLS[name](self.draw)
         else:
-            name, tool_input = self.rng.choice(self.draw.unheard_of_calls())
+            name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(UNHEARD_OF)])
         return {"id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
 
     @staticmethod
@@ -104,7 +108,7 @@ class Ledgers:
         the same name and input, as when the model asks for the same email twice. Code that finds a
         call's records by anything but its id answers for the twin, in every case, whatever the seed."""
         ours, theirs = self.records(pending, kinds), self.others()
-        if pending["name"] not in READ_ONLY_NAMES:
+        if pending["name"] not in READ_ONLY:
             twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
             at = self.rng.randint(0, len(theirs))
             theirs[at:at] = twin
@@ -162,7 +166,8 @@ def build(max_turns: int, rng) -> dict:
                  steps=[call("execute_with_ledger", c, path(ledger)) for c in calls]))
 
     # -- recovery_action: generated checkpoints x ledger records x server states --
-    generated = Generated(draw)
+    wordings = [MEETING_TASKS, EMAIL_TASKS]
+    rng.shuffle(wordings)
     kinds = [(None, (), "up")] * 2 + [("result", (), "up")]
     for tool in ("read_only",) * 2 + ("send_email",) * 5 + ("effect", "unheard_of"):
         kinds.append((tool, rng.choice([(), ("intent",), ("intent", "outcome")]), rng.choice(["sent", "empty", "down"])))
@@ -172,13 +177,13 @@ def build(max_turns: int, rng) -> dict:
     rng.shuffle(kinds)
     cases = []
     for number, (tool, records, server) in enumerate(kinds):
-        tasks = generated.wordings[number % 2]
-        if tool in (None, "result"):
-            cp = generated.checkpoint(tool, tasks)
+        task = st.sampled_from(wordings[number % 2])
+        if tool in (None, "result"):  # the model's last reply, or a tool's result: nothing pending
+            cp = drawn(rng, checkpoints(ending="answer" if tool is None else "result", task=task))
             pending = None
         else:
             made = ledgers.call_of(tool)
-            cp = generated.checkpoint((made["name"], made["input"]), tasks)
+            cp = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=task))
             pending = cp["pendingToolUse"]
         found = ledgers.mixed(pending, records) if pending else ledgers.others()
         answers = {pending["id"]: delivered_text(pending)} if pending and server == "sent" \

@@ -10,7 +10,7 @@ import pytest
 
 from autograder.child import NotPlain, plain
 from autograder.hidden_tests import generated, scenarios
-from autograder.sandbox import READ_ONLY_TOOL_NAMES
+from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module, load_reference
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
