@@ -1,6 +1,8 @@
 """reconcile (test_reconcile, 5 points): the contract, on every path."""
 import pytest
 
+from autograder.scenario_run import READ_ONLY_TOOL_NAMES
+
 from .helpers import as_json, expect, short, text_of
 from .reconciled import check_rerun, check_same_as_reference, expected, reconciled, the_result
 
@@ -29,12 +31,16 @@ def rerun_property(grading, result):
 
 
 def is_error_property(grading, result):
-    """is_error: True (a boolean) with words when the call is not run or its rerun failed; else no is_error."""
+    """A call that is not run again reaches no tool with an effect and gets is_error: True (a boolean) with words;
+    a rerun that failed gets is_error too; else no is_error."""
     state, free = expected(grading.reference, result.checkpoint, result.calls)
     block = result.result_block()
     flag = block.get("is_error")
     written = as_json(flag) if "is_error" in block else None
     if free:
+        effects = [c["name"] for c in result.calls if c["name"] not in READ_ONLY_TOOL_NAMES]
+        expect(not effects, f"悬空的 {result.tool} 不在只读工具之列，不能重新执行，你的 reconcile 却通过 execute_tool 执行了 "
+                            f"{short(effects)}：它崩溃前可能已经生效，再执行一次就可能发生两次，只能标 is_error")
         expect(flag is True, f"{result.tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"
                              + (f"，你写的是 {written}" if written else "，你的没有 is_error"))
         expect(text_of(block.get("content")).strip(),
@@ -82,7 +88,7 @@ def test_every_read_only_tool_is_run_again(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_is_error_exactly_when_not_run(grading):
-    """不能重新执行的调用得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error，失败的标 is_error: True"""
+    """不能重新执行的调用不执行，得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error，失败的标 is_error: True"""
     for result in every_call(grading):
         is_error_property(grading, result)
 

@@ -46,7 +46,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_forgot_clear": {"test_reconcile": 4},
     "wrong_previous_id": {"test_reconcile": 4, "test_incident_fix": 0},
     "wrong_is_error_string": {"test_reconcile": 4, "test_incident_fix": 1},
-    "wrong_rerun_all_is_error": {"test_incident_fix": 2},
+    "wrong_rerun_all_is_error": {"test_reconcile": 4, "test_incident_fix": 2},
     "wrong_reinit": {"test_run_agent": 2, "test_incident_fix": 0},
     "wrong_reset_turns": {"test_run_agent": 3},
     "wrong_no_save_a": {"test_run_agent": 2, "test_incident_fix": 0},
@@ -164,7 +164,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_direct_write": "写坏了",
     "wrong_save_no_fsync": "fsync",
     "wrong_save_delete_then_rename": "不要先删掉旧的检查点再改名",
-    "wrong_load_none_on_error": "你的函数却返回了 null",  # whichever broken file comes first in its shuffled batch
+    "wrong_load_none_on_error": "load_checkpoint 应该抛 ValueError，你的函数却返回了",  # null, or what a version-less read gave: whichever broken file comes first
     "wrong_load_no_path": "路径",
     "wrong_recovery_mutates": "不应该修改",
     "wrong_save_swallowed": "保存失败要把异常抛出去",
