@@ -247,9 +247,11 @@ def test_workers_that_die_cost_their_students_a_blank_grade_and_nothing_else(sma
                                cwd=course, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     deadline = time.monotonic() + 300
-    while not recorded(course):  # one worker has finished a student; the other is still on its first
+    # nbgrader has begun on the first verdict, so both workers have taken their next student (waiting for the
+    # first record instead let them judge the whole class first when nbgrader's steps ran slow)
+    while not list((course / "autograded").glob("*/lesson03")):
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.1)
+        time.sleep(0.05)
     for worker in psutil.Process(process.pid).children():
         worker.kill()
     stdout, stderr = process.communicate(timeout=600)
@@ -290,8 +292,11 @@ def hand_over_after_a_death(pool):
         if len(handed) == 2:
             for worker in psutil.Process().children():
                 worker.kill()
-                while worker.status() != psutil.STATUS_ZOMBIE:  # left for the pool to reap and notice
-                    time.sleep(0.01)
+                try:
+                    while worker.status() != psutil.STATUS_ZOMBIE:  # left for the pool to reap and notice
+                        time.sleep(0.01)
+                except psutil.NoSuchProcess:  # the pool has reaped it already
+                    pass
     hand_over(pool)
 
 judge_pool.start_worker, judge_pool.JudgePool._hand_over = start_and_maybe_die, hand_over_after_a_death

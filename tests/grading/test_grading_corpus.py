@@ -164,7 +164,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_direct_write": "写坏了",
     "wrong_save_no_fsync": "fsync",
     "wrong_save_delete_then_rename": "不要先删掉旧的检查点再改名",
-    "wrong_load_none_on_error": "load_checkpoint 应该抛 ValueError，你的函数却返回了",  # null, or what a version-less read gave: whichever broken file comes first
+    "wrong_load_none_on_error": "你的函数却返回了",  # null, or what a version-less read gave: whichever broken file comes first
     "wrong_load_no_path": "路径",
     "wrong_recovery_mutates": "不应该修改",
     "wrong_save_swallowed": "保存失败要把异常抛出去",
