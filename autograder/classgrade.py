@@ -101,7 +101,10 @@ class ClassGrader:
         self.force = force
         self.progress = progress
         self.records = Records(self.root, lesson.assignment)
-        self.claims = Claims(self.db_url, lesson.assignment)
+        # graders of this folder starting together on a new SQLite gradebook make its tables one at a time
+        # (PostgreSQL's, shared between machines, are serialised by an advisory lock in Claims)
+        with folder_lock(self.root / STATE_DIR / "prepare.lock"):
+            self.claims = Claims(self.db_url, lesson.assignment)
 
     def in_gradebook(self) -> set:
         with Gradebook(self.db_url) as gradebook:
