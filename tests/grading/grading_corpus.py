@@ -136,3 +136,15 @@ def grade_all(notebooks: dict, workers: int = 2, lesson: Lesson = DEFAULT) -> di
     if failures:
         raise RuntimeError(f"no verdict for {failures}")
     return verdicts
+
+
+def scores(verdict) -> dict:
+    """grade_id -> the points a verdict gives."""
+    return {grade_id: grade["score"] for grade_id, grade in verdict["grades"].items()}
+
+
+def failures(verdict) -> str:
+    """The failed checks of a verdict, one line each, as its feedback says them."""
+    return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
+                     for grade_id, grade in verdict["grades"].items()
+                     for check in grade["checks"] if not check["passed"])

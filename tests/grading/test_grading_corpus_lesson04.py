@@ -20,7 +20,7 @@ from autograder.leaks import private_lines
 from autograder.lessons import lesson
 from autograder.notebook_code import ROOT
 
-from grading_corpus import build, describe, grade_all, variant_names
+from grading_corpus import build, describe, failures, grade_all, scores, variant_names
 
 LESSON = lesson("lesson04")
 FULL = auto_graded_points(LESSON)
@@ -94,16 +94,6 @@ def verdicts(tmp_path_factory):
     graded = grade_all(notebooks, lesson=LESSON)
     print(f"\n第 4 课评分语料：{len(graded)} 份提交，用时 {time.monotonic() - started:.0f} 秒")
     return graded
-
-
-def scores(verdict) -> dict:
-    return {grade_id: grade["score"] for grade_id, grade in verdict["grades"].items()}
-
-
-def failures(verdict) -> str:
-    return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
-                     for grade_id, grade in verdict["grades"].items()
-                     for check in grade["checks"] if not check["passed"])
 
 
 def test_every_variant_has_an_expectation():
