@@ -1,20 +1,24 @@
-"""The sandbox's one door out: an HTTP server on a Unix socket (bound into the sandbox at /run/grader).
+"""The sandbox's doors out, two Unix sockets bound into the sandbox at /run/grader:
 
-Every model call, tool call, lookup by key, stand-in and progress report of a step arrives here
-and goes to its scenario's run (autograder.scenario_run); the kernel tells the server which
-process is on the other end (SO_PEERCRED), so a step's process can be killed from outside.
+- an HTTP server: every model call, tool call, lookup by key, stand-in and progress report of a step
+  arrives here and goes to its scenario's run (autograder.scenario_run);
+- the hand-off socket: before any student code runs, each step's first process connects here once, the
+  kernel names its pid (SO_PEERCRED), so that the step can be killed from outside, and it hands over
+  the step's SMTP port (a listening socket, SCM_RIGHTS), which the grader serves (autograder.mail_door).
 """
 import json
+import os
 import socket
 import socketserver
 import struct
 import threading
 from http import HTTPStatus
 
-from .protocol import ZYGOTE_TOKEN, Endpoint, ModelRoute
+from .protocol import ZYGOTE_TOKEN, Endpoint
 
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 MAX_HEADER_LINE, MAX_HEADERS = 65536, 100  # what http.server allows
+CRASH_WAIT = 10.0  # seconds a killed step's process may take to be gone
 MAX_SCENARIO_BYTES = 128 * 1024 * 1024  # all requests of one scenario: a child cannot fill the grader's memory
 
 
@@ -73,9 +77,7 @@ class Handler(socketserver.StreamRequestHandler):
         self.do_POST(int(length))
 
     def _peer_pid(self) -> int:
-        pid, _, _ = struct.unpack("3i", self.connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                                   struct.calcsize("3i")))
-        return pid
+        return peer_pid(self.connection)
 
     def do_POST(self, length: int):
         sandbox = self.server.sandbox
@@ -98,18 +100,14 @@ class Handler(socketserver.StreamRequestHandler):
                 return self._reply(413, {"error": "too much data"})
         raw = self.rfile.read(length)
         endpoint, _, detail = parts[3].partition("/")
-        if endpoint in set(ModelRoute) and detail == "v1/messages":
-            status, body = run.model_call(raw, ModelRoute(endpoint))
-            return self._reply(status, body)
         try:
             payload = json.loads(raw)
         except ValueError:
             return self._reply(400, {"error": "bad json"})
         if not isinstance(payload, dict):
             return self._reply(400, {"error": "bad json"})
-        if endpoint == Endpoint.HELLO:
-            run.hello(self._peer_pid())
-            return self._reply(200, {})
+        if endpoint == Endpoint.MODEL:
+            return self._reply(200, run.model_call(payload))
         if endpoint == Endpoint.EVENT:
             return self._reply(200, run.event(payload))
         if endpoint == Endpoint.FAILURE:
@@ -117,8 +115,14 @@ class Handler(socketserver.StreamRequestHandler):
             return self._reply(200, {})
         if endpoint == Endpoint.TOOL:
             reply = run.tool_call(payload)
-            if reply is None:  # the step was killed on purpose; nobody is listening
-                self.close_connection = True
+            if reply is None:  # the grader is killing the step on purpose: no reply, not even a closed connection
+                self.close_connection = True  # (a caller would send again); it ends when the caller is gone
+                self.connection.settimeout(CRASH_WAIT)
+                try:
+                    while self.connection.recv(65536):
+                        pass
+                except OSError:
+                    pass
                 return
             return self._reply(200, reply)
         if endpoint == Endpoint.LOOKUP:
@@ -141,6 +145,44 @@ class Handler(socketserver.StreamRequestHandler):
 
 
 class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+
+
+def peer_pid(connection: socket.socket) -> int:
+    """The pid of the process on the other end, as the kernel names it in the grader's pid namespace."""
+    pid, _, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    return pid
+
+
+class HandOffHandler(socketserver.BaseRequestHandler):
+    """A step's first process: its scenario's token, and with it the step's listening SMTP socket. Taken once
+    per job (later ones, a student's included, are closed unread); answered with one byte when taken."""
+
+    def handle(self):
+        self.request.settimeout(10)
+        try:
+            message, fds, _, _ = socket.recv_fds(self.request, 256, 4)
+        except OSError:
+            return
+        listener, extra = (fds[0], fds[1:]) if fds else (None, [])
+        for fd in extra:
+            os.close(fd)
+        run = self.server.sandbox.runs.get(message.decode("ascii", errors="replace"))
+        try:
+            listener = socket.socket(fileno=listener) if listener is not None else None
+        except OSError:  # not a socket
+            os.close(listener)
+            listener = None
+        taken = run is not None and listener is not None and run.handed_off(peer_pid(self.request), listener)
+        if not taken and listener is not None:
+            listener.close()
+        try:
+            self.request.sendall(b"1")
+        except OSError:
+            pass
+
+
+class HandOffServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
 
 

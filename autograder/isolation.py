@@ -21,6 +21,7 @@ WORK_INSIDE = "/sandbox/work"
 STEP_TMP_INSIDE = "/sandbox/step-tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
 SOCKET_DIR_INSIDE = "/run/grader"
 SOCKET_NAME = "grader.sock"
+HANDOFF_NAME = "handoff.sock"  # where each step's first process hands over its SMTP port (autograder.endpoint)
 ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
 BWRAP_ENV = "AUTOGRADER_BWRAP"
 ALLOW_FLAG = "--allow-unisolated"

@@ -3,8 +3,9 @@
 grader -> zygote   one `Job` per line on the zygote's stdin (JSON);
 zygote -> grader   JSON lines on its stdout: {"ready": true} once, then per job {"pid": n} and
                    {"pid": n, "status": {"exit_code": n} | {"signal": n}};
-step -> grader     HTTP POSTs on the Unix socket, to /s/<token>/<Endpoint> (and the SDK's model calls
-                   to /s/<token>/<ModelRoute>/v1/messages), each a JSON object; an `Event` reports progress.
+step -> grader     once, before any student code: the hand-off socket gets the scenario's token, with the
+                   step's listening SMTP socket (SCM_RIGHTS); then HTTP POSTs on the Unix socket, to
+                   /s/<token>/<Endpoint>, each a JSON object; an `Event` reports progress.
 
 The values are plain strings on the wire (the enums below are str subclasses), so both sides compare
 them with `==` and a JSON reader sees nothing unusual. Nothing here is trusted because it was received:
@@ -29,17 +30,19 @@ ZYGOTE_TOKEN = "zygote"  # in the path of the zygote's own hello, the one reques
 
 
 class Endpoint(_Name):
-    HELLO = "hello"  # a step's process, before any student code: the kernel names its pid to the grader
+    HELLO = "hello"  # the zygote, once it has started: the kernel names its pid to the grader
     EVENT = "event"
     FAILURE = "failure"  # the driver itself failed (a traceback)
-    TOOL = "tool"  # execute_tool, run by the grader
+    TOOL = "tool"  # one of the course's tools (what execute_tool calls), run by the grader
+    MODEL = "model"  # the offline model's answer to one request ({"route", "body"}), given by the grader
     LOOKUP = "lookup"  # lookup_effect (lesson 4): the grader asks its own service by idempotency key
     STANDIN = "standin"  # + "/<name>": the grader's own save_checkpoint, load_checkpoint or reconcile
 
 
 class ModelRoute(_Name):
+    """Which client a model request came through."""
     GIVEN = "given"  # the client the scenario passed in
-    DEFAULT = "default"  # one from course.make_client()
+    DEFAULT = "default"  # any other, such as one from course.make_client()
 
 
 class EventKind(_Name):
@@ -122,6 +125,9 @@ class Job(TypedDict):
     isolated: bool
     token: str
     socket: str
+    handoff: str  # the hand-off socket's path
+    maildir: str  # the grader's mail server's Maildir, as the sandbox sees it (shown read-only to the step)
+    agent_tools: list  # tool names in the scenario's checkpoints that the course does not have
     workdir: str
     env: dict
     limits: dict

@@ -11,12 +11,14 @@ A `Sandbox` owns, for a whole grading session (one student after another), these
   into fresh namespaces again, so whatever a step starts ends with it;
 - strace around the whole sandbox: the grader's own record of what the file system saw
   (autograder.fs_trace), whatever the student's code does to os, json or the builtins;
-- an HTTP server on a Unix socket (autograder.endpoint), the only door out of the sandbox: every
+- an HTTP server on a Unix socket (autograder.endpoint), the door out of the sandbox: every
   model call (answered by the course's scripted model, or by an endless one), every tool call (run
   here, against a mail server that lives here and counts deliveries by Message-ID, so by
   idempotency key), every lookup by key (lesson 4: the grader asks that server, or answers that it
   is down), the grader's stand-in save/load/reconcile (only in the scenarios that name them), and
   the steps' progress reports, each recorded by the scenario's run (autograder.scenario_run);
+- the hand-off socket beside it: each step's SMTP port, served here (autograder.mail_door), so an email
+  sent any way at all reaches the same mail server;
 - each scenario's working folder (autograder.folder), read without following what the student left.
 
 `Sandbox.run(scenario, cells, trouble)` returns an `Outcome` (autograder.scenario): what each step
@@ -30,29 +32,31 @@ import os
 import secrets
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from pathlib import Path
 
-from course import MailServer
+from course import TOOLS, MailServer
 from instruments.host import memory_tmp_dir  # the strace log grows with every step: in memory when possible
 
 from . import fs_trace
-from .endpoint import Connections, Handler, Server
+from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .folder import Folder
-from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
+from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
 from .lessons import DEFAULT, Lesson
 from .notebook_code import load_reference
 from .pids_cgroup import PidsCgroup
 from .protocol import BEFORE, DEFINING, CellStatus, Job, PhaseKind, StepStatus
-from .scenario import Limits, Outcome, Scenario, SubmissionTrouble  # noqa: F401 (Scenario: the hidden tests' import)
+from .scenario import Limits, Outcome, Scenario, SubmissionTrouble, tool_names  # noqa: F401 (Scenario: the hidden tests')
 from .scenario_run import ScenarioRun
 from .trouble import kinds_of_error
 from .zygote import TRACE_TIMEOUT, Zygote
 
 MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
+TOOL_NAMES = [tool["name"] for tool in TOOLS]
 
 
 class Sandbox:
@@ -78,8 +82,10 @@ class Sandbox:
         self.runs = {}
         self.connections = Connections()
         self._server = Server(str(self.socket_path), Handler)
-        self._server.sandbox = self
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self._handoff = HandOffServer(str(self.socket_dir / HANDOFF_NAME), HandOffHandler)
+        for server in (self._server, self._handoff):
+            server.sandbox = self
+            threading.Thread(target=server.serve_forever, daemon=True).start()
         self.zygote = Zygote(self)
 
     def zygote_hello(self, pid: int):
@@ -96,8 +102,10 @@ class Sandbox:
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
         run = ScenarioRun(self, scenario, folder, trouble)
+        mail_folder = self.socket_dir / f"mail-{name}"  # bound into the sandbox read-only, with the sockets
+        mail_folder.mkdir()
         try:
-            with MailServer(on_delivery=run.on_delivery) as mail:
+            with MailServer(mail_folder, on_delivery=run.on_delivery) as mail:
                 run.mail = mail
                 run.sending_before = True
                 for email in scenario.emails_before:
@@ -115,6 +123,7 @@ class Sandbox:
         finally:
             self.runs.pop(token, None)
             folder.remove()
+            shutil.rmtree(mail_folder, ignore_errors=True)
         steps = [s if s is not None else {"status": StepStatus.NOT_RUN} for s in run.steps]
         for step, asked in zip(steps, scenario.steps):
             if step["status"] is StepStatus.RAISED and not asked.get("file_size_limit"):  # not a full disk on purpose
@@ -138,7 +147,9 @@ class Sandbox:
                     if isinstance(value, dict) and "$path" in value:
                         run.folder.make_parents(value["$path"])
             job: Job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
-                        "socket": f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}" if self.isolated else str(self.socket_path),
+                        "socket": self._inside(SOCKET_NAME), "handoff": self._inside(HANDOFF_NAME),
+                        "maildir": self._inside(run.mail.maildir_path.relative_to(self.socket_dir)),
+                        "agent_tools": sorted(tool_names([scenario.files, scenario.steps]) - set(TOOL_NAMES)),
                         "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
                         "report_cells": trouble.report_cells, "standins": list(scenario.standins),
@@ -196,16 +207,25 @@ class Sandbox:
             if not (crashed or scenario.independent_steps):
                 return
 
+    def _inside(self, relative) -> str:
+        """A path under the socket folder, as the sandbox's processes name it."""
+        return f"{SOCKET_DIR_INSIDE}/{relative}" if self.isolated else str(self.socket_dir / relative)
+
     def _step_env(self, run: ScenarioRun) -> dict:
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run.folder.inside, "COURSE_OFFLINE": "1",
-                "COURSE_MAILDIR": f"{run.folder.inside}/maildir", "PYTHONDONTWRITEBYTECODE": "1"}
+        """A notebook kernel's environment, as ipykernel sets it, in the working folder; the step's first
+        process adds the mail server's port and Maildir, as course.MailServer does."""
+        return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run.folder.inside,
+                "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
+                "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+                "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1"}
 
     def close(self):
         self.zygote.close()
         if self.pids is not None:
             self.pids.close()
-        self._server.shutdown()
-        self._server.server_close()
+        for server in (self._server, self._handoff):
+            server.shutdown()
+            server.server_close()
         shutil.rmtree(self.base, ignore_errors=True)
 
     def __enter__(self):

@@ -1,5 +1,6 @@
 """What one grading session puts the student's code in, and what comes back: plain data shared by
 the sandbox's parts (autograder.sandbox runs a `Scenario` and returns an `Outcome`)."""
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -75,3 +76,29 @@ class Outcome:
 
     def emails_during_steps(self) -> int:
         return sum(1 for phase in self.deliveries if phase != str(BEFORE))
+
+
+def tool_names(value) -> set:
+    """The tools that calls in `value` name ({"name": str, "input": dict}: a tool_use block, a pendingToolUse, a
+    ledger's record), looking into lists, dicts and text that holds JSON (a checkpoint file, a ledger's lines)."""
+    found = set()
+
+    def look(item):
+        if isinstance(item, dict):
+            if isinstance(item.get("name"), str) and isinstance(item.get("input"), dict):
+                found.add(item["name"])
+            for inner in item.values():
+                look(inner)
+        elif isinstance(item, list):
+            for inner in item:
+                look(inner)
+        elif isinstance(item, (str, bytes)) and item[:1] in ("{", "[", b"{", b"["):
+            for text in (item, *item.splitlines()):  # one JSON value, or one per line
+                try:
+                    look(json.loads(text))
+                    return
+                except ValueError:
+                    continue
+
+    look(value)
+    return found

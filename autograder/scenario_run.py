@@ -15,11 +15,13 @@ import course.tools
 from course import TOOLS, ServiceUnavailable
 
 from .folder import Folder
+from .mail_door import MailDoor
 from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, EventKind, EventStatus, ModelRoute, Phase,
                        PhaseKind, StepStatus)
 from .scenario import Scenario, SubmissionTrouble
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
+INVISIBLE = ("\u200b", "\u200c")  # zero-width space and non-joiner: the marker's 0 and 1
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
@@ -42,8 +44,9 @@ class ScenarioRun:
         self.fs_events = []  # what strace saw, step by step
         self.files_by_step = {}  # step index -> regular files in the folder after it
         self.sequence = 0  # orders model calls and tool calls against each other
-        self.step_pid = None  # the step's process, as the kernel named it to the socket
+        self.step_pid = None  # the step's first process (pid 1 of its namespaces), as the kernel named it
         self.step_pidfd = None
+        self.mail_door = None  # the step's SMTP port, served here
         self.failure = None  # the driver's own traceback, if it failed
         self.crashed = False  # the grader has killed the current step on purpose
         self.crash_done = False
@@ -64,21 +67,26 @@ class ScenarioRun:
         with self.lock:
             if self.step_pidfd is not None:
                 os.close(self.step_pidfd)
-            self.step_pid, self.step_pidfd, self.job_steps = None, None, ()
+            if self.mail_door is not None:
+                self.mail_door.close()
+            self.step_pid, self.step_pidfd, self.job_steps, self.mail_door = None, None, (), None
 
     # -- what the step's process says --
 
-    def hello(self, pid: int):
-        """The first connection of a step's process, before any student code: the kernel names its pid."""
+    def handed_off(self, pid: int, listener) -> bool:
+        """The step's first process, before any student code: the kernel names its pid, and it hands over the
+        step's SMTP port, served from here from now on. Taken once per job."""
         with self.lock:
             if self.step_pid is not None or not self.job_steps:
-                return
+                return False
             self.step_pid = pid
             self.phase, self.phase_started = DEFINING, time.monotonic()
             try:
                 self.step_pidfd = os.pidfd_open(pid)
             except OSError:
                 self.step_pidfd = None
+            self.mail_door = MailDoor(listener, self.mail.port, self.scenario.service_down)
+            return True
 
     def kill_step(self):
         with self.lock:
@@ -134,26 +142,28 @@ class ScenarioRun:
 
     # -- the model --
 
-    def model_call(self, raw: bytes, route: ModelRoute):
+    def model_call(self, payload: dict) -> dict:
+        """The offline model's answer to one request: {"status", "reply", "request_id"}, as course.model.answer's."""
+        body = payload.get("body")
+        request_id = "req_" + course.model._stable_id(body, 24)
         step = self.current_step()
         if step is None:
-            return 400, _api_error("评分时，定义代码的阶段不能调用模型")
+            return {"status": 400, "reply": _api_error("评分时，定义代码的阶段不能调用模型"), "request_id": request_id}
+        if not isinstance(body, dict):
+            return {"status": 400, "reply": _api_error("请求不是合法的 JSON"), "request_id": request_id}
         snapshot, at = self._snapshot(), self.trace_position()
-        try:
-            body = json.loads(raw)
-            messages = body.get("messages")
-        except (ValueError, AttributeError):
-            return 400, _api_error("请求不是合法的 JSON")
+        messages = body.get("messages")
         if self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
         else:
-            status, reply, _ = course.model.answer(body)
+            status, reply, request_id = course.model.answer(body)
         with self.lock:
             self.sequence += 1
-            self.model_calls.append({"step": step, "client": "given" if route is ModelRoute.GIVEN else "make_client",
+            self.model_calls.append({"step": step,
+                                     "client": "given" if payload.get("route") == ModelRoute.GIVEN else "make_client",
                                      "messages": messages, "status": status, "reply": reply,
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})
-        return status, reply
+        return {"status": status, "reply": reply, "request_id": request_id}
 
     def _endless_reply(self, messages):
         try:
@@ -176,8 +186,8 @@ class ScenarioRun:
     # -- the tools --
 
     def run_tool(self, name, tool_input, key=None) -> str:
-        """Run a tool for real, here, with the idempotency key it was given (a string, or none);
-        read-only output carries a marker no student can guess."""
+        """Run a tool for real, here, with the idempotency key it was given (a string, or none); read-only
+        output carries a marker no student can guess, made of characters that print as nothing."""
         if not isinstance(name, str) or not isinstance(tool_input, dict):
             return f"错误：工具调用的参数不对（name={name!r:.40}）"
         if self.scenario.service_down and name == "send_email":
@@ -185,7 +195,7 @@ class ScenarioRun:
         with self.sandbox.tool_lock:
             output = course.tools.execute_tool(name, tool_input, idempotency_key=key if isinstance(key, str) else None)
         if name in READ_ONLY_TOOL_NAMES:
-            output += f"\n\n〔评分器标记 {secrets.token_hex(8)}〕"
+            output += "".join(INVISIBLE[bit == "1"] for bit in f"{secrets.randbits(48):048b}")
         return output
 
     def tool_call(self, payload: dict):

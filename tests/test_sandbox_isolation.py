@@ -199,11 +199,12 @@ def test_only_the_working_folder_outlives_a_step():
 LATER = '''
 import os, threading, time
 
+def later(name, delay=0.6):
+    time.sleep(delay)
+    open(name, "w").write("still here")
+
 def start_everything():
-    def later(name):
-        time.sleep(0.6)
-        open(name, "w").write("still here")
-    threading.Thread(target=later, args=("thread.txt",), daemon=False).start()
+    threading.Thread(target=later, args=("thread.txt",), daemon=True).start()
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
@@ -211,8 +212,13 @@ def start_everything():
         os._exit(0)
     return "started"
 
-def wait_and_look():
-    time.sleep(1.2)
+def start_forever():
+    threading.Thread(target=later, args=("thread-late.txt", 30), daemon=True).start()
+    if os.fork() == 0:
+        later("process-late.txt", 30)
+    return "started"
+
+def look():
     return sorted(os.listdir("."))
 
 def kill_everyone():
@@ -228,22 +234,30 @@ def kill_my_group():
     if os.fork() == 0:
         time.sleep(30)
         os._exit(0)
-    os.kill(0, signal.SIGKILL)  # its process group: its child, itself (pid 1: the kernel drops it), nothing else
-    return os.waitpid(-1, 0)[1]
+    os.kill(0, signal.SIGKILL)  # its process group: its child and itself, as in a notebook's kernel
 '''
 
 
-def test_nothing_a_step_started_outlives_it(sandbox):
-    outcome = run(sandbox, LATER, call("start_everything"), call("wait_and_look"))
+def test_what_a_step_leaves_behind_is_watched_until_it_ends(sandbox):
+    outcome = run(sandbox, LATER, call("start_everything"), call("look"))
     assert value(outcome, 0) == "started"
-    assert value(outcome, 1) == []
-    assert outcome.files_by_step == [[], []]
+    assert outcome.files_by_step[0] == ["daemon.txt", "thread.txt"]  # written 0.6 s after the function returned
+    assert value(outcome, 1) == ["daemon.txt", "thread.txt"]
+    written = [e for e in outcome.fs_events if e["op"] == "write"]
+    assert {os.path.basename(e["path"]) for e in written} == {"daemon.txt", "thread.txt"}
+    assert all(e["step"] == 0 for e in written)
+
+
+def test_what_never_ends_is_stopped_at_the_step_s_deadline(sandbox):
+    outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))
+    assert value(outcome, 0) == "started"  # what the function returned stands
+    assert value(outcome, 1) == [] and outcome.files_by_step == [[], []]
 
 
 def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
     sandbox.zygote.ensure_started()
     starts = sandbox.zygote.starts
-    outcome = run(sandbox, LATER, call("kill_everyone"), call("wait_and_look", timeout=5))
+    outcome = run(sandbox, LATER, call("kill_everyone"), call("look", timeout=5))
     assert value(outcome, 0) == 9  # its own child was killed, and nothing else it could name
     assert value(outcome, 1) == []
     assert sandbox.zygote.starts == starts, "the zygote survived"
@@ -252,8 +266,8 @@ def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
 def test_killing_its_process_group_kills_only_the_step(sandbox):
     sandbox.zygote.ensure_started()
     starts = sandbox.zygote.starts
-    outcome = run(sandbox, LATER, call("kill_my_group"), call("wait_and_look", timeout=5))
-    assert value(outcome, 0) == 9  # its child was killed; the zygote, once in the same group, was not
+    outcome = run(sandbox, LATER, call("kill_my_group"), call("look", timeout=5))
+    assert outcome.steps[0] == {"status": "died", "detail": "进程被 SIGKILL 终止"}
     assert value(outcome, 1) == []
     assert sandbox.zygote.starts == starts, "the zygote was in the step's process group"
 
@@ -446,3 +460,87 @@ def test_the_grader_s_mail_server_knows_keys_and_answers_lookups(sandbox):
                 call("ask", {"$lookup": {"answers": {}, "down": True}}, "send_email", "toolu_01k"))
     assert value(given, 0) == "已发送" and value(given, 1) == "unavailable"
     assert given.steps[0]["args_after"][0] is None  # the grader's lookup is not the student's data
+
+
+NOTEBOOK_LIKE = '''
+import importlib.util, inspect, os, re, smtplib, sys
+from email.message import EmailMessage
+from pathlib import Path
+
+import course, course.model, course.tools
+from course import execute_tool, make_client
+
+
+def _fresh(module):
+    """The module's file, loaded again: what the course's code is, whatever was done to the loaded one."""
+    spec = importlib.util.spec_from_file_location(module.__name__ + "_fresh", module.__file__)
+    fresh = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = fresh
+    spec.loader.exec_module(fresh)
+    return fresh
+
+
+def look(client):
+    tools, model = _fresh(course.tools), _fresh(course.model)
+    own = [execute_tool, course.lookup_effect, make_client, model.make_client]
+    return {"pid": os.getpid(), "ppid": os.getppid(), "name": __name__,
+            "main": sys.modules["__main__"].__dict__ is globals(), "argv": os.path.basename(sys.argv[0]),
+            "cell": bool(re.fullmatch(rf"/tmp/ipykernel_{os.getpid()}/[0-9]+[.]py", look.__code__.co_filename)),
+            "env": sorted(os.environ),
+            "same_code": [execute_tool.__code__.co_code == tools.execute_tool.__code__.co_code,
+                          course.lookup_effect.__code__.co_code == tools.lookup_effect.__code__.co_code,
+                          make_client.__code__.co_code == model.make_client.__code__.co_code],
+            "modules": [f.__module__ for f in own[:3]],
+            "closures": [f.__closure__ for f in own[:3]],
+            "read_file": [course.tools.read_file.__name__, course.tools.read_file.__module__,
+                          inspect.getsource(course.tools.read_file) == inspect.getsource(tools.read_file),
+                          str(inspect.signature(course.tools.read_file))],
+            "client": [str(client.base_url), client.api_key, type(client._client._transport).__name__,
+                       client._client._transport.handler is course.model.answer_request,
+                       str(make_client().base_url)],
+            "mail_server": course.MailServer.__module__}
+
+
+def send_around():
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "agent@example.com", "team@example.com", "绕开 execute_tool"
+    message.set_content("直接连 SMTP")
+    with smtplib.SMTP("127.0.0.1", int(os.environ["COURSE_SMTP_PORT"]), timeout=10) as smtp:
+        smtp.send_message(message)
+    course.tools.send_email("team@example.com", "也绕开 execute_tool")
+    return len(course.tools.read_maildir(Path(os.environ["COURSE_MAILDIR"])))
+
+
+def write_the_maildir():
+    try:
+        (Path(os.environ["COURSE_MAILDIR"]) / "new" / "forged").write_text("x")
+    except OSError as error:
+        return type(error).__name__
+    return "written"
+'''
+
+
+def test_student_code_meets_what_the_notebook_gives_it(sandbox):
+    """Nothing the student's code can inspect tells the grader from a notebook's kernel: the course's own
+    execute_tool, lookup_effect and make_client (code and module), the offline client as make_client makes
+    it, a kernel's pid, argv, environment and cell file names, and `__name__ == "__main__"`."""
+    seen = value(run(sandbox, NOTEBOOK_LIKE, call("look", {"$client": True})))
+    assert 1000 <= seen["pid"] and seen["ppid"] == 1
+    assert seen["name"] == "__main__" and seen["main"] and seen["argv"] == "ipykernel_launcher.py" and seen["cell"]
+    assert {"JPY_PARENT_PID", "MPLBACKEND", "PYDEVD_USE_FRAME_EVAL", "HOME", "PATH", "TERM"} <= set(seen["env"])
+    assert not any(name.startswith(("AUTOGRADER", "COURSE_OFFLINE")) for name in seen["env"])
+    assert seen["same_code"] == [True, True, True]
+    assert seen["modules"] == ["course.tools", "course.tools", "course.model"] and seen["closures"] == [None] * 3
+    assert seen["read_file"] == ["read_file", "course.tools", True, "(path: str) -> str"]
+    assert seen["client"] == ["https://api.anthropic.com", "offline", "MockTransport", True, "https://api.anthropic.com"]
+    assert seen["mail_server"] == "course.mail"
+
+
+def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):
+    outcome = run(sandbox, NOTEBOOK_LIKE, call("send_around"), call("write_the_maildir"))
+    assert value(outcome, 0) == 2  # both arrived, and the step reads them where course.MailServer keeps them
+    assert outcome.emails_during_steps() == 2
+    assert [c["name"] for c in outcome.tool_calls] == ["send_email"]  # course.tools.send_email is the grader's too
+    assert value(outcome, 1) == "OSError"  # read-only: the record of what arrived is the grader's
+    down = run(sandbox, NOTEBOOK_LIKE, call("send_around"), service_down=True)
+    assert down.steps[0]["status"] == "raised" and not down.delivered_ids
