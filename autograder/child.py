@@ -72,6 +72,7 @@ import course.mail
 import course.model
 import course.tools
 
+from .guise import PROC_COPIED, as_in_a_kernel, cell_file, kernel_argv, looking_like, proc_entries
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -262,24 +263,6 @@ _c_iterencode = _c_make_encoder(None, _not_json, _c_encode_basestring_ascii, Non
 
 # --- the step's process ---------------------------------------------------------------
 
-def _looking_like(original, forward):
-    """A function that hands its call, as (args, kwargs), to `forward`, and that inspection cannot tell from
-    `original`: the same name, qualified name, module, documentation, annotations, signature and source lines
-    (inspect.getsource and tracebacks show the original's). Only its closure and its bytecode differ."""
-    def stand_in(*args, **kwargs):
-        return forward(args, kwargs)
-
-    code = original.__code__
-    renamed = {"co_qualname": code.co_qualname} if hasattr(code, "co_qualname") else {}  # Python 3.11+
-    stand_in.__code__ = stand_in.__code__.replace(co_name=code.co_name, co_filename=code.co_filename,
-                                                  co_firstlineno=code.co_firstlineno, **renamed)
-    for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
-        setattr(stand_in, attribute, getattr(original, attribute))
-    stand_in.__annotations__ = dict(original.__annotations__)
-    stand_in.__signature__ = inspect.signature(original)
-    return stand_in
-
-
 def _arguments(function, args, kwargs) -> dict:
     """A call's arguments by parameter name, as the call gave them (defaults left out)."""
     names = _POSITIONAL[function]
@@ -324,9 +307,9 @@ def _clone_into_namespaces() -> int:
 
 
 def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
-    """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, /proc hidden,
-    a fresh /tmp and /dev/shm, and nothing else writable but the scenario's working folder: what a step
-    writes elsewhere (/, /run, /etc, a parent folder) would outlive it, into later scenarios and students.
+    """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, a fresh /tmp and
+    /dev/shm, and nothing else writable but the scenario's working folder: what a step writes elsewhere (/, /run,
+    /etc, a parent folder) would outlive it, into later scenarios and students.
 
     Returns the address-space size before the step (the memory limit is on top of it).
     """
@@ -360,10 +343,32 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
         kept = os.statvfs(mount_point).f_flag & KEPT_MOUNT_FLAGS
         _check(_libc.mount(None, mount_point.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept, None),
                f"mount -o remount,ro {mount_point}")
-    # The zygote and the other steps' processes stay out of sight: no /proc at all.
-    _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=555"),
-           "mount /proc")
     return vm_size
+
+
+def _cover_proc(job: Job, student: int):
+    """The zygote and the other steps' processes stay out of sight: the sandbox's /proc is covered by one that
+    shows the student's process and a Jupyter server (autograder.guise), written here, then made read-only."""
+    machine = {}
+    for name in PROC_COPIED:
+        with open(f"/proc/{name}") as file:
+            machine[name] = file.read()
+    with open("/proc/self/status") as status, open("/proc/self/stat") as stat:
+        own_status, own_stat = status.read(), stat.read()
+    _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=256k,mode=555"),
+           "mount /proc")
+    entries = proc_entries(student, own_status, own_stat, machine, job["argv"], job["env"], job["workdir"],
+                           sys.executable)
+    for name, content in entries.items():
+        path = f"/proc/{name}"
+        os.makedirs(os.path.dirname(path), 0o555, exist_ok=True)
+        if isinstance(content, tuple):
+            os.symlink(content[1], path)
+        else:
+            _write(path, content)
+            os.chmod(path, 0o444)
+    _check(_libc.mount(None, b"/proc", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, None),
+           "mount -o remount,ro /proc")
 
 
 def _drop_capabilities():
@@ -440,12 +445,14 @@ def _reach_the_grader(job: Job, post, plain, given: list):
         return forward
 
     for name, leaf in _TOOL_LEAVES.items():
-        tools._TOOL_FUNCTIONS[name] = _looking_like(leaf, tool(name, leaf))
+        tools._TOOL_FUNCTIONS[name] = looking_like(leaf, tool(name, leaf))
         setattr(tools, leaf.__name__, tools._TOOL_FUNCTIONS[name])
-    for name in job["agent_tools"]:  # tools of the agents in this scenario's checkpoints that the course lacks
-        agent_tool = _looking_like(_AGENT_TOOL, tool(name, None))
+    for name in job["agent_tools"]:  # tools of the agents in this scenario's checkpoints that the course lacks:
+        agent_tool = looking_like(_AGENT_TOOL, tool(name, None))  # they may have effects, so they take a key
         agent_tool.__name__ = agent_tool.__qualname__ = name
-        tools._TOOL_FUNCTIONS.setdefault(name, agent_tool)
+        if name not in tools._TOOL_FUNCTIONS:
+            tools._TOOL_FUNCTIONS[name] = agent_tool
+            tools._KEYED_TOOLS.add(name)
 
     def lookup(name, leaf):
         def forward(args, kwargs):
@@ -461,7 +468,7 @@ def _reach_the_grader(job: Job, post, plain, given: list):
         return forward
 
     for name, leaf in _LOOKUP_LEAVES.items():
-        tools._LOOKUPS[name] = _looking_like(leaf, lookup(name, leaf))
+        tools._LOOKUPS[name] = looking_like(leaf, lookup(name, leaf))
         setattr(tools, leaf.__name__, tools._LOOKUPS[name])
 
     def answer(args, kwargs):
@@ -475,7 +482,7 @@ def _reach_the_grader(job: Job, post, plain, given: list):
         reply = post(Endpoint.MODEL, request)
         return reply["status"], reply["reply"], reply["request_id"]
 
-    course.model.answer = _looking_like(_ANSWER, answer)
+    course.model.answer = looking_like(_ANSWER, answer)
 
 
 def _agent_tool(**input):
@@ -496,20 +503,6 @@ def _calling_transport():
     return None
 
 
-def _as_in_a_kernel(job: Job, module: types.ModuleType):
-    """What a notebook's kernel gives the code it runs, where student code might look: the cells' code is
-    `__main__`, sys.argv is ipykernel's, a few of IPython's names are defined."""
-    sys.modules["__main__"] = module
-    sys.argv[:] = [_KERNEL_LAUNCHER, "-f", f"{job['env']['HOME']}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
-    module.__dict__.update({"In": [""], "Out": {}, "_oh": {}, "_dh": [job["workdir"]], "_": "", "__": "", "___": "",
-                            "__builtin__": builtins})
-
-
-def _cell_file(source: str) -> str:
-    """Where a kernel says a cell's code comes from (its functions' co_filename): ipykernel_<pid>/<hash>.py."""
-    return f"/tmp/ipykernel_{os.getpid()}/{zlib.crc32(source.encode())}.py"
-
-
 def _define_and_perform(job: Job, post, plain, describe):
     workdir = Path(job["workdir"])
 
@@ -525,7 +518,7 @@ def _define_and_perform(job: Job, post, plain, describe):
 
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
-    _as_in_a_kernel(job, module)
+    as_in_a_kernel(module, job["argv"], job["workdir"])
     namespace = module.__dict__
     # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
     # killed the process does the grader ask for a report before each cell, to learn which one it was.
@@ -534,7 +527,7 @@ def _define_and_perform(job: Job, post, plain, describe):
         if job["report_cells"]:
             event(kind=EventKind.CELL, name=cell["name"], status=EventStatus.START, cells=cells, wait=False)
             cells = []
-        filename = _cell_file(cell["source"])
+        filename = cell_file(cell["source"])
         linecache.cache[filename] = (_len(cell["source"]), None, cell["source"].splitlines(True), filename)
         try:
             exec(compile(cell["source"], filename, "exec"), namespace)
@@ -651,7 +644,7 @@ def _standin(name, post, namespace):
     standin = {"save_checkpoint": save_checkpoint, "load_checkpoint": load_checkpoint, "reconcile": reconcile}[name]
     own = namespace.get(name)
     if _type(own) is types.FunctionType:  # what the student's run_agent calls looks like the student's own
-        return _looking_like(own, lambda args, kwargs: standin(*args, **kwargs))
+        return looking_like(own, lambda args, kwargs: standin(*args, **kwargs))
     return standin
 
 
@@ -662,14 +655,18 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     the grader what it needs, forks the student's process and waits for it and for everything the step starts
     (orphans come to pid 1); when it ends, the kernel ends whatever is left. It reports how the student's process
     ended on `status_fd` as soon as it has, so the zygote's report does not depend on what came after."""
+    student = STUDENT_PIDS[0] + secrets.randbelow(STUDENT_PIDS[1] - STUDENT_PIDS[0])  # a pid like a kernel's
+    job["argv"] = kernel_argv(_KERNEL_LAUNCHER, f"{job['env']['HOME']}/.local/share/jupyter/runtime/"
+                                                f"kernel-{uuid.uuid4()}.json")
     if not job["isolated"]:
         job["env"]["COURSE_MAILDIR"] = job["maildir"]
         _hand_off(job)
         _student_process(job, _vm_size())
     vm_size = _set_up_namespaces(job, uid, gid)
     _hand_off(job)
+    _cover_proc(job, student)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # dumpable only for its uid_map: the student's process cannot reach it
-    student = _fork_with_a_kernel_like_pid()
+    student = _fork_with_pid(student)
     if student == 0:
         _student_process(job, vm_size)
     while True:
@@ -702,11 +699,11 @@ def _hand_off(job: Job):
     listener.close()
 
 
-def _fork_with_a_kernel_like_pid() -> int:
-    """fork(), the child getting a pid like a notebook kernel's rather than 2 (clone3's set_tid, Linux 5.5;
-    this process, pid 1 of the namespace, has the capability it needs). Elsewhere an ordinary fork()."""
-    wanted = (ctypes.c_int * 1)(STUDENT_PIDS[0] + secrets.randbelow(STUDENT_PIDS[1] - STUDENT_PIDS[0]))
-    arguments = struct.pack("=11Q", 0, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, ctypes.addressof(wanted), 1, 0)
+def _fork_with_pid(wanted: int) -> int:
+    """fork(), the child getting pid `wanted` (clone3's set_tid, Linux 5.5; this process, pid 1 of the
+    namespace, has the capability it needs). Where that cannot be done, an ordinary fork()."""
+    pids = (ctypes.c_int * 1)(wanted)
+    arguments = struct.pack("=11Q", 0, 0, 0, 0, signal.SIGCHLD, 0, 0, 0, ctypes.addressof(pids), 1, 0)
     buffer = ctypes.create_string_buffer(arguments, len(arguments))
     ctypes.pythonapi.PyOS_BeforeFork()
     pid = _libc.syscall(SYS_CLONE3, buffer, ctypes.c_size_t(len(arguments)))

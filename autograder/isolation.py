@@ -141,6 +141,7 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
                 "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
                 "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
                 "--ro-bind", str(ROOT / "autograder" / "protocol.py"), f"{APP_INSIDE}/autograder/protocol.py",
+                "--ro-bind", str(ROOT / "autograder" / "guise.py"), f"{APP_INSIDE}/autograder/guise.py",
                 "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
     if work_size:
         options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]

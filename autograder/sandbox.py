@@ -132,7 +132,8 @@ class Sandbox:
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
             files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
-                       run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step)
+                       run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step,
+                       run.returned_at)
 
     def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
         index, attempts = 0, 0

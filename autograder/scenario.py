@@ -67,6 +67,9 @@ class Outcome:
     workdir: str  # where the steps ran, as the student's code saw it; paths in fs_events start with it
     fs_events: list = field(default_factory=list)  # autograder.fs_trace records, in the order the kernel saw them
     files_by_step: list = field(default_factory=list)  # per step: sorted relative paths of the regular files after it
+    # per step: where strace's log ended when it reported back (its function returned or raised), else None;
+    # what a thread or process it left behind did comes after
+    returned_at: list = field(default_factory=list)
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]

@@ -38,6 +38,7 @@ class ScenarioRun:
         self.phase_started = time.monotonic()
         self.job_steps = ()  # the steps the running process was started for
         self.steps = [None] * len(scenario.steps)
+        self.returned_at = [None] * len(scenario.steps)  # where strace's log ended when each step reported back
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
         self.delivered_ids, self.lookups = [], []
@@ -119,6 +120,7 @@ class ScenarioRun:
                 elif (self.phase == running and self.steps[index] is None
                       and isinstance(payload.get("result"), dict)):
                     self.steps[index] = _checked_result(payload["result"])
+                    self.returned_at[index] = self.trace_position()
         return {}
 
     def current_step(self):

@@ -46,7 +46,7 @@ import os, socket, course
 from pathlib import Path
 
 def look():
-    seen = {{"uid": os.getuid(), "root": sorted(os.listdir("/")), "proc": os.listdir("/proc"),
+    seen = {{"uid": os.getuid(), "pid": os.getpid(), "root": sorted(os.listdir("/")), "proc": os.listdir("/proc"),
             "course_parent": sorted(os.listdir(Path(course.__file__).resolve().parent.parent)),
             "repository": os.path.exists({str(ROOT / "source")!r}), "home": sorted(os.listdir({str(Path.home())!r})) if os.path.isdir({str(Path.home())!r}) else [],
             "env": sorted(os.environ)}}
@@ -67,7 +67,8 @@ def test_student_code_sees_no_course_files_no_processes_no_network(sandbox):
     finally:
         listener.close()
     assert seen["uid"] == 65534
-    assert seen["proc"] == []  # no other process (the zygote, the grader, other students) is visible
+    # no other process (the zygote, the grader, other students) is visible: only its own and its "server"
+    assert {name for name in seen["proc"] if name.isdigit()} == {"1", str(seen["pid"])}
     assert seen["course_parent"] == ["autograder", "course"]
     assert not seen["repository"]
     assert set(seen["home"]) <= {".pyenv"}  # at most the folder that holds the interpreter
@@ -498,7 +499,11 @@ def look(client):
             "client": [str(client.base_url), client.api_key, type(client._client._transport).__name__,
                        client._client._transport.handler is course.model.answer_request,
                        str(make_client().base_url)],
-            "mail_server": course.MailServer.__module__}
+            "mail_server": course.MailServer.__module__,
+            "proc": [sorted(n for n in os.listdir("/proc") if n.isdigit()), os.readlink("/proc/self"),
+                     re.search(r"Pid:\t([0-9]+)", open("/proc/self/status").read()).group(1),
+                     open("/proc/self/cmdline").read().split(chr(0))[1:3], open("/proc/1/comm").read().strip(),
+                     "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0]}
 
 
 def send_around():
@@ -534,6 +539,8 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["read_file"] == ["read_file", "course.tools", True, "(path: str) -> str"]
     assert seen["client"] == ["https://api.anthropic.com", "offline", "MockTransport", True, "https://api.anthropic.com"]
     assert seen["mail_server"] == "course.mail"
+    pid = str(seen["pid"])
+    assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True]
 
 
 def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):

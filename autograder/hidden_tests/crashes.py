@@ -71,29 +71,45 @@ def file_system(files: dict) -> FileSystem:
 
 
 def power_cuts(outcome, saves: list) -> list:
-    """The cuts during and right after each save in `saves` (Save objects), in the order of the calls."""
+    """The cuts during and right after each save in `saves` (Save objects), in the order of the calls; and after
+    each call that a thread or process the save left behind made once it had returned."""
     workdir = outcome.workdir
     target = os.path.join(workdir, outcome.scenario.meta["file"])
     files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
              for name, data in outcome.scenario.files.items()}
     fs = file_system(files)
     by_step = {save.step: save for save in saves}
+    ended = {}  # step -> the cut at the moment its save returned
     cuts, calls = [], {save.step: [] for save in saves}
     events = list(outcome.fs_events)
     for number, record in enumerate(events):
-        fs.apply(record)
         save = by_step.get(record["step"])
+        if save is not None and save.step not in ended and _after_return(outcome, record):
+            ended[save.step] = _returned(outcome, save, fs.after_power_cut(target), calls[save.step])
+            cuts.append(ended[save.step])
+        fs.apply(record)
         if save is None:
             continue
         calls[save.step].append(record)
-        cuts.append(Cut(save, f"在「{describe(record, workdir)}」之后", fs.after_power_cut(target),
-                        (save.old, save.new), list(calls[save.step])))
+        if save.step in ended:
+            cuts.append(Cut(save, f"在 save_checkpoint 返回之后，它留下的线程或进程「{describe(record, workdir)}」之后",
+                            fs.after_power_cut(target), ended[save.step].allowed, list(calls[save.step])))
+        else:
+            cuts.append(Cut(save, f"在「{describe(record, workdir)}」之后", fs.after_power_cut(target),
+                            (save.old, save.new), list(calls[save.step])))
         if number + 1 == len(events) or events[number + 1]["step"] != record["step"]:
             by_step.pop(save.step)
-            cuts.append(_returned(outcome, save, fs.after_power_cut(target), calls[save.step]))
+            if save.step not in ended:
+                cuts.append(_returned(outcome, save, fs.after_power_cut(target), calls[save.step]))
     for save in by_step.values():  # a save that touched no file at all
         cuts.append(_returned(outcome, save, fs.after_power_cut(target), []))
     return cuts
+
+
+def _after_return(outcome, record) -> bool:
+    """Whether the step had reported back (its function returned or raised) before this call of it."""
+    returned_at = outcome.returned_at[record["step"]] if record["step"] < len(outcome.returned_at) else None
+    return returned_at is not None and record["at"] > returned_at
 
 
 def _returned(outcome, save: Save, contents: set, calls: list) -> Cut:
@@ -186,6 +202,8 @@ def _moments(outcome, step: int) -> list:
                 if c.get("step") == step and c.get("name") == "save_checkpoint" and "state" in c]
     moments += [(c["at"], c["seq"], "model", c) for c in outcome.model_calls if c["step"] == step]
     moments += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
+    if step < len(outcome.returned_at) and outcome.returned_at[step] is not None:  # after the calls up to then
+        moments.append((outcome.returned_at[step], float("inf"), "returned", {}))
     return sorted(moments, key=lambda moment: moment[:2])
 
 
@@ -220,14 +238,14 @@ def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
             fs.apply({"op": "replace", "path": target,
                       "data": json.dumps(record["state"], ensure_ascii=False).encode("utf-8")})
             saved = True
-        elif kind == "end":
-            expected = reference_load(reference, record["content"], known)[0]
+        elif kind in ("end", "returned"):
+            expected = reference_load(reference, final[0][3]["content"], known)[0]
         else:
             expected = _snapshot_state(record)
             saved = saved or expected is not None
         for content in sorted(fs.after_power_cut(target), key=lambda c: (c is not None, c or b"")):
             state, error = reference_load(reference, content, known)
-            if kind in ("model", "tool", "end") and error is None and same(state, expected):
+            if kind in ("model", "tool", "returned", "end") and error is None and same(state, expected):
                 continue
             if kind in ("call", "save") and error is None and (state is not None or not saved):
                 continue
@@ -240,6 +258,9 @@ def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
             if kind == "model":
                 return (f"模拟断电：run_agent 调用模型的那一刻断电，path 上{there}。"
                         "存档点 B（以及恢复时对账之后的那一次）要在调用模型之前完整地、持久地存好（用 save_checkpoint）")
+            if kind == "returned":
+                return (f"模拟断电：run_agent 返回的那一刻断电，path 上{there}。返回之前，最后一次存档就要完整地、"
+                        "持久地存好（用 save_checkpoint）；返回之后也不要留下还在改检查点的线程或进程")
             if kind == "end":
                 return f"模拟断电：run_agent 返回之后断电，path 上{there}。最后一次存档也要完整地、持久地存好（用 save_checkpoint）"
             return (f"模拟断电：run_agent 运行中，在「{describe(record, workdir)}」之后断电，path 上{there}。"

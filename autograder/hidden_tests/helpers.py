@@ -199,3 +199,9 @@ def files_written(outcome, index: int) -> list:
                if isinstance(e, dict) and e.get("step") == index and _writes(e)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
     return sorted({*touched, *new_files(outcome, index)})
+
+
+def emails_in_step(outcome, index: int) -> list:
+    """The Message-IDs of the emails the grader's mail server received while step `index` ran (and while what it
+    left behind lasted), whatever way they were sent."""
+    return [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids) if phase == f"step {index}"]

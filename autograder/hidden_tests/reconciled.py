@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
 from autograder.protocol import StepStatus
 
-from .helpers import expect, fail, pairing_problem, problem, same, short, text_of
+from .helpers import emails_in_step, expect, fail, pairing_problem, problem, same, short, text_of
 from .shrink import counterexample, smallest_failing
 
 NOT_RUN = "（评分器：你的代码没有执行这个工具）"  # what the reference's tool returns when the student's did not run it
@@ -20,6 +20,7 @@ class Reconciled:
     state: dict  # the checkpoint afterwards (the returned one, or the argument if it returned None)
     calls: list  # the tool calls that reached the grader's execute_tool during the call
     checkpoint: dict  # the checkpoint reconcile was given, as it was
+    emails: int  # emails the grader's mail server received during the call, whatever way they were sent
 
     def changed_fields(self) -> list:
         """The fields reconcile has no business changing (all but messages and pendingToolUse) that it changed."""
@@ -63,7 +64,8 @@ def reconciled(outcome, index: int) -> Reconciled:
     if value is None and step.get("args_after"):
         state = step["args_after"][0]
     expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(value)}")
-    return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index), checkpoint)
+    return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index), checkpoint,
+                      len(emails_in_step(outcome, index)))
 
 
 def check_rerun(result: Reconciled) -> None:

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from autograder.child import answering_lookup
-from autograder.hidden_tests.helpers import (expect, fail, files_written, pairing_problem,  # noqa: F401
+from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same, short,
                                              text_of)
 from autograder.protocol import StepStatus
@@ -64,11 +64,6 @@ def records_in(content) -> tuple:
 
 def of(records, call_id: str, kind: str) -> list:
     return [r for r in records or [] if isinstance(r, dict) and r.get("toolUseId") == call_id and r.get("type") == kind]
-
-
-def emails_in_step(outcome, index: int) -> list:
-    """The Message-IDs of the emails delivered while step `index` ran."""
-    return [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids) if phase == f"step {index}"]
 
 
 def keyed(call_id: str) -> str:

@@ -43,7 +43,7 @@ def reconciled(outcome, index: int, case: dict) -> Reconciled:
         state = step["args_after"][0]
     expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(step['value'])}")
     return Reconciled(pending, checkpoint["messages"], step["value"], state, outcome.student_tool_calls(index),
-                      checkpoint)
+                      checkpoint, len(emails_in_step(outcome, index)))
 
 
 def situation(case: dict, outcome) -> str:
