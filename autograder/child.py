@@ -665,10 +665,10 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     vm_size = _set_up_namespaces(job, uid, gid)
     _hand_off(job)
     _cover_proc(job, student)
-    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # dumpable only for its uid_map: the student's process cannot reach it
     student = _fork_with_pid(student)
-    if student == 0:
+    if student == 0:  # dumpable, as the uid_map needed: strace, outside, reads its descriptors' paths in /proc
         _student_process(job, vm_size)
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory
     while True:
         try:
             pid, status = os.waitpid(-1, 0)

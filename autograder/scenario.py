@@ -12,7 +12,9 @@ class Limits:
     memory: int = 1024 * 1024 * 1024  # bytes of address space on top of what the zygote already maps
     cpu: int = 60  # seconds of CPU time for one step
     file_size: int = 64 * 1024 * 1024
-    processes: int = 16  # in the step's own user namespace (the lesson needs one)
+    # processes and threads in the step's own user namespace (the lesson needs one; as many as a root grader's
+    # whole sandbox may have, less the grader's own, so that both grade a submission that starts a few alike)
+    processes: int = 56
     cgroup_tasks: int = 64  # a root grader's whole sandbox: strace, bwrap, the zygote, a step's processes and threads
     files: int = 256  # open at once
     tmp_size: int = 64 * 1024 * 1024  # the step's /tmp

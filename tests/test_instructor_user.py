@@ -26,7 +26,11 @@ from test_grading_corpus import EXPECTED, FULL  # noqa: E402
 
 USER = "course-instructor-test"
 SYSTEM_PYTHON = Path("/usr/bin/python3")
-CLASS = {"alice": "full_reference", "bob": "wrong_incident_rerun", "mallory": "tamper_read_solution"}
+CLASS = {"alice": "full_reference", "bob": "wrong_incident_rerun", "mallory": "tamper_read_solution",
+         # what the sandbox of an ordinary user's grader must see as a root grader's does: a detection of the
+         # grader, a send around execute_tool, a thread acting after the return, a save completed afterwards
+         "eve": "tamper_detect_by_code", "oscar": "tamper_smtp_quiet", "trent": "tamper_send_after_return",
+         "victor": "tamper_act_after_step"}
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="creates a user: needs root (as in CI)"),
@@ -93,6 +97,8 @@ def test_an_ordinary_instructor_grades_and_the_solution_on_disk_is_out_of_reach(
     assert reports["alice"]["grades"] == FULL
     assert reports["bob"]["grades"] == {**FULL, **EXPECTED["wrong_incident_rerun"]}
     assert reports["mallory"]["grades"] == {grade_id: 0 for grade_id in FULL}
+    for student in ("eve", "oscar", "trent", "victor"):
+        assert reports[student]["grades"] == {**FULL, **EXPECTED[CLASS[student]]}, student
     grades_csv = (course / "grades.csv").read_text(encoding="utf-8")
     assert all(student in grades_csv for student in CLASS)
     assert oct((course / "source").stat().st_mode & 0o777) == oct(0o755), "the instructor's permissions stay"
