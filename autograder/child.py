@@ -3,21 +3,21 @@ that runs the student's code in it.
 
 `autograder.sandbox` starts this module as `python -m autograder.child` inside
 bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
-uid, read-only binds of only the interpreter, its packages, course/, this file and
-protocol.py), under strace. The zygote imports the course runtime once (importing
+uid, read-only binds of only the interpreter, its packages, course/, this file,
+protocol.py and guise.py), under strace. The zygote imports the course runtime once (importing
 anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
-share a process (a "batch"). For it the zygote clones the step's process straight into
-namespaces of its own again (user, pid, network, mount, ipc, uts), where it is pid 1. It
-hides /proc, mounts a fresh /tmp, drops every capability, lowers its resource limits,
-defines the student's cells and performs the steps. When it ends, the kernel kills
-everything it started (pid 1 of a pid namespace takes its namespace with it), before the
-zygote reports the job as done. Being pid 1 has one consequence a student could notice:
-as for any init, the kernel drops the signals the process sends itself (or its children
-send it) that it has no handler for, `os.kill(os.getpid(), signal.SIGKILL)` included;
-the grader's own kill comes from outside and always works. (Forking a second time, so
-that the student's code ran as pid 2 under a waiting pid 1, cost a tenth of every
-judgement: a second copy of the zygote's page tables per step.)
+share a process (a "batch"). For it the zygote clones the step's first process straight into
+namespaces of its own again (user, pid, network, mount, ipc, uts), where it is pid 1. That
+process mounts a fresh /tmp and /dev/shm, hands the grader the step's SMTP port (the
+hand-off, autograder.endpoint), covers /proc with one of the step's own (autograder.guise),
+and forks the student's process with a pid like a notebook kernel's. The student's process
+drops every capability, lowers its resource limits, defines the student's cells and performs
+the steps, then waits for the threads it started; pid 1 waits for every process the step
+left behind. When pid 1 ends, the kernel kills whatever is left, before the zygote reports
+the job as done; the grader's deadline kills pid 1. (Forking the student's process from
+pid 1, rather than running the student's code as pid 1, costs a second copy of the
+zygote's page tables per step: within the noise of a judgement's CPU, docs/design.md.)
 
 The zygote marks where each step begins and ends by opening a path that does not exist
 (`MARK_PREFIX`...): the grader reads those marks in the strace log, from the zygote's
@@ -26,19 +26,18 @@ events belong to which step.
 
 Nothing the step's process says is a verdict. It sends plain data to the grader over a
 Unix socket (what a function returned or raised), it asks the grader to run every tool
-and to answer every model call, and the grader judges. Student code runs in the same
+and to answer every model call (through the course's own execute_tool and client: only the
+functions at their bottom are the grader's, `_reach_the_grader`), and the grader judges. Student code runs in the same
 process, so it can lie about anything the process reports; the grader therefore takes
 from it only what the student's functions control anyway (return values, exceptions),
 and observes effects (tool calls, model calls, emails, files) itself.
 """
-import builtins
 import ctypes
 import fcntl
 import _socket
 import _thread
 import inspect
 import struct
-import zlib
 from _json import encode_basestring_ascii as _c_encode_basestring_ascii
 from _json import make_encoder as _c_make_encoder
 import json
