@@ -82,6 +82,7 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 STEP_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
 SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)  # clone(2)'s number
 SYS_CLONE3 = 435  # clone3(2), the same number on every architecture that has it
+STUDENT_UID = 1000  # the user a step's processes run as, in its own user namespace
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is; the student's process gets one of them
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
 MS_RDONLY, MS_REMOUNT = 1, 32
@@ -113,6 +114,7 @@ _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters
                           if p.kind is p.POSITIONAL_OR_KEYWORD]
                for function in (*_TOOL_LEAVES.values(), *_LOOKUP_LEAVES.values(), _ANSWER)}
 _sleep = time.sleep
+DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
 _KERNEL_LAUNCHER = os.path.join(os.path.dirname(os.path.dirname(anthropic.__file__)), "ipykernel_launcher.py")
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
@@ -314,8 +316,8 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     """
     _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")  # the zygote is not dumpable; uid_map needs it
     _write("/proc/self/setgroups", "deny")
-    _write("/proc/self/uid_map", f"{uid} {uid} 1")
-    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    _write("/proc/self/uid_map", f"{STUDENT_UID} {uid} 1")  # a student's user id, not "nobody"'s
+    _write("/proc/self/gid_map", f"{STUDENT_UID} {gid} 1")
     vm_size = _vm_size()
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     # A fresh /tmp, made aside and moved over the sandbox's: an interpreter or venv that lives under /tmp
@@ -336,6 +338,9 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     job["env"]["COURSE_MAILDIR"] = "/tmp" + mail
     _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
     _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount /dev/shm")
+    # The driver's files are imported already: the step does not see them
+    _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+                       b"size=4k,mode=555"), "mount over the driver")
     workdir = job["workdir"].encode()
     _check(_libc.mount(workdir, workdir, None, MS_BIND | MS_REC, None), "bind the working folder")
     for mount_point in ("/", "/dev", os.path.dirname(job["workdir"])):
@@ -517,7 +522,7 @@ def _define_and_perform(job: Job, post, plain, describe):
 
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
-    as_in_a_kernel(module, job["argv"], job["workdir"])
+    as_in_a_kernel(module, job["argv"], job["workdir"], hidden=DRIVER if job["isolated"] else None)
     namespace = module.__dict__
     # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
     # killed the process does the grader ask for a report before each cell, to learn which one it was.

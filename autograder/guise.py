@@ -45,9 +45,14 @@ def kernel_argv(launcher: str, connection_file: str) -> list:
     return [launcher, "-f", connection_file]
 
 
-def as_in_a_kernel(module, argv: list, workdir: str):
-    """The cells' module becomes `__main__`, with the names IPython defines in it; sys.argv is the kernel's."""
+def as_in_a_kernel(module, argv: list, workdir: str, hidden: str | None):
+    """The cells' module becomes `__main__`, with the names IPython defines in it; sys.argv is the kernel's; the
+    driver's own modules are no longer importable or listed (`hidden`: the folder they came from)."""
     sys.modules["__main__"] = module
+    for name in [name for name in sys.modules if name.split(".")[0] == __name__.split(".")[0]]:
+        del sys.modules[name]
+    if hidden is not None:
+        sys.path[:] = [path for path in sys.path if path != hidden]
     sys.argv[:] = argv
     module.__dict__.update({"In": [""], "Out": {}, "_oh": {}, "_dh": [workdir], "_": "", "__": "", "___": "",
                             "__builtin__": sys.modules["builtins"]})

@@ -15,13 +15,17 @@ from .child import SYS_CLONE
 from .notebook_code import ROOT
 from .pids_cgroup import controller_root
 
-SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace
-APP_INSIDE = "/sandbox/app"  # course/ and the driver, read-only
-WORK_INSIDE = "/sandbox/work"
-STEP_TMP_INSIDE = "/sandbox/step-tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
-SOCKET_DIR_INSIDE = "/run/grader"
-SOCKET_NAME = "grader.sock"
+# Paths inside the sandbox, named as a student's machine might name them: no "sandbox" or "grader" in what
+# the student's code can see (os.getcwd(), course.__file__, sys.path, a listing of /run).
+SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace (a step's own maps it to 1000)
+APP_INSIDE = "/home/student/bundle"  # course/, read-only
+DRIVER_INSIDE = "/opt/kernel"  # the driver (autograder.child and what it imports), read-only; hidden from each step
+WORK_INSIDE = "/home/student/work"
+STEP_TMP_INSIDE = "/home/student/.cache/tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
+SOCKET_DIR_INSIDE = "/run/user/1000"
+SOCKET_NAME = "notebook.sock"
 HANDOFF_NAME = "handoff.sock"  # where each step's first process hands over its SMTP port (autograder.endpoint)
+DRIVER_FILES = ("__init__.py", "child.py", "protocol.py", "guise.py")
 ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
 BWRAP_ENV = "AUTOGRADER_BWRAP"
 ALLOW_FLAG = "--allow-unisolated"
@@ -123,7 +127,8 @@ def isolation_problem() -> str | None:
 def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
-               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--tmpfs", "/tmp"]
+               "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
+               "--tmpfs", "/tmp"]
     for path in ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
         if os.path.exists(path):
             options += ["--ro-bind", path, path]
@@ -137,12 +142,10 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
     for prefix in python_prefixes():  # a venv made inside the course folder shows only itself
         if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
             options += ["--tmpfs", str(ROOT)]
-    options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course",
-                "--ro-bind", str(ROOT / "autograder" / "__init__.py"), f"{APP_INSIDE}/autograder/__init__.py",
-                "--ro-bind", str(ROOT / "autograder" / "child.py"), f"{APP_INSIDE}/autograder/child.py",
-                "--ro-bind", str(ROOT / "autograder" / "protocol.py"), f"{APP_INSIDE}/autograder/protocol.py",
-                "--ro-bind", str(ROOT / "autograder" / "guise.py"), f"{APP_INSIDE}/autograder/guise.py",
-                "--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
+    options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course"]
+    for name in DRIVER_FILES:
+        options += ["--ro-bind", str(ROOT / "autograder" / name), f"{DRIVER_INSIDE}/autograder/{name}"]
+    options += ["--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
     if work_size:
         options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
     if socket_dir:
@@ -159,6 +162,6 @@ def python_prefixes() -> list:
     return bound
 
 
-def sandbox_env(app: str = APP_INSIDE) -> dict:
+def sandbox_env(path: str = f"{APP_INSIDE}:{DRIVER_INSIDE}") -> dict:
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "COURSE_OFFLINE": "1",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": app}
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": path}

@@ -42,14 +42,14 @@ def value(outcome, index=0):
 
 
 PROBE = f'''
-import os, socket, course
+import os, socket, sys, course
 from pathlib import Path
 
 def look():
     seen = {{"uid": os.getuid(), "pid": os.getpid(), "root": sorted(os.listdir("/")), "proc": os.listdir("/proc"),
             "course_parent": sorted(os.listdir(Path(course.__file__).resolve().parent.parent)),
             "repository": os.path.exists({str(ROOT / "source")!r}), "home": sorted(os.listdir({str(Path.home())!r})) if os.path.isdir({str(Path.home())!r}) else [],
-            "env": sorted(os.environ)}}
+            "env": sorted(os.environ), "driver": os.listdir("/opt/kernel") + [m for m in sys.modules if "autograder" in m]}}
     try:
         socket.create_connection(("127.0.0.1", PORT), timeout=2).close()
         seen["tcp"] = "connected"
@@ -66,13 +66,14 @@ def test_student_code_sees_no_course_files_no_processes_no_network(sandbox):
         seen = value(run(sandbox, PROBE.replace("PORT", str(port)), call("look")))
     finally:
         listener.close()
-    assert seen["uid"] == 65534
+    assert seen["uid"] == 1000  # a student's, not "nobody"
     # no other process (the zygote, the grader, other students) is visible: only its own and its "server"
     assert {name for name in seen["proc"] if name.isdigit()} == {"1", str(seen["pid"])}
-    assert seen["course_parent"] == ["autograder", "course"]
+    assert seen["course_parent"] == ["course"]  # and no driver: its folder is covered, its modules unlisted
+    assert not seen["driver"]
     assert not seen["repository"]
     assert set(seen["home"]) <= {".pyenv"}  # at most the folder that holds the interpreter
-    assert {"sandbox", "tmp", "usr"} <= set(seen["root"])
+    assert {"home", "tmp", "usr"} <= set(seen["root"]) and "sandbox" not in seen["root"]
     assert not any("KEY" in name or "TOKEN" in name for name in seen["env"])
     assert seen["tcp"] != "connected"
 
@@ -170,7 +171,8 @@ def test_power_cuts_follow_the_order_the_kernel_saw(sandbox, kind):
 
 ELSEWHERE = '''
 import os
-PLACES = ("/", "/run", "/etc", "/sandbox", "/sandbox/app", "/sandbox/work", "/dev", "/dev/shm", "/tmp", ".")
+PLACES = ("/", "/run", "/etc", "/home", "/home/student", "/home/student/bundle", "/home/student/work", "/opt/kernel",
+          "/run/user/1000", "/dev", "/dev/shm", "/tmp", ".")
 
 def leave():
     left = []
