@@ -196,6 +196,7 @@ def make_poster(socket_path: str, token: str):
     http.client, json or this module does not change what reaches the grader.
     """
     prefix = f"/s/{token}/"
+    one_at_a_time = _thread.allocate_lock()
     held = [None, b"", 0]  # the connection, bytes received past the last reply, replies not read yet
 
     def receive(connection) -> bytes:
@@ -239,13 +240,14 @@ def make_poster(socket_path: str, token: str):
         body = _encode(payload).encode("utf-8")
         request = (f"POST {prefix}{endpoint} HTTP/1.1\r\nHost: grader\r\nContent-Type: application/json\r\n"
                    f"Content-Length: {_len(body)}\r\n\r\n").encode("ascii") + body
-        try:
-            content = exchange(request, wait)
-        except OSError:  # the grader closed an idle connection (or never answered): once more, afresh
-            if held[0] is not None:
-                held[0].close()
-            held[0] = None
-            content = exchange(request, wait)
+        with one_at_a_time:  # the student's threads may call tools at once: one request and its reply at a time
+            try:
+                content = exchange(request, wait)
+            except OSError:  # the grader closed an idle connection (or never answered): once more, afresh
+                if held[0] is not None:
+                    held[0].close()
+                held[0] = None
+                content = exchange(request, wait)
         return _json_loads(content) if content else {}
 
     return post

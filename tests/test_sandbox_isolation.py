@@ -553,3 +553,30 @@ def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):
     assert value(outcome, 1) == "OSError"  # read-only: the record of what arrived is the grader's
     down = run(sandbox, NOTEBOOK_LIKE, call("send_around"), service_down=True)
     assert down.steps[0]["status"] == "raised" and not down.delivered_ids
+
+
+THREADS = '''
+import threading
+from course import execute_tool
+
+def at_once():
+    outputs, ready = [], threading.Barrier(12)
+
+    def call():
+        ready.wait()
+        for _ in range(4):
+            outputs.append(execute_tool("list_dir", {"path": "./notes"}))
+
+    threads = [threading.Thread(target=call) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted({output.splitlines()[0] for output in outputs})
+'''
+
+
+def test_tool_calls_from_many_threads_at_once_each_reach_the_grader(sandbox):
+    outcome = run(sandbox, THREADS, call("at_once"))
+    assert len(value(outcome)) == 1 and not value(outcome)[0].startswith("错误")
+    assert [c["name"] for c in outcome.tool_calls] == ["list_dir"] * 48
