@@ -71,7 +71,7 @@ import course.mail
 import course.model
 import course.tools
 
-from .guise import PROC_COPIED, as_in_a_kernel, cell_file, kernel_argv, looking_like, proc_entries
+from .guise import PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, looking_like
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -82,8 +82,6 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 STEP_NAMESPACES = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
 SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)  # clone(2)'s number
 SYS_CLONE3 = 435  # clone3(2), the same number on every architecture that has it
-STUDENT_UID = 1000  # the user a step's processes run as, in its own user namespace
-STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is; the student's process gets one of them
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x2000, 0x4000, 0x40000
 MS_RDONLY, MS_REMOUNT = 1, 32
 # statvfs flags a bind remount must keep (a user namespace may not clear them); their values are the MS_ ones
@@ -115,7 +113,7 @@ _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters
                for function in (*_TOOL_LEAVES.values(), *_LOOKUP_LEAVES.values(), _ANSWER)}
 _sleep = time.sleep
 DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
-_KERNEL_LAUNCHER = os.path.join(os.path.dirname(os.path.dirname(anthropic.__file__)), "ipykernel_launcher.py")
+_DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
 
@@ -340,9 +338,6 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     job["env"]["COURSE_MAILDIR"] = "/tmp" + mail
     _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
     _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount /dev/shm")
-    # The driver's files are imported already: the step does not see them
-    _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
-                       b"size=4k,mode=555"), "mount over the driver")
     workdir = job["workdir"].encode()
     _check(_libc.mount(workdir, workdir, None, MS_BIND | MS_REC, None), "bind the working folder")
     for mount_point in ("/", "/dev", os.path.dirname(job["workdir"])):
@@ -352,29 +347,22 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     return vm_size
 
 
-def _cover_proc(job: Job, student: int):
-    """The zygote and the other steps' processes stay out of sight: the sandbox's /proc is covered by one that
-    shows the student's process and a Jupyter server (autograder.guise), written here, then made read-only."""
-    machine = {}
-    for name in PROC_COPIED:
-        with open(f"/proc/{name}") as file:
-            machine[name] = file.read()
-    with open("/proc/self/status") as status, open("/proc/self/stat") as stat:
-        own_status, own_stat = status.read(), stat.read()
-    _check(_libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=256k,mode=555"),
-           "mount /proc")
-    entries = proc_entries(student, own_status, own_stat, machine, job["argv"], job["env"], job["workdir"],
-                           sys.executable)
-    for name, content in entries.items():
-        path = f"/proc/{name}"
-        os.makedirs(os.path.dirname(path), 0o555, exist_ok=True)
-        if isinstance(content, tuple):
-            os.symlink(content[1], path)
-        else:
-            _write(path, content)
-            os.chmod(path, 0o444)
-    _check(_libc.mount(None, b"/proc", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, None),
-           "mount -o remount,ro /proc")
+def _cover_proc(job: Job):
+    """The zygote and the other steps' processes stay out of sight: the sandbox's /proc is covered by the one
+    the grader wrote for this grading session (autograder.guise: the student's process and a Jupyter server),
+    with this step's environment as the student's process's; then the driver's own files are covered."""
+    proc = f"{DRIVER}/{PROC_FOLDER}"
+    _check(_libc.mount(proc.encode(), b"/proc", None, MS_BIND | MS_REC, None), "bind /proc")
+    _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=64k,mode=555"),
+           "mount over the driver")
+    environ, target = f"{DRIVER}/environ", f"/proc/{job['student_pid']}/environ".encode()
+    _write(environ, environ_text(job["env"]))
+    _check(_libc.mount(environ.encode(), target, None, MS_BIND, None), "bind the environment")
+    _check(_libc.mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None), "mount -o remount,ro environ")
+    os.unlink(environ)
+    _check(_libc.mount(None, DRIVER.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                       None),
+           "mount -o remount,ro the driver's folder")
 
 
 def _drop_capabilities():
@@ -524,7 +512,7 @@ def _define_and_perform(job: Job, post, plain, describe):
 
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
-    as_in_a_kernel(module, job["argv"], job["workdir"], hidden=DRIVER if job["isolated"] else None)
+    as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None)
     namespace = module.__dict__
     # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
     # killed the process does the grader ask for a report before each cell, to learn which one it was.
@@ -661,17 +649,14 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     the grader what it needs, forks the student's process and waits for it and for everything the step starts
     (orphans come to pid 1); when it ends, the kernel ends whatever is left. It reports how the student's process
     ended on `status_fd` as soon as it has, so the zygote's report does not depend on what came after."""
-    student = STUDENT_PIDS[0] + secrets.randbelow(STUDENT_PIDS[1] - STUDENT_PIDS[0])  # a pid like a kernel's
-    job["argv"] = kernel_argv(_KERNEL_LAUNCHER, f"{job['env']['HOME']}/.local/share/jupyter/runtime/"
-                                                f"kernel-{uuid.uuid4()}.json")
     if not job["isolated"]:
         job["env"]["COURSE_MAILDIR"] = job["maildir"]
         _hand_off(job)
         _student_process(job, _vm_size())
     vm_size = _set_up_namespaces(job, uid, gid)
     _hand_off(job)
-    _cover_proc(job, student)
-    student = _fork_with_pid(student)
+    _cover_proc(job)
+    student = _fork_with_pid(job["student_pid"])
     if student == 0:  # dumpable, as the uid_map needed: strace, outside, reads its descriptors' paths in /proc
         _student_process(job, vm_size)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory

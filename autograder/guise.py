@@ -8,7 +8,7 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
   and source lines (what the course's tools, lookup and offline model become, the grader doing their work);
 - `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv is ipykernel's, IPython's names are there;
 - `cell_file(source)`: where a kernel says a cell's code comes from;
-- `proc_entries(...)`: a /proc of the step's own: the student's process and its parent (pid 1, a Jupyter
+- `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
   server), with the machine's own cpuinfo, meminfo and the like.
 
 What stays different, and why, is in docs/grading.md (a determined reader of bytecode or of every /proc file
@@ -17,8 +17,12 @@ can still tell; the names above are the places a submission is known to look).
 import inspect
 import os
 import sys
+import uuid
 import zlib
 
+STUDENT_UID = 1000  # the user a step's processes run as, in their own user namespace
+STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
+PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
 PROC_COPIED = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")  # the machine's own
 STATUS_PIDS = ("Tgid", "Pid", "NStgid", "NSpid", "NSpgid", "NSsid")
 
@@ -41,16 +45,21 @@ def looking_like(original, forward):
     return stand_in
 
 
-def kernel_argv(launcher: str, connection_file: str) -> list:
-    return [launcher, "-f", connection_file]
+def kernel_argv(executable: str, home: str) -> list:
+    """sys.argv of a Jupyter kernel started from `executable`'s environment: ipykernel's launcher and a
+    connection file in the runtime folder under `home`."""
+    packages = os.path.join(os.path.dirname(os.path.dirname(executable)), "lib",
+                            f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages")
+    return [os.path.join(packages, "ipykernel_launcher.py"), "-f",
+            f"{home}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
 
 
-def as_in_a_kernel(module, argv: list, workdir: str, hidden: str | None):
+def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None):
     """The cells' module becomes `__main__`, with the names IPython defines in it; sys.argv is the kernel's; the
-    driver's own modules are no longer importable or listed (`hidden`: the folder they came from)."""
+    driver's own modules are no longer listed, nor its folder on sys.path (`hidden`)."""
     sys.modules["__main__"] = module
-    for name in [name for name in sys.modules if name.split(".")[0] == __name__.split(".")[0]]:
-        del sys.modules[name]
+    for name in driver_modules:
+        sys.modules.pop(name, None)
     if hidden is not None:
         sys.path[:] = [path for path in sys.path if path != hidden]
     sys.argv[:] = argv
@@ -63,25 +72,39 @@ def cell_file(source: str) -> str:
     return f"/tmp/ipykernel_{os.getpid()}/{zlib.crc32(source.encode())}.py"
 
 
-def proc_entries(pid: int, own_status: str, own_stat: str, machine: dict, argv: list, env: dict, workdir: str,
-                 executable: str) -> dict:
-    """A /proc for a step: name -> text, or ("link", target). `own_status` and `own_stat` are /proc/self/status
-    and /proc/self/stat of the process that writes it (their numbers are a plausible python's), renumbered for
-    the student's process, `pid`, and for its parent, pid 1: a Jupyter server started from the same python."""
+def proc_entries(pid: int, status: str, stat: str, machine: dict, argv: list, executable: str) -> dict:
+    """A /proc for the steps of a grading session: name -> text, or ("link", target). `status` and `stat` are
+    /proc/<pid>/status and stat of a plausible python (the zygote's), renumbered for the student's process `pid`
+    and for its parent, pid 1: a Jupyter server started from the same python. Written once, outside the sandbox;
+    each step's first process binds it over /proc, and its student's environment over `<pid>/environ`."""
     server = [executable, os.path.join(os.path.dirname(executable), "jupyter-lab"), "--no-browser"]
-    entries = {name: text for name, text in machine.items()}
+    entries = dict(machine)
     entries["self"] = ("link", str(pid))
-    entries["mounts"] = ("link", "self/mounts")
     for number, parent, command in ((pid, 1, [executable, "-m", "ipykernel_launcher", *argv[1:]]), (1, 0, server)):
         entries[f"{number}/cmdline"] = "\0".join(command) + "\0"
         entries[f"{number}/comm"] = "python\n" if number == pid else "jupyter-lab\n"
-        entries[f"{number}/status"] = _renumbered_status(own_status, number, parent)
-        entries[f"{number}/stat"] = _renumbered_stat(own_stat, number, parent)
-        entries[f"{number}/cwd"] = ("link", workdir)
+        entries[f"{number}/status"] = _renumbered_status(status, number, parent)
+        entries[f"{number}/stat"] = _renumbered_stat(stat, number, parent)
         entries[f"{number}/exe"] = ("link", os.path.realpath(executable))
-    entries[f"{pid}/environ"] = "".join(f"{key}={value}\0" for key, value in env.items())
-    entries[f"{pid}/mounts"] = "/dev/root / ext4 rw,relatime 0 0\nproc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n"
+    entries[f"{pid}/environ"] = ""  # where each step binds its own
     return entries
+
+
+def environ_text(env: dict) -> str:
+    return "".join(f"{key}={value}\0" for key, value in env.items())
+
+
+def write_entries(folder: str, entries: dict):
+    """`proc_entries` as files and links under `folder`, read-only."""
+    for name, content in entries.items():
+        path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if isinstance(content, tuple):
+            os.symlink(content[1], path)
+        else:
+            with open(path, "w") as file:
+                file.write(content)
+            os.chmod(path, 0o444)
 
 
 def _renumbered_status(status: str, pid: int, parent: int) -> str:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from .child import SYS_CLONE
+from .guise import PROC_FOLDER
 from .notebook_code import ROOT
 from .pids_cgroup import controller_root
 
@@ -124,7 +125,7 @@ def isolation_problem() -> str | None:
     return None
 
 
-def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
+def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
@@ -150,6 +151,8 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0) -> list:
         options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
     if socket_dir:
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
+    if proc:  # the grading session's /proc (autograder.guise), which each step binds over the sandbox's
+        options += ["--ro-bind", proc, f"{DRIVER_INSIDE}/{PROC_FOLDER}"]
     return options + ["--chdir", "/tmp", "--"]
 
 

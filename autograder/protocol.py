@@ -128,6 +128,8 @@ class Job(TypedDict):
     handoff: str  # the hand-off socket's path
     maildir: str  # the grader's mail server's Maildir, as the sandbox sees it (shown read-only to the step)
     agent_tools: list  # tool names in the scenario's checkpoints that the course does not have
+    student_pid: int  # the student's process's pid in the step's namespace (the same all session, as a kernel's)
+    argv: list  # its sys.argv (a kernel's)
     workdir: str
     env: dict
     limits: dict

@@ -43,6 +43,7 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .folder import Folder
+from .guise import PROC_COPIED, STUDENT_PIDS, kernel_argv, proc_entries, write_entries
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
@@ -79,6 +80,12 @@ class Sandbox:
         self.host_work = self.base / "work"  # without isolation; with it, the sandbox's own /work
         self.host_work.mkdir()
         self.zygote_pid = None
+        # What the student's process is in every step of this session, as a kernel is in every cell: its pid, its
+        # sys.argv, and a /proc that shows it (written once the zygote, a plausible python, has started)
+        self.student_pid = STUDENT_PIDS[0] + secrets.randbelow(STUDENT_PIDS[1] - STUDENT_PIDS[0])
+        self.kernel_argv = kernel_argv(sys.executable, "/home/student")
+        self.proc = self.base / "kernel-proc"
+        self.proc.mkdir()
         self.runs = {}
         self.connections = Connections()
         self._server = Server(str(self.socket_path), Handler)
@@ -91,6 +98,18 @@ class Sandbox:
     def zygote_hello(self, pid: int):
         if self.zygote_pid is None:
             self.zygote_pid = pid
+            if self.isolated and not any(self.proc.iterdir()):
+                self._write_proc(pid)
+
+    def _write_proc(self, zygote: int):
+        machine = {}
+        for name in PROC_COPIED:
+            with open(f"/proc/{name}") as file:
+                machine[name] = file.read()
+        with open(f"/proc/{zygote}/status") as status, open(f"/proc/{zygote}/stat") as stat:
+            entries = proc_entries(self.student_pid, status.read(), stat.read(), machine, self.kernel_argv,
+                                   sys.executable)
+        write_entries(str(self.proc), entries)
 
     def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble) -> Outcome:
         """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones."""
@@ -151,6 +170,7 @@ class Sandbox:
                         "socket": self._inside(SOCKET_NAME), "handoff": self._inside(HANDOFF_NAME),
                         "maildir": self._inside(run.mail.maildir_path.relative_to(self.socket_dir)),
                         "agent_tools": sorted(tool_names([scenario.files, scenario.steps]) - set(TOOL_NAMES)),
+                        "student_pid": self.student_pid, "argv": self.kernel_argv,
                         "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
                         "report_cells": trouble.report_cells, "standins": list(scenario.standins),

@@ -35,7 +35,8 @@ class Zygote:
         self.trace = fs_trace.TraceLog(log)
         sandbox.zygote_pid = None
         if sandbox.isolated:
-            command = [sandbox.bwrap, *bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size)]
+            command = [sandbox.bwrap, *bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size,
+                                                     str(sandbox.proc))]
             socket_path, env = f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}", sandbox_env()
         else:
             command, socket_path, env = [], str(sandbox.socket_path), sandbox_env(str(ROOT))
