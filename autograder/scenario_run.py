@@ -147,13 +147,20 @@ class ScenarioRun:
         if self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
         else:
-            status, reply, _ = course.model.answer(body)
+            status, reply, _ = course.model.answer(body, self._planned_shape(step))
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step, "client": "given" if route is ModelRoute.GIVEN else "make_client",
                                      "messages": messages, "status": status, "reply": reply,
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})
         return status, reply
+
+    def _planned_shape(self, step: int):
+        """The reply plan: a step's "replies" name the shape (course.model.shaped) of each reply it gets, in order."""
+        plan = self.scenario.steps[step].get("replies") or ()
+        with self.lock:
+            answered = sum(1 for c in self.model_calls if c["step"] == step and c["status"] == 200)
+        return plan[answered] if answered < len(plan) else None
 
     def _endless_reply(self, messages):
         try:

@@ -18,12 +18,14 @@ right answer does, not how to write it.
 """
 import contextlib
 import copy
+import ctypes
 import json
 import os
 import re
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import anthropic
@@ -137,6 +139,12 @@ def text_of(content) -> str:
     return ""
 
 
+def describe_reply(reply: dict) -> str:
+    """A Messages API reply (the JSON body) as the student reads it: its stop reason and its blocks in order."""
+    blocks = [f"工具调用 {b.get('name')}" if b.get("type") == "tool_use" else "文字" for b in reply.get("content") or []]
+    return f"停止原因是 {reply.get('stop_reason')}，内容块依次是 [{'、'.join(blocks) or '没有内容'}]"
+
+
 @contextlib.contextmanager
 def standing_in(namespace: dict, name: str, stand_in):
     """Put `stand_in` under `name` in the notebook's namespace for the time of a check."""
@@ -150,6 +158,45 @@ def standing_in(namespace: dict, name: str, stand_in):
             namespace.pop(name, None)
         else:
             namespace[name] = original
+
+
+FILE_CAPABILITIES = (1 << 1) | (1 << 2)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: what lets root read any file
+
+
+def _give_up_file_capabilities() -> None:
+    """The calling thread stops using the capabilities that let root read any file (Linux keeps them per
+    thread), so that mode bits bind it as they bind a process without privileges. Elsewhere: nothing to do."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: low words, then high words
+    if libc.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    data[0] &= ~FILE_CAPABILITIES
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def unprivileged(function, *args):
+    """function(*args), run in a thread of its own without the capabilities that let root read any file: a
+    file of mode 000 is unreadable there, as for a student's notebook or the grader's sandbox. Returns what
+    it returned, or raises what it raised."""
+    ended = {}
+
+    def run():
+        try:
+            _give_up_file_capabilities()
+            ended["value"] = function(*args)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as it was
+            ended["error"] = error
+
+    thread = threading.Thread(target=run, name="unprivileged")
+    thread.start()
+    thread.join()
+    if "error" in ended:
+        raise ended["error"]
+    return ended["value"]
 
 
 def _scratch(prefix: str) -> Path:
@@ -349,6 +396,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         fail(f"path 上是一个文件夹、读不了时，load_checkpoint 返回了 {short(value)}：只有文件不存在才表示新任务，"
              "别的读不了（文件夹、没有权限……）要把错误报出来，不能当成没有检查点、悄悄从头开始。")
 
+    _check_unreadable(load_checkpoint, folder / "locked.json", state)
+
     future = 7
     (folder / "future.json").write_text(json.dumps({**state, "version": future}), encoding="utf-8")
     err = _load_error(load_checkpoint, folder / "future.json", f"的 version 是 {future}")
@@ -357,6 +406,38 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
            f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
            f"你的是：{short(str(err))}")
     print(PASSED)
+
+
+def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:
+    """A checkpoint nobody may read (mode 000): its OSError goes to the caller, and the file stays."""
+    path.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    os.chmod(path, 0)
+    try:
+        unprivileged(path.read_bytes)
+    except PermissionError:
+        pass
+    else:  # mode bits that do not bind here (Windows): nothing to see
+        os.chmod(path, 0o600)
+        return
+    try:
+        value = unprivileged(load_checkpoint, path)
+    except NotImplementedError:
+        fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+    except (FileNotFoundError, ValueError) as err:
+        fail(f"文件存在、但没有读权限时，load_checkpoint 抛出了 {type(err).__name__}：读不了的文件既不是「不存在」，"
+             "也不是「内容坏了」，要让 PermissionError（OSError 的一种）原样抛出去，调用方才知道该去查权限。")
+    except OSError:
+        pass
+    except Exception as err:  # noqa: BLE001 - named for the student
+        fail(f"文件没有读权限时，load_checkpoint 应该让 PermissionError 抛出去，你的代码抛出了 {type(err).__name__}"
+             f"（{short(str(err))}）。{explain(err)}")
+    else:
+        fail(f"文件存在、但没有读权限时，load_checkpoint 返回了 {short(value)}：只有文件不存在才表示新任务，"
+             "读不了要把错误报出来，不能当成没有检查点、悄悄从头开始。")
+    finally:
+        if path.exists():
+            os.chmod(path, 0o600)  # the scratch folder can go
+    expect(path.exists(), "load_checkpoint 读一个没有读权限的检查点时把它删掉或移走了：读检查点不应该动它。")
 
 
 # --- run_agent -------------------------------------------------------------------------------

@@ -18,9 +18,10 @@ def every_call(grading):
 
 
 def read_only_calls(grading, which):
+    """The read-only calls of the kinds `which` takes (a tool's name, or "failing_rerun": one whose rerun fails)."""
     outcome = grading.outcome("reconcile_read_only")
-    for index, cp in enumerate(outcome.scenario.meta["checkpoints"]):
-        if which(cp["pendingToolUse"]["name"]):
+    for index, kind in enumerate(outcome.scenario.meta["kinds"]):
+        if which(kind):
             yield reconciled(outcome, index)
 
 
@@ -75,14 +76,14 @@ def holds(check, *args) -> bool:
 @pytest.mark.grade(GRADE, 1)
 def test_read_file_is_run_again(grading):
     """悬空的 read_file 通过 execute_tool 再执行一次，真实输出成为 tool_result"""
-    for result in read_only_calls(grading, lambda name: name == "read_file"):
+    for result in read_only_calls(grading, lambda kind: kind == "read_file"):
         rerun_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_read_only_tool_is_run_again(grading):
-    """grep、list_dir、web_search 这些只读工具也一样重新执行"""
-    for result in read_only_calls(grading, lambda name: name != "read_file"):
+    """grep、list_dir、web_search 这些只读工具也一样重新执行，重新执行失败的也一样"""
+    for result in read_only_calls(grading, lambda kind: kind != "read_file"):
         rerun_property(grading, result)
 
 
