@@ -31,7 +31,7 @@ from pathlib import Path
 import anthropic
 
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client
+from .model import InvalidRequest, check_tool_pairing, make_client, scripted_client
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -445,16 +445,18 @@ def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:
 class _Recorder:
     """Everything run_agent does that a check looks at, in order: model calls, saves, reconcile calls."""
 
-    def __init__(self, namespace: dict):
+    def __init__(self, namespace: dict, shapes=()):
         self.namespace = namespace
-        self.log = []  # ("model", request messages, usage total) / ("save", state, path) / ("reconcile", state)
-        self.client = make_client(offline=True)
+        # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
+        self.log = []
+        self.client = scripted_client(shapes)  # the offline model, its replies carried in these shapes
         real_create = self.client.messages.create
 
         def create(*args, **kwargs):
             sent = copy.deepcopy(kwargs.get("messages"))
             response = real_create(*args, **kwargs)
-            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens))
+            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens,
+                             response.model_dump(mode="json")))
             return response
 
         self.client.messages.create = create
@@ -499,10 +501,11 @@ def _save_point(state) -> str:
     return "?"
 
 
-def _run(run_agent, namespace, task, path, documented=False):
+def _run(run_agent, namespace, task, path, documented=False, shapes=()):
     """run_agent(task, client=..., path=path), watched; `documented`: called as the docstring shows it, without a
-    client (the notebook's make_client then hands out the watched one)."""
-    recorder = _Recorder(namespace)
+    client (the notebook's make_client then hands out the watched one); `shapes`: how the model's replies come
+    (course.model.shaped)."""
+    recorder = _Recorder(namespace, shapes)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     what = f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}{'，照文档不传 client' if documented else ''}）"
@@ -617,6 +620,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
 
+    _check_reply_shapes(run_agent, namespace, cp["task"], folder / "shapes.json")
+
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
@@ -654,6 +659,28 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "只读工具再跑一遍，高影响工具再标一次 is_error。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
+
+
+REPLY_SHAPES = ("tool_then_text", "tool_cut_off", "tool_end_turn", "tool_only", "cut_off")  # a few of them
+
+
+def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> None:
+    """Replies the API also sends: a reply with a tool_use is a tool call whatever its stop reason and wherever
+    the block is; one without is the end of the run, also when it was cut off at max_tokens."""
+    final, seen = _run(run_agent, namespace, task, path, shapes=REPLY_SHAPES)
+    models = seen.of("model")
+    for number, (_, _, _, reply) in enumerate(models, 1):
+        what = f"模型的第 {number} 次回复{describe_reply(reply)}"
+        asked = [block["id"] for block in reply["content"] if block["type"] == "tool_use"]
+        later = models[number][1] if number < len(models) else None
+        if asked:
+            expect(later is not None and _results_of(later, asked[0]),
+                   f"{what}：回复里有工具调用（tool_use），run_agent 就要执行它、把结果交回给模型，不管停止原因是什么、"
+                   "它排在第几个内容块；你的 run_agent 却没有接着这样做。找工具调用要看 content 里的每一块，不能只看 stop_reason。")
+        else:
+            expect(later is None, f"{what}：回复里没有工具调用，run_agent 就该停下、返回状态（不管停止原因是不是 end_turn）；"
+                                  "你的 run_agent 却又调用了模型。")
+    expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
 
 
 # --- reconcile -------------------------------------------------------------------------------
@@ -738,6 +765,16 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is None or isinstance(flag, bool),
                    f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
+
+        missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
+        _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)
+        expect(spy.names() == ["read_file"], f"悬空的 read_file 重新执行失败了，也只执行这一次（实际执行的是："
+                                             f"{spy.names() or '什么也没有'}）：失败的结果就是答案，交给模型决定下一步。")
+        expect(spy.calls[0][2] in text_of(block.get("content")),
+               "重新执行失败时，tool_result 的 content 里要有 execute_tool 返回的那段错误文本：模型读到原因才能换个办法。")
+        expect(block.get("is_error") is True,
+               "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
+               f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
 
         for cp in [load_sample("cpC")] + [_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS]:
             pending, block = _reconciled(reconcile, cp, spy)

@@ -292,9 +292,11 @@ def unjsonable_states(draw, kind: str) -> dict:
 def reply_plans(draw) -> list:
     """The shapes of the replies (course.model.shaped) of a few short runs of run_agent, one list per run: each
     run ends on its own ending shape, and the tool-call shapes, with two replies as the scripted model gives
-    them, are spread over the runs before their endings. Every shape is in every grading run, in a drawn place."""
+    them, are spread over the runs before their endings, at least one in each (so every run calls a tool, and
+    two runs call the same first one). Every shape is in every grading run, in a drawn place."""
     endings = draw(st.permutations(ENDING_SHAPES))
     calls = draw(st.permutations((*TOOL_CALL_SHAPES, None, None)))
-    cuts = sorted(draw(st.lists(st.integers(0, len(calls)), min_size=len(endings) - 1, max_size=len(endings) - 1)))
+    cuts = sorted(draw(st.lists(st.integers(1, len(calls) - 1), min_size=len(endings) - 1,
+                                max_size=len(endings) - 1, unique=True)))
     bounds = [0, *cuts, len(calls)]
     return [[*calls[bounds[number]:bounds[number + 1]], ending] for number, ending in enumerate(endings)]

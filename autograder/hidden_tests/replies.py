@@ -5,7 +5,7 @@ The oracle runs here: the reference's run_agent, with a client that answers each
 student's run got for the same conversation (a conversation that went elsewhere gets the scripted model's
 answer, in the step's planned shape), and an execute_tool that answers each call with what the student's
 same call got. What the two runs did is then compared by the contract: the calls to the model and to the
-tools, in order; the state returned; the checkpoint saved last.
+tools, in order; the state returned; the checkpoint left at the path.
 """
 import json
 import tempfile
@@ -17,7 +17,7 @@ import course.model
 from autograder.contract import carries_output, checkpoint_differences, same, same_messages
 from autograder.protocol import StepStatus
 
-from .helpers import describe_reply, problem, short, text_of, tools_answering
+from .helpers import describe_reply, on_disk, problem, short, text_of, tools_answering
 from .reconciled import NOT_RUN
 
 
@@ -100,10 +100,9 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     wrong = checkpoint_differences(outcome.steps[index]["value"], state, results)
     if wrong:
         return f"模型的回复依次是：{shown}。run_agent 返回的状态和参考答案在同样的回复下返回的不一样（{'、'.join(wrong)}）"
-    saves = [c["state"] for c in outcome.standin_calls
-             if c.get("step") == index and c["name"] == "save_checkpoint" and "state" in c]
-    wrong = checkpoint_differences(saves[-1] if saves else None, saved, results)
+    left, why = on_disk(outcome, outcome.scenario.meta["files"][index])
+    wrong = checkpoint_differences(left, saved, results)
     if wrong:
-        return (f"模型的回复依次是：{shown}。run_agent 最后存下的检查点和参考答案的不一样（{'、'.join(wrong)}）："
-                "模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
+        return (f"模型的回复依次是：{shown}。run_agent 结束时 path 上的检查点和参考答案留下的不一样"
+                f"（{why or '、'.join(wrong)}）：模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
     return None

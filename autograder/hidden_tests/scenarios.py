@@ -245,7 +245,8 @@ def build(max_turns: int, rng) -> dict:
     plans = drawn(rng, generated.reply_plans())
     tasks = [rng.choice((EMAIL_TASKS, MEETING_TASKS)[number % 2]) for number in range(len(plans))]
     where = [draw.file() for _ in plans]
-    add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, meta={"tasks": tasks, "files": where},
+    add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, read_after=tuple(where),
+                 meta={"tasks": tasks, "files": where},
                  steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
                          "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies"}
                         for task, file, plan in zip(tasks, where, plans)]))

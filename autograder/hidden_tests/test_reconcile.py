@@ -90,7 +90,9 @@ def test_every_read_only_tool_is_run_again(grading):
 @pytest.mark.grade(GRADE, 1)
 def test_is_error_exactly_when_not_run(grading):
     """不能重新执行的调用不执行，得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error，失败的标 is_error: True"""
-    for result in every_call(grading):
+    calls = list(every_call(grading))
+    # the calls that must not run again first: running one of them is the worse mistake, and is said first
+    for result in sorted(calls, key=lambda result: not expected(grading.reference, result.checkpoint, result.calls)[1]):
         is_error_property(grading, result)
 
 

@@ -66,7 +66,7 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         uses = [b for b in response.content if b.type == "tool_use"]
         state["pendingToolUse"] = {"id": uses[0].id, "name": uses[0].name, "input": uses[0].input} if uses else None
         save_checkpoint(state, path)
-        if response.stop_reason != "tool_use":
+        if not uses:
             return state
         output = execute_tool(uses[0].name, uses[0].input)
         state["messages"].append(_tool_result(state["pendingToolUse"], output, is_error=output.startswith("错误")))
