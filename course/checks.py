@@ -163,18 +163,20 @@ def standing_in(namespace: dict, name: str, stand_in):
 FILE_CAPABILITIES = (1 << 1) | (1 << 2)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: what lets root read any file
 
 
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
 def _give_up_file_capabilities() -> None:
     """The calling thread stops using the capabilities that let root read any file (Linux keeps them per
     thread), so that mode bits bind it as they bind a process without privileges. Elsewhere: nothing to do."""
-    if not sys.platform.startswith("linux"):
+    if _LIBC is None:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
     data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: low words, then high words
-    if libc.capget(header, data) != 0:
+    if _LIBC.capget(header, data) != 0:
         raise OSError(ctypes.get_errno(), "capget")
     data[0] &= ~FILE_CAPABILITIES
-    if libc.capset(header, data) != 0:
+    if _LIBC.capset(header, data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
 
 
@@ -766,16 +768,6 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                    f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
 
-        missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
-        _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)
-        expect(spy.names() == ["read_file"], f"悬空的 read_file 重新执行失败了，也只执行这一次（实际执行的是："
-                                             f"{spy.names() or '什么也没有'}）：失败的结果就是答案，交给模型决定下一步。")
-        expect(spy.calls[0][2] in text_of(block.get("content")),
-               "重新执行失败时，tool_result 的 content 里要有 execute_tool 返回的那段错误文本：模型读到原因才能换个办法。")
-        expect(block.get("is_error") is True,
-               "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
-               f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
-
         for cp in [load_sample("cpC")] + [_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS]:
             pending, block = _reconciled(reconcile, cp, spy)
             tool = pending["name"]
@@ -792,6 +784,16 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is True, f"is_error 要是布尔值 True，你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
+
+        missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
+        _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)
+        expect(spy.names() == ["read_file"], f"悬空的 read_file 重新执行失败了，也只执行这一次（实际执行的是："
+                                             f"{spy.names() or '什么也没有'}）：失败的结果就是答案，交给模型决定下一步。")
+        expect(spy.calls[0][2] in text_of(block.get("content")),
+               "重新执行失败时，tool_result 的 content 里要有 execute_tool 返回的那段错误文本：模型读到原因才能换个办法。")
+        expect(block.get("is_error") is True,
+               "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
+               f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
     print(PASSED)
 
 

@@ -72,6 +72,17 @@ def _doing(outcome, index: int, action) -> str:
     return f"你的 run_agent 执行了工具 {action[1]}（input {short(action[2], 60)}）"
 
 
+def _diverged(outcome, index: int, replies: list, asked: int, wanted, theirs) -> str:
+    """The feedback where the student's run stopped doing what the reference's did: after the model's reply
+    number `asked`, the reference did `wanted` (None: returned) and the student's `theirs` (None: stopped)."""
+    last = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}" if asked else "还没有调用模型"
+    should = ("参考答案到这里就停下、返回状态：回复里没有工具调用（tool_use），不管停止原因是什么" if wanted is None
+              else "参考答案接着再调用一次模型" if wanted[0] == "model"
+              else f"参考答案接着执行回复里的工具调用 {wanted[1]}：回复里有 tool_use 就要执行，不管停止原因是什么，"
+                   "也不管它在第几个内容块")
+    return f"{last}。{should}；{_doing(outcome, index, theirs)}"
+
+
 def replies_problem(grading, outcome, index: int) -> str | None:
     """Why run number `index` of agent_replies did not do what the reference does on the same replies; None if it did."""
     step = outcome.scenario.steps[index]
@@ -81,18 +92,11 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     actions, state, saved = reference_run(grading, step["args"][0], step["replies"], calls, tools)
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
-        if _same_action(theirs, wanted):
-            continue
-        asked = sum(1 for action in mine[:number] if action[0] == "model")
-        last = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}" if asked else "还没有调用模型"
-        should = ("参考答案到这里就停下、返回状态：回复里没有工具调用（tool_use），不管停止原因是什么" if wanted is None
-                  else "参考答案接着再调用一次模型" if wanted[0] == "model"
-                  else f"参考答案接着执行回复里的工具调用 {wanted[1]}：回复里有 tool_use 就要执行，不管停止原因是什么，"
-                       "也不管它在第几个内容块")
-        return f"{last}。{should}；{_doing(outcome, index, theirs)}"
-    message = problem(outcome, index, "run_agent")
-    if message:
-        return message
+        if not _same_action(theirs, wanted):
+            return _diverged(outcome, index, replies, sum(1 for action in mine[:number] if action[0] == "model"),
+                             wanted, theirs)
+    if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
+        return _diverged(outcome, index, replies, len(replies), None, None)
     results = {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
                for m in state["messages"] if isinstance(m["content"], list)
                for block in m["content"] if block.get("type") == "tool_result"}

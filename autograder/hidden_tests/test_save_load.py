@@ -92,7 +92,7 @@ def test_round_trip(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_load_errors(grading):
-    """文件损坏、为空、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）；path 上是文件夹时 OSError 照样抛出；坏文件留在原处"""
+    """文件损坏、为空、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）；path 上是文件夹、或文件没有读权限时 OSError 照样抛出；坏文件留在原处"""
     outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
     for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
