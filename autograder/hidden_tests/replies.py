@@ -22,7 +22,8 @@ from .reconciled import NOT_RUN
 
 
 def _action(record: dict) -> tuple:
-    return ("model",) if "messages" in record else ("tool", record["name"], record["input"])
+    """("model", the reply's HTTP status) or ("tool", name, input), from what the grader recorded."""
+    return ("model", record["status"]) if "messages" in record else ("tool", record["name"], record["input"])
 
 
 def _same_action(mine, wanted) -> bool:
@@ -32,20 +33,20 @@ def _same_action(mine, wanted) -> bool:
 
 
 def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> tuple:
-    """(actions, state, saved): what the reference's run_agent did (("model",) or ("tool", name, input), in
-    order), returned and left on disk, given the replies and tool outputs the student's run got (`calls`,
-    `tools`, as the grader recorded them)."""
+    """(actions, state, saved): what the reference's run_agent did (as `_action` names them, in order),
+    returned and left on disk, given the replies and tool outputs the student's run got (`calls`, `tools`, as
+    the grader recorded them)."""
     answered = [call for call in calls if call["status"] == 200]
     actions, replies, ran = [], [], []
 
     def answer(body: dict) -> tuple:
-        actions.append(("model",))
         number = len(replies)
         theirs = answered[number] if number < len(answered) else None
         if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
             status, reply = 200, theirs["reply"]
         else:
             status, reply, _ = course.model.answer(body, plan[number] if number < len(plan) else None)
+        actions.append(("model", status))
         if status == 200:
             replies.append(reply)
         return status, reply, "req_reference"
@@ -93,8 +94,7 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
         if not _same_action(theirs, wanted):
-            return _diverged(outcome, index, replies, sum(1 for action in mine[:number] if action[0] == "model"),
-                             wanted, theirs)
+            return _diverged(outcome, index, replies, mine[:number].count(("model", 200)), wanted, theirs)
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
     results = {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
