@@ -36,6 +36,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis import seed as with_seed
 from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.internal.conjecture import providers
 
 from autograder.contract import CHECKPOINT_FIELDS
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES
@@ -48,6 +49,12 @@ from instruments.host import memory_tmp_dir
 _HOME = tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-hypothesis-", dir=memory_tmp_dir())
 atexit.register(shutil.rmtree, _HOME, True)
 set_hypothesis_home_dir(_HOME)
+# Hypothesis also draws constants it finds in the source of every local module loaded so far. Which modules a
+# process has loaded varies (a judge pool's worker has the hidden tests loaded after its first submission, a
+# lone judge has not), so a seed would not draw the same values again; and the hidden tests' own words could turn
+# up in a drawn input. The grader's draws take Hypothesis's built-in constants only.
+providers._get_local_constants = providers.Constants
+providers.CONSTANTS_CACHE.cache.clear()
 
 # Whether looking at the mail already sent is read-only the lesson leaves to the student (calling it high
 # impact only gives up a harmless redo): it is never the dangling call.

@@ -1,6 +1,7 @@
 """The grader's parts on their own: what the child sends back, how a damaged notebook is
 read, which lines count as a leak, what the scenarios draw."""
 import copy
+import importlib
 import json
 import math
 import random
@@ -181,6 +182,18 @@ def test_drawn_inputs_are_what_the_seed_says():
     assert first == again and first != other
     simplest = [[cp["task"], len(cp["messages"])] for cp in first + other]
     assert len({json.dumps(s, ensure_ascii=False) for s in simplest}) > 5
+
+
+def test_a_seed_draws_the_same_whatever_local_modules_are_loaded(tmp_path, monkeypatch):
+    """A judge that has loaded more of the project (a pool's worker, the hidden tests after its first
+    submission) draws what a fresh judge draws from the same seed: no constant of a local module is used."""
+    strategy = generated.DANGLING["made_up"]
+    before = generated.examples(strategy, 100, 11)
+    words = sorted({f"{a}{b}" for a in ("user", "version", "data", "sent", "tool") for b in ("", "_id", "_x", "s")})
+    (tmp_path / "i19g_local_constants.py").write_text(f"WORDS = {words!r}\nNUMBERS = {list(range(3, 900, 7))!r}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("i19g_local_constants")
+    assert generated.examples(strategy, 100, 11) == before
 
 
 @pytest.mark.parametrize("kind", generated.BROKEN_KINDS)
