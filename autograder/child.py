@@ -544,11 +544,32 @@ def _define_and_perform(job: Job, post, plain, describe):
 def _argument(value, workdir, given_client):
     if _type(value) is dict and "$path" in value:
         return workdir / value["$path"]
+    if _type(value) is dict and "$python" in value:
+        return python_value(value["$python"])
     if _type(value) is dict and "$client" in value:
         return given_client()
     if _type(value) is dict and "$lookup" in value:
         return answering_lookup(value["$lookup"])
     return value
+
+
+def python_value(value):
+    """A JSON value with the grader's marks turned into what JSON cannot hold: {"$set": [...]} a set,
+    {"$bytes": text} its UTF-8 bytes, {"$tuple_keys": [[[key, ...], value], ...]} a dict keyed by tuples,
+    {"$sdk_text_block": text} the SDK's TextBlock (an object)."""
+    if _type(value) is list:
+        return [python_value(item) for item in value]
+    if _type(value) is not dict:
+        return value
+    if "$set" in value:
+        return set(value["$set"])
+    if "$bytes" in value:
+        return value["$bytes"].encode("utf-8")
+    if "$tuple_keys" in value:
+        return {tuple(key): python_value(item) for key, item in value["$tuple_keys"]}
+    if "$sdk_text_block" in value:
+        return anthropic.types.TextBlock(type="text", text=value["$sdk_text_block"])
+    return {key: python_value(item) for key, item in value.items()}
 
 
 def answering_lookup(service: dict):

@@ -10,6 +10,29 @@ MAX_FILE_BYTES = 16 * 1024 * 1024  # of one file the grader reads back
 MAX_FILES_LISTED = 500
 
 
+def _open_own_unreadable(name: str, folder: int) -> int | None:
+    """A regular file of the grader's own whose mode bits keep the grader out (a FileData of mode 0o000, for a
+    grader that is no root), opened for reading: read permission is given for the open and taken back."""
+    try:
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW, dir_fd=folder)
+    except OSError:
+        return None
+    through = f"/proc/self/fd/{handle}"  # the inode the handle holds, whatever is at the name by now
+    try:
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode) or status.st_uid != os.geteuid():
+            return None
+        os.chmod(through, stat.S_IMODE(status.st_mode) | stat.S_IRUSR)
+        try:
+            return os.open(through, os.O_RDONLY | os.O_NONBLOCK)
+        finally:
+            os.chmod(through, stat.S_IMODE(status.st_mode))
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+
+
 class Folder:
     """A working folder seen from the grader, through a directory fd opened once: nothing in it is followed
     out of it (a symlink the student's code leaves there never makes the grader read or write elsewhere)."""
@@ -63,10 +86,14 @@ class Folder:
             return None
         try:
             fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+        except PermissionError:
+            fd = _open_own_unreadable(parts[-1], folder)
         except OSError:
             return None
         finally:
             os.close(folder)
+        if fd is None:
+            return None
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
@@ -80,6 +107,7 @@ class Folder:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
+                os.fchmod(file.fileno(), getattr(data, "mode", 0o644))  # autograder.scenario.FileData's
             os.replace(temporary, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
         except BaseException:  # a full working folder, say: the student's listing must not show the grader's file
             try:

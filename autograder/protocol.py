@@ -110,7 +110,8 @@ class Step(TypedDict, total=False):
     kind: str  # "call" or "value"
     name: str
     # an item {"$path": relative} becomes a path in the working folder, {"$client": ...} the client, and
-    # {"$lookup": {"answers": {key: text}, "down": bool}} a lookup(name, key) that answers as such a service would
+    # {"$lookup": {"answers": {key: text}, "down": bool}} a lookup(name, key) that answers as such a service would,
+    # and {"$python": value} the value with the marks of child.python_value turned into what JSON cannot hold
     args: list
     kwargs: dict
     timeout: float
@@ -118,6 +119,7 @@ class Step(TypedDict, total=False):
     report_args: bool  # report the arguments as they are after the call
     file_size_limit: int
     batch: str  # consecutive steps with the same batch share one process
+    replies: list  # read by the grader only: the shape of each reply the model gives the step (course.model.shaped)
 
 
 class Job(TypedDict):

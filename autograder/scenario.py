@@ -30,6 +30,19 @@ class SubmissionTrouble:
     kinds: Counter = field(default_factory=Counter)  # autograder.trouble.KINDS -> how often it was seen
 
 
+class FileData(bytes):
+    """A file's bytes (a value of Scenario.files) written with other mode bits than 0o644, such as 0o000 for a
+    checkpoint the step cannot read: the step runs without capabilities, so they bind a root grader's too."""
+
+    def __new__(cls, data: bytes, mode: int):
+        made = super().__new__(cls, data)
+        made.mode = mode
+        return made
+
+    def __reduce__(self):
+        return FileData, (bytes(self), self.mode)
+
+
 @dataclass
 class Scenario:
     """One situation to put the student's code in, described as data."""
@@ -37,7 +50,7 @@ class Scenario:
     steps: list  # of protocol.Step: {"kind": "call"|"value", "name": ..., "args": [...], "kwargs": {...}, ...}
     # Each step runs in a fresh process, except that consecutive steps with the same "batch" share one:
     # for calls judged together (one point for all), where one call cannot learn from another what to answer.
-    files: dict = field(default_factory=dict)  # relative path (may be nested) -> text or bytes, written first
+    files: dict = field(default_factory=dict)  # relative path (may be nested) -> text, bytes or FileData, written first
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
     model: str = "scripted"  # or "endless": always asks for one more list_dir
     # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step

@@ -158,7 +158,7 @@ class ScenarioRun:
         if self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
         else:
-            status, reply, request_id = course.model.answer(body)
+            status, reply, request_id = course.model.answer(body, self._planned_shape(step))
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step,
@@ -166,6 +166,13 @@ class ScenarioRun:
                                      "messages": messages, "status": status, "reply": reply,
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})
         return {"status": status, "reply": reply, "request_id": request_id}
+
+    def _planned_shape(self, step: int):
+        """The reply plan: a step's "replies" name the shape (course.model.shaped) of each reply it gets, in order."""
+        plan = self.scenario.steps[step].get("replies") or ()
+        with self.lock:
+            answered = sum(1 for c in self.model_calls if c["step"] == step and c["status"] == 200)
+        return plan[answered] if answered < len(plan) else None
 
     def _endless_reply(self, messages):
         try:

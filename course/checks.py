@@ -18,18 +18,20 @@ right answer does, not how to write it.
 """
 import contextlib
 import copy
+import ctypes
 import json
 import os
 import re
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import anthropic
 
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client
+from .model import InvalidRequest, check_tool_pairing, make_client, scripted_client
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -137,6 +139,12 @@ def text_of(content) -> str:
     return ""
 
 
+def describe_reply(reply: dict) -> str:
+    """A Messages API reply (the JSON body) as the student reads it: its stop reason and its blocks in order."""
+    blocks = [f"工具调用 {b.get('name')}" if b.get("type") == "tool_use" else "文字" for b in reply.get("content") or []]
+    return f"停止原因是 {reply.get('stop_reason')}，内容块依次是 [{'、'.join(blocks) or '没有内容'}]"
+
+
 @contextlib.contextmanager
 def standing_in(namespace: dict, name: str, stand_in):
     """Put `stand_in` under `name` in the notebook's namespace for the time of a check."""
@@ -150,6 +158,47 @@ def standing_in(namespace: dict, name: str, stand_in):
             namespace.pop(name, None)
         else:
             namespace[name] = original
+
+
+FILE_CAPABILITIES = (1 << 1) | (1 << 2)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: what lets root read any file
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def _give_up_file_capabilities() -> None:
+    """The calling thread stops using the capabilities that let root read any file (Linux keeps them per
+    thread), so that mode bits bind it as they bind a process without privileges. Elsewhere: nothing to do."""
+    if _LIBC is None:
+        return
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: low words, then high words
+    if _LIBC.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+    data[0] &= ~FILE_CAPABILITIES
+    if _LIBC.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def unprivileged(function, *args):
+    """function(*args), run in a thread of its own without the capabilities that let root read any file: a
+    file of mode 000 is unreadable there, as for a student's notebook or the grader's sandbox. Returns what
+    it returned, or raises what it raised."""
+    ended = {}
+
+    def run():
+        try:
+            _give_up_file_capabilities()
+            ended["value"] = function(*args)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller as it was
+            ended["error"] = error
+
+    thread = threading.Thread(target=run, name="unprivileged")
+    thread.start()
+    thread.join()
+    if "error" in ended:
+        raise ended["error"]
+    return ended["value"]
 
 
 def _scratch(prefix: str) -> Path:
@@ -349,6 +398,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         fail(f"path 上是一个文件夹、读不了时，load_checkpoint 返回了 {short(value)}：只有文件不存在才表示新任务，"
              "别的读不了（文件夹、没有权限……）要把错误报出来，不能当成没有检查点、悄悄从头开始。")
 
+    _check_unreadable(load_checkpoint, folder / "locked.json", state)
+
     future = 7
     (folder / "future.json").write_text(json.dumps({**state, "version": future}), encoding="utf-8")
     err = _load_error(load_checkpoint, folder / "future.json", f"的 version 是 {future}")
@@ -359,21 +410,55 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     print(PASSED)
 
 
+def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:
+    """A checkpoint nobody may read (mode 000): its OSError goes to the caller, and the file stays."""
+    path.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    os.chmod(path, 0)
+    try:
+        unprivileged(path.read_bytes)
+    except PermissionError:
+        pass
+    else:  # mode bits that do not bind here (Windows): nothing to see
+        os.chmod(path, 0o600)
+        return
+    try:
+        value = unprivileged(load_checkpoint, path)
+    except NotImplementedError:
+        fail("load_checkpoint 还没有写完（仍然是 raise NotImplementedError）。")
+    except (FileNotFoundError, ValueError) as err:
+        fail(f"文件存在、但没有读权限时，load_checkpoint 抛出了 {type(err).__name__}：读不了的文件既不是「不存在」，"
+             "也不是「内容坏了」，要让 PermissionError（OSError 的一种）原样抛出去，调用方才知道该去查权限。")
+    except OSError:
+        pass
+    except Exception as err:  # noqa: BLE001 - named for the student
+        fail(f"文件没有读权限时，load_checkpoint 应该让 PermissionError 抛出去，你的代码抛出了 {type(err).__name__}"
+             f"（{short(str(err))}）。{explain(err)}")
+    else:
+        fail(f"文件存在、但没有读权限时，load_checkpoint 返回了 {short(value)}：只有文件不存在才表示新任务，"
+             "读不了要把错误报出来，不能当成没有检查点、悄悄从头开始。")
+    finally:
+        if path.exists():
+            os.chmod(path, 0o600)  # the scratch folder can go
+    expect(path.exists(), "load_checkpoint 读一个没有读权限的检查点时把它删掉或移走了：读检查点不应该动它。")
+
+
 # --- run_agent -------------------------------------------------------------------------------
 
 class _Recorder:
     """Everything run_agent does that a check looks at, in order: model calls, saves, reconcile calls."""
 
-    def __init__(self, namespace: dict):
+    def __init__(self, namespace: dict, shapes=()):
         self.namespace = namespace
-        self.log = []  # ("model", request messages, usage total) / ("save", state, path) / ("reconcile", state)
-        self.client = make_client(offline=True)
+        # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
+        self.log = []
+        self.client = scripted_client(shapes)  # the offline model, its replies carried in these shapes
         real_create = self.client.messages.create
 
         def create(*args, **kwargs):
             sent = copy.deepcopy(kwargs.get("messages"))
             response = real_create(*args, **kwargs)
-            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens))
+            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens,
+                             response.model_dump(mode="json")))
             return response
 
         self.client.messages.create = create
@@ -418,10 +503,11 @@ def _save_point(state) -> str:
     return "?"
 
 
-def _run(run_agent, namespace, task, path, documented=False):
+def _run(run_agent, namespace, task, path, documented=False, shapes=()):
     """run_agent(task, client=..., path=path), watched; `documented`: called as the docstring shows it, without a
-    client (the notebook's make_client then hands out the watched one)."""
-    recorder = _Recorder(namespace)
+    client (the notebook's make_client then hands out the watched one); `shapes`: how the model's replies come
+    (course.model.shaped)."""
+    recorder = _Recorder(namespace, shapes)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     what = f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}{'，照文档不传 client' if documented else ''}）"
@@ -536,6 +622,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
 
+    _check_reply_shapes(run_agent, namespace, cp["task"], folder / "shapes.json")
+
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
@@ -573,6 +661,28 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "只读工具再跑一遍，高影响工具再标一次 is_error。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
+
+
+REPLY_SHAPES = ("tool_then_text", "tool_cut_off", "tool_end_turn", "tool_only", "cut_off")  # a few of them
+
+
+def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> None:
+    """Replies the API also sends: a reply with a tool_use is a tool call whatever its stop reason and wherever
+    the block is; one without is the end of the run, also when it was cut off at max_tokens."""
+    final, seen = _run(run_agent, namespace, task, path, shapes=REPLY_SHAPES)
+    models = seen.of("model")
+    for number, (_, _, _, reply) in enumerate(models, 1):
+        what = f"模型的第 {number} 次回复{describe_reply(reply)}"
+        asked = [block["id"] for block in reply["content"] if block["type"] == "tool_use"]
+        later = models[number][1] if number < len(models) else None
+        if asked:
+            expect(later is not None and _results_of(later, asked[0]),
+                   f"{what}：回复里有工具调用（tool_use），run_agent 就要执行它、把结果交回给模型，不管停止原因是什么、"
+                   "它排在第几个内容块；你的 run_agent 却没有接着这样做。找工具调用要看 content 里的每一块，不能只看 stop_reason。")
+        else:
+            expect(later is None, f"{what}：回复里没有工具调用，run_agent 就该停下、返回状态（不管停止原因是不是 end_turn）；"
+                                  "你的 run_agent 却又调用了模型。")
+    expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
 
 
 # --- reconcile -------------------------------------------------------------------------------
@@ -674,6 +784,16 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is True, f"is_error 要是布尔值 True，你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
+
+        missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
+        _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)
+        expect(spy.names() == ["read_file"], f"悬空的 read_file 重新执行失败了，也只执行这一次（实际执行的是："
+                                             f"{spy.names() or '什么也没有'}）：失败的结果就是答案，交给模型决定下一步。")
+        expect(spy.calls[0][2] in text_of(block.get("content")),
+               "重新执行失败时，tool_result 的 content 里要有 execute_tool 返回的那段错误文本：模型读到原因才能换个办法。")
+        expect(block.get("is_error") is True,
+               "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
+               f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
     print(PASSED)
 
 

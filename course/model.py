@@ -56,7 +56,27 @@ def make_client(offline: bool | None = None) -> anthropic.Anthropic:
         offline = os.environ.get(OFFLINE_ENV) == "1" or not os.environ.get("ANTHROPIC_API_KEY")
     if not offline:
         return anthropic.Anthropic()
-    transport = httpx2.MockTransport(answer_request)
+    return scripted_client()
+
+
+def scripted_client(shapes=()) -> anthropic.Anthropic:
+    """A client of the offline model whose reply number i (counting replies, not refused requests) is carried
+    in `shapes[i]` (see `shaped`; None or past the end: as the policy gives it)."""
+    answered = []
+
+    def answer_in_shape(body: dict) -> tuple:
+        status, reply, request_id = answer(body, shapes[len(answered)] if len(answered) < len(shapes) else None)
+        if status == 200:
+            answered.append(reply)
+        return status, reply, request_id
+
+    return offline_client(answer_in_shape)
+
+
+def offline_client(answer_body) -> anthropic.Anthropic:
+    """A client whose requests never leave the process: `answer_body(request body)` gives (status, reply, request
+    id), and the SDK reads the reply as it reads the API's."""
+    transport = httpx2.MockTransport(lambda request: _response(*answer_body(json.loads(request.content))))
     return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
 
 
@@ -72,12 +92,12 @@ class InvalidRequest(Exception):
     """What the Messages API answers with HTTP 400 invalid_request_error."""
 
 
-def answer(body: dict) -> tuple:
+def answer(body: dict, shape: str | None = None) -> tuple:
     """The offline model's answer to one Messages API request body: (200, the reply, request id), or the
-    API's (400, error, request id)."""
+    API's (400, error, request id). `shape`: how the reply carries the policy's step (see `shaped`)."""
     request_id = "req_" + _stable_id(body, 24)
     try:
-        return 200, scripted_reply(body), request_id
+        return 200, shaped(scripted_reply(body), shape, body.get("max_tokens", 1024)), request_id
     except InvalidRequest as exc:
         error = {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)},
                  "request_id": request_id}
@@ -86,7 +106,10 @@ def answer(body: dict) -> tuple:
 
 def answer_request(request: httpx2.Request) -> httpx2.Response:
     """The offline model's HTTP answer to one Messages API request."""
-    status, reply, request_id = answer(json.loads(request.content))
+    return _response(*answer(json.loads(request.content)))
+
+
+def _response(status: int, reply: dict, request_id: str) -> httpx2.Response:
     headers = {"request-id": request_id}
     if status == 400:
         headers["x-should-retry"] = "false"  # the API marks a 400 as final; the SDK reads this before its own rules
@@ -320,6 +343,55 @@ def scripted_reply(request: dict) -> dict:
         "stop_sequence": None,
         "usage": _usage(context, content),
     }
+
+
+# --- the same step, carried as the API may also send it ------------------------------------------
+# The policy decides what the model does next; a shape is another reply the Messages API really sends for
+# such a step (at most one tool_use: the requests ask for disable_parallel_tool_use). The first ones keep
+# the tool call: a tool_use alone (as the API's own recorded replies have it), after several text blocks,
+# before its text, in a reply cut off at max_tokens, or under end_turn. The others carry no tool call:
+# the model stops, in several text blocks, with no content at all (an empty end_turn), cut off at
+# max_tokens, at a stop sequence, or refused by the streaming classifiers.
+TOOL_CALL_SHAPES = ("tool_only", "texts_then_tool", "tool_then_text", "tool_cut_off", "tool_end_turn")
+ENDING_SHAPES = ("texts", "empty", "cut_off", "stop_sequence", "refusal")
+STOP_SEQUENCE = "\n\n---"
+
+
+def _halves(text: str) -> list:
+    middle = max(1, len(text) // 2)
+    return [{"type": "text", "text": text[:middle]}, {"type": "text", "text": text[middle:] or "。"}]
+
+
+def shaped(reply: dict, shape: str | None, max_tokens: int = 1024) -> dict:
+    """The scripted `reply` in another shape (TOOL_CALL_SHAPES, ENDING_SHAPES) of the same step; a tool call's
+    shape leaves a reply without a tool call as it is."""
+    calls = [b for b in reply["content"] if b["type"] == "tool_use"]
+    if shape is None or (shape in TOOL_CALL_SHAPES and not calls):
+        return reply
+    text = "".join(b["text"] for b in reply["content"] if b["type"] == "text") or "好的。"
+    whole = [{"type": "text", "text": text}]
+    content, stop = {
+        "tool_only": (calls, "tool_use"),
+        "texts_then_tool": (_halves(text) + calls, "tool_use"),
+        "tool_then_text": (calls + whole, "tool_use"),
+        "tool_cut_off": (reply["content"], "max_tokens"),
+        "tool_end_turn": (reply["content"], "end_turn"),
+        "texts": (_halves(text), "end_turn"),
+        "empty": ([], "end_turn"),
+        "cut_off": ([{"type": "text", "text": text[:len(text) // 2 + 1]}], "max_tokens"),
+        "stop_sequence": (whole, "stop_sequence"),
+        "refusal": ([{"type": "text", "text": text[:len(text) // 3 + 1]}], "refusal"),
+    }[shape]
+    body = {**reply, "content": content, "stop_reason": stop, "usage": dict(reply["usage"])}
+    if stop == "max_tokens":
+        body["usage"]["output_tokens"] = max_tokens
+    elif stop == "stop_sequence":
+        body["stop_sequence"] = STOP_SEQUENCE
+    elif stop == "refusal":
+        body["stop_details"] = {"type": "refusal", "category": None, "explanation": None}
+    if not content:
+        body["usage"]["output_tokens"] = 3
+    return body
 
 
 def assistant_message(response) -> dict:

@@ -158,6 +158,19 @@ def like_windows(monkeypatch):
     monkeypatch.setattr(os, "name", "nt")
 
 
+def test_an_unreadable_file_taken_for_a_missing_one(namespace):
+    save_with(namespace, "    except FileNotFoundError:\n        return None",
+              "    except (FileNotFoundError, PermissionError):\n        return None")
+    fails_with("没有读权限时，load_checkpoint 返回了", check_save, namespace)
+
+
+def test_an_unreadable_file_reported_as_a_broken_one(namespace):
+    save_with(namespace, "    except FileNotFoundError:\n        return None",
+              "    except FileNotFoundError:\n        return None\n    except PermissionError as exc:\n"
+              "        raise ValueError(f\"检查点 {path} 读不了\") from exc")
+    fails_with("PermissionError（OSError 的一种）原样抛出去", check_save, namespace)
+
+
 def test_no_folder_fsync_is_rejected_off_windows(namespace):
     save_with(namespace, 'if os.name != "nt":', "if False:")
     fails_with("改名之后没有 fsync 文件夹", check_save, namespace)
@@ -262,6 +275,20 @@ def test_a_finished_task_resumed_again(namespace):
 def test_a_failed_tool_without_is_error(namespace):
     run_agent_with(namespace, '"is_error": output.startswith("错误")}', "}")
     fails_with("要带 is_error: True", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_loop_that_decides_by_the_stop_reason(namespace):
+    run_agent_with(namespace, "        if tool_use is None:\n            break",
+                   "        if response.stop_reason != \"tool_use\":\n            break")
+    fails_with("不能只看 stop_reason", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_loop_that_ends_only_on_end_turn(namespace):
+    run_agent_with(namespace, 'tool_use = next((block for block in response.content if block.type == "tool_use"), None)',
+                   'tool_use = None if response.stop_reason == "end_turn" else '
+                   'next(block for block in response.content if block.type == "tool_use")')
+    fails_with("回复里有工具调用（tool_use），run_agent 就要执行它", checks.check_run_agent, namespace["run_agent"],
+               namespace)
 
 
 def test_a_failed_tool_flagged_as_a_string(namespace):
@@ -432,12 +459,29 @@ def test_a_lookup_of_an_unheard_of_tool_is_explained(namespace):
     fails_with("这个字典里没有这个键", checks.check_reconcile, namespace["reconcile"], namespace)
 
 
+def test_a_failed_rerun_without_is_error(namespace):
+    define(namespace, '''
+        def reconcile(cp):
+            pending = cp["pendingToolUse"]
+            if pending["name"] in READ_ONLY_TOOLS:
+                result = {"type": "tool_result", "tool_use_id": pending["id"],
+                          "content": execute_tool(pending["name"], pending["input"])}
+            else:
+                result = {"type": "tool_result", "tool_use_id": pending["id"], "is_error": True, "content": "结果未知。"}
+            cp["messages"].append({"role": "user", "content": [result]})
+            cp["pendingToolUse"] = None
+            return cp
+    ''')
+    fails_with("重新执行失败了", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
 def test_reconcile_written_another_way_passes(namespace):
     define(namespace, '''
         def reconcile(cp):
             pending = cp["pendingToolUse"]
             if pending["name"] in READ_ONLY_TOOLS:
-                content, flag = [{"type": "text", "text": execute_tool(pending["name"], pending["input"])}], {}
+                output = execute_tool(pending["name"], pending["input"])
+                content, flag = [{"type": "text", "text": output}], {"is_error": output.startswith("错误")}
             else:
                 content, flag = [{"type": "text", "text": "结果未知：请先查证再决定。"}], {"is_error": True}
             new = dict(cp, pendingToolUse=None,

@@ -499,8 +499,8 @@ def look(client):
                           inspect.getsource(course.tools.read_file) == inspect.getsource(tools.read_file),
                           str(inspect.signature(course.tools.read_file))],
             "client": [str(client.base_url), client.api_key, type(client._client._transport).__name__,
-                       client._client._transport.handler is course.model.answer_request,
-                       str(make_client().base_url)],
+                       client._client._transport.handler.__code__ is make_client()._client._transport.handler.__code__,
+                       client._client._transport.handler.__module__, str(make_client().base_url)],
             "mail_server": course.MailServer.__module__,
             "proc": [sorted(n for n in os.listdir("/proc") if n.isdigit()), os.readlink("/proc/self"),
                      re.search(r"Pid:\t([0-9]+)", open("/proc/self/status").read()).group(1),
@@ -539,7 +539,8 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["same_code"] == [True, True, True]
     assert seen["modules"] == ["course.tools", "course.tools", "course.model"] and seen["closures"] == [None] * 3
     assert seen["read_file"] == ["read_file", "course.tools", True, "(path: str) -> str"]
-    assert seen["client"] == ["https://api.anthropic.com", "offline", "MockTransport", True, "https://api.anthropic.com"]
+    assert seen["client"] == ["https://api.anthropic.com", "offline", "MockTransport", True, "course.model",
+                              "https://api.anthropic.com"]
     assert seen["mail_server"] == "course.mail"
     pid = str(seen["pid"])
     assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True]

@@ -18,7 +18,12 @@ What is drawn (the lesson's contract, not its examples):
   with or contain a read-only name, high-impact verbs no deny-list names, and names made up
   from nothing;
 - broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
-  above and below 1, JSON that is no object, fields missing, text that is not UTF-8, a folder.
+  above and below 1, JSON that is no object, fields missing, text that is not UTF-8, a folder,
+  a file no one may read;
+- states JSON cannot hold (`unjsonable_states`): a set, bytes, a key that is a tuple, an SDK
+  object, somewhere in a drawn checkpoint;
+- the shapes of the model's replies a run_agent gets (`reply_plans`): every stop reason and
+  block order of course.model.shaped, over a few short runs.
 """
 import atexit
 import json
@@ -31,8 +36,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis import seed as with_seed
 from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.internal.conjecture import providers
 
 from autograder.contract import CHECKPOINT_FIELDS
+from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES
+from autograder.scenario import FileData
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from instruments.host import memory_tmp_dir
 
@@ -41,6 +49,12 @@ from instruments.host import memory_tmp_dir
 _HOME = tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-hypothesis-", dir=memory_tmp_dir())
 atexit.register(shutil.rmtree, _HOME, True)
 set_hypothesis_home_dir(_HOME)
+# Hypothesis also draws constants it finds in the source of every local module loaded so far. Which modules a
+# process has loaded varies (a judge pool's worker has the hidden tests loaded after its first submission, a
+# lone judge has not), so a seed would not draw the same values again; and the hidden tests' own words could turn
+# up in a drawn input. The grader's draws take Hypothesis's built-in constants only.
+providers._get_local_constants = providers.Constants
+providers.CONSTANTS_CACHE.cache.clear()
 
 # Whether looking at the mail already sent is read-only the lesson leaves to the student (calling it high
 # impact only gives up a harmless redo): it is never the dangling call.
@@ -60,7 +74,7 @@ SNAKE = st.lists(st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=7
 INPUT_VALUE = st.one_of(TEXT, st.integers(-5, 500), st.booleans(), st.lists(TEXT, max_size=2))
 INPUTS = st.dictionaries(st.sampled_from(("path", "pattern", "query", "to", "subject", "target", "note", "limit")),
                          INPUT_VALUE, max_size=3)
-# Inputs a rerun succeeds on: whether reconcile flags a rerun that failed is judged in run_agent's resume.
+# Inputs a rerun succeeds on (FAILING_READ_ONLY: ones it fails on).
 READ_ONLY_INPUTS = {
     "read_file": st.fixed_dictionaries({"path": st.sampled_from(
         [f"./notes/meeting-08-{day}.md" for day in (25, 26, 27, 28, 29)] + ["./team.md"])}),
@@ -69,6 +83,14 @@ READ_ONLY_INPUTS = {
     "list_dir": st.fixed_dictionaries({"path": st.sampled_from(("./notes", "."))}),
     "web_search": st.fixed_dictionaries({"query": TEXT}),
 }
+# A path the course's workspace does not have: the tool's own answer is an error ("错误：找不到 …").
+MISSING_PATH = st.one_of(st.builds("./notes/meeting-09-{:02d}.md".format, st.integers(1, 30)),
+                         st.builds("./{}/{}".format, st.sampled_from(("archive", "drafts", "minutes", "old")), SNAKE))
+FAILING_READ_ONLY = st.one_of(
+    st.tuples(st.just("read_file"), st.fixed_dictionaries({"path": MISSING_PATH})),
+    st.tuples(st.just("list_dir"), st.fixed_dictionaries({"path": MISSING_PATH})),
+    st.tuples(st.just("grep"), st.fixed_dictionaries({"pattern": st.sampled_from(("结论", "决定", "负责")),
+                                                      "path": MISSING_PATH})))
 EMAIL_INPUT = st.fixed_dictionaries({"to": st.just("team@example.com"), "subject": TEXT})
 UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
                  "provision_vm", "revoke_access", "approve_invoice", "refund_order", "enqueue_job", "restart_service",
@@ -88,6 +110,7 @@ def _not_read_only(name: str) -> bool:
 # Every kind of dangling call: a strategy of (name, input) for each.
 DANGLING = {
     **{name: st.tuples(st.just(name), READ_ONLY_INPUTS[name]) for name in READ_ONLY},
+    "failing_rerun": FAILING_READ_ONLY,  # read-only, and run again it fails
     "send_email": st.tuples(st.just("send_email"), EMAIL_INPUT),
     "begins_with_read_only": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), st.just(""), SNAKE), INPUTS),
     "has_read_only_inside": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), SNAKE, SNAKE), INPUTS),
@@ -230,7 +253,57 @@ def broken_files(draw, kind: str) -> tuple:
         encoding = draw(st.sampled_from(("gbk", "latin-1")))
         data = raw.encode(encoding, errors="replace")
         return kind, data if encoding != "latin-1" else data + b"\xff\xfe"
+    if kind == "unreadable":  # a whole checkpoint, which no one without privileges may read
+        return kind, FileData(text, mode=0o000)
     return kind, FOLDER
 
 
-BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "not_object", "missing_fields", "not_utf8", "folder")
+BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "not_object", "missing_fields", "not_utf8", "folder",
+                "unreadable")
+
+
+# -- states JSON cannot hold: a drawn checkpoint with one value replaced by a mark of autograder.child.python_value,
+# which the step (and the oracle, here) turns into the Python value --
+UNJSONABLE = {
+    "set": st.lists(TEXT, min_size=1, max_size=3, unique=True).map(lambda items: {"$set": items}),
+    "bytes": TEXT.map(lambda text: {"$bytes": text}),
+    "tuple_key": st.builds(lambda first, second, value: {"$tuple_keys": [[[first, second], value]]}, TEXT, TEXT, TEXT),
+    "sdk_object": TEXT.map(lambda text: {"$sdk_text_block": text}),  # a response's block kept as the SDK's object
+}
+UNJSONABLE_KINDS = tuple(UNJSONABLE)
+
+
+def _places(value, at=()) -> list:
+    """The key paths of the values inside `value` that are neither a dict nor a list."""
+    if isinstance(value, dict):
+        return [place for key, item in value.items() for place in _places(item, (*at, key))]
+    if isinstance(value, list):
+        return [place for index, item in enumerate(value) for place in _places(item, (*at, index))]
+    return [at]
+
+
+@st.composite
+def unjsonable_states(draw, kind: str) -> dict:
+    """{"$python": checkpoint}: a checkpoint with a value of this kind anywhere in its messages or its pending
+    call, so that a save fails early or late in the file."""
+    cp = draw(checkpoints(ANY_CALL, draw(st.sampled_from(("pending", "result"))), exchanges=(0, 2)))
+    *inner, last = draw(st.sampled_from(_places({key: cp[key] for key in ("messages", "pendingToolUse")})))
+    holder = cp
+    for key in inner:
+        holder = holder[key]
+    holder[last] = draw(UNJSONABLE[kind])
+    return {"$python": cp}
+
+
+@st.composite
+def reply_plans(draw) -> list:
+    """The shapes of the replies (course.model.shaped) of a few short runs of run_agent, one list per run: each
+    run ends on its own ending shape, and the tool-call shapes, with two replies as the scripted model gives
+    them, are spread over the runs before their endings, at least one in each (so every run calls a tool, and
+    two runs call the same first one). Every shape is in every grading run, in a drawn place."""
+    endings = draw(st.permutations(ENDING_SHAPES))
+    calls = draw(st.permutations((*TOOL_CALL_SHAPES, None, None)))
+    cuts = sorted(draw(st.lists(st.integers(1, len(calls) - 1), min_size=len(endings) - 1,
+                                max_size=len(endings) - 1, unique=True)))
+    bounds = [0, *cuts, len(calls)]
+    return [[*calls[bounds[number]:bounds[number + 1]], ending] for number, ending in enumerate(endings)]

@@ -6,6 +6,7 @@ in Chinese, and is all the feedback shows. Data from the child is plain JSON, bu
 any shape, so every access goes through a helper that fails with a message instead of
 raising KeyError.
 """
+import contextlib
 import json
 import os
 import re
@@ -14,7 +15,8 @@ import pytest
 
 from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
-from course.checks import short, text_of  # noqa: F401 (text_of for the other hidden tests; worded as the visible checks)
+# worded as the visible checks; describe_reply and text_of are for the other hidden tests
+from course.checks import describe_reply, short, text_of, unprivileged  # noqa: F401
 from course.model import InvalidRequest, check_tool_pairing
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -25,6 +27,23 @@ DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "r
               "reconcile": "reconcile", "recovery_action": "recovery_action",
               "QUIZ_DELETE_ANSWER": "quiz_delete", "ROOT_CAUSE_ANSWER": "root_cause",
               "QUIZ_FAILURE_ANSWER": "quiz_failure", "READ_ONLY_TOOLS": "read_only_tools"}
+
+
+def as_the_step(grading, function, *args):
+    """function(*args) as a step would run it: in an isolated sandbox the step has no capability, so mode bits
+    bind it even when the grader is root (the reference, as the oracle, runs under the same rules)."""
+    return unprivileged(function, *args) if grading.sandbox.isolated else function(*args)
+
+
+@contextlib.contextmanager
+def tools_answering(reference, execute_tool):
+    """The reference's execute_tool, for a while, is `execute_tool` (answering as the student's tools did)."""
+    saved = reference.execute_tool
+    reference.execute_tool = execute_tool
+    try:
+        yield
+    finally:
+        reference.execute_tool = saved
 
 
 def fail(message: str):

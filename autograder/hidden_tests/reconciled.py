@@ -1,12 +1,11 @@
 """Reading what one reconcile call did, for test_reconcile, and what the reference does on the same input."""
-import contextlib
 import copy
 from dataclasses import dataclass
 
 from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
 from autograder.protocol import StepStatus
 
-from .helpers import emails_in_step, expect, fail, pairing_problem, problem, same, short, text_of
+from .helpers import emails_in_step, expect, fail, pairing_problem, problem, same, short, text_of, tools_answering
 from .shrink import counterexample, smallest_failing
 
 NOT_RUN = "（评分器：你的代码没有执行这个工具）"  # what the reference's tool returns when the student's did not run it
@@ -109,28 +108,17 @@ def the_result(result: Reconciled) -> dict:
     return block
 
 
-@contextlib.contextmanager
-def _tools_answering(reference, calls: list, ran: list):
-    """The reference's execute_tool, for a while, answering each call with what the student's same call got."""
+def expected(reference, checkpoint: dict, calls: list) -> tuple:
+    """(state, free): the reference's reconcile on the same checkpoint, each call of its tools answered with what
+    the student's same call got; `free`: whether the wording of the result is free (the reference ran no tool)."""
     outputs = {(c["name"], repr(c["input"])): c["output"] for c in calls}
+    ran = []
 
     def execute_tool(name, tool_input):
         ran.append(name)
         return outputs.get((name, repr(tool_input)), NOT_RUN)
 
-    saved = reference.execute_tool
-    reference.execute_tool = execute_tool
-    try:
-        yield
-    finally:
-        reference.execute_tool = saved
-
-
-def expected(reference, checkpoint: dict, calls: list) -> tuple:
-    """(state, free): the reference's reconcile on the same checkpoint, its tools answering as the student's
-    did; `free`: whether the wording of the result is free (the reference ran no tool for it)."""
-    ran = []
-    with _tools_answering(reference, calls, ran):
+    with tools_answering(reference, execute_tool):
         state = reference.reconcile(copy.deepcopy(checkpoint))
     return state, not ran
 

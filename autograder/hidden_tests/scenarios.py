@@ -145,15 +145,25 @@ def build(max_turns: int, rng) -> dict:
     files = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=folder) for kind in damaged}
     on_disk = {f"{files[kind]}/{FOLDER_FILE}" if damaged[kind] == FOLDER else files[kind]:
                "" if damaged[kind] == FOLDER else damaged[kind] for kind in damaged}
+    # States JSON cannot hold, each saved over a checkpoint of its own in a folder of their own (in the
+    # process of the broken files: the one must stay as it was, and no temporary file be left).
+    unjsonable = dict(drawn(rng, st.tuples(*(st.tuples(st.just(kind), generated.unjsonable_states(kind))
+                                             for kind in generated.UNJSONABLE_KINDS))))
+    kept = f"{draw.folder()}/{draw.letters(6)}"
+    targets = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=kept) for kind in unjsonable}
     # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
-                 files={saved: json.dumps(previous, ensure_ascii=False), **on_disk},
+                 files={saved: json.dumps(previous, ensure_ascii=False), **on_disk,
+                        **{target: json.dumps(previous, ensure_ascii=False) for target in targets.values()}},
                  meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
-                       "damaged": damaged, "task": meeting},
+                       "damaged": damaged, "task": meeting, "unjsonable": unjsonable, "unsaved": targets,
+                       "unsaved_folder": kept, "first_unsaved": 3 + len(damaged)},
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
-                        *({**call("load_checkpoint", path(files[kind])), "batch": "broken"} for kind in damaged)]))
+                        *({**call("load_checkpoint", path(files[kind])), "batch": "broken"} for kind in damaged),
+                        *({**call("save_checkpoint", unjsonable[kind], path(targets[kind])), "batch": "broken"}
+                          for kind in unjsonable)]))
 
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
@@ -165,12 +175,13 @@ def build(max_turns: int, rng) -> dict:
 
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
     # and so do the unheard-of tools)
-    others = [name for name in READ_ONLY if name != "read_file"]
-    read_only = drawn(rng, alternating(*({"pending": DANGLING[name]} for name in ["read_file", "read_file", *others])))
-    add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only},
+    # A read-only call whose rerun fails (a path the workspace does not have) is among the others.
+    kinds = ["read_file", "read_file", *(name for name in READ_ONLY if name != "read_file"), "failing_rerun"]
+    read_only = drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in kinds)))
+    add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only, "kinds": kinds},
                  steps=[{**call("reconcile", cp), "report_args": True,
-                         "batch": "read_file" if cp["pendingToolUse"]["name"] == "read_file" else "others"}
-                        for cp in read_only]))
+                         "batch": "read_file" if kind == "read_file" else "others"}
+                        for cp, kind in zip(read_only, kinds)]))
 
     send = drawn(rng, checkpoints(DANGLING["send_email"]))
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
@@ -228,4 +239,15 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpA", meeting), "turns": max_turns},
           model="endless")
     agent("agent_finished", resumed_meeting, finished(draw.sample("cpA", meeting)))
+
+    # Fresh runs, one process for all: the model's replies in every shape (course.model.shaped), each run
+    # ending on one that asks for no tool. The reference's run_agent on the same replies is the oracle.
+    plans = drawn(rng, generated.reply_plans())
+    tasks = [rng.choice((EMAIL_TASKS, MEETING_TASKS)[number % 2]) for number in range(len(plans))]
+    where = [draw.file() for _ in plans]
+    add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, read_after=tuple(where),
+                 meta={"tasks": tasks, "files": where},
+                 steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
+                         "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies"}
+                        for task, file, plan in zip(tasks, where, plans)]))
     return scenarios

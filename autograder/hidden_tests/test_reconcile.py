@@ -18,9 +18,10 @@ def every_call(grading):
 
 
 def read_only_calls(grading, which):
+    """The read-only calls of the kinds `which` takes (a tool's name, or "failing_rerun": one whose rerun fails)."""
     outcome = grading.outcome("reconcile_read_only")
-    for index, cp in enumerate(outcome.scenario.meta["checkpoints"]):
-        if which(cp["pendingToolUse"]["name"]):
+    for index, kind in enumerate(outcome.scenario.meta["kinds"]):
+        if which(kind):
             yield reconciled(outcome, index)
 
 
@@ -77,21 +78,23 @@ def holds(check, *args) -> bool:
 @pytest.mark.grade(GRADE, 1)
 def test_read_file_is_run_again(grading):
     """悬空的 read_file 通过 execute_tool 再执行一次，真实输出成为 tool_result"""
-    for result in read_only_calls(grading, lambda name: name == "read_file"):
+    for result in read_only_calls(grading, lambda kind: kind == "read_file"):
         rerun_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_read_only_tool_is_run_again(grading):
-    """grep、list_dir、web_search 这些只读工具也一样重新执行"""
-    for result in read_only_calls(grading, lambda name: name != "read_file"):
+    """grep、list_dir、web_search 这些只读工具也一样重新执行，重新执行失败的也一样"""
+    for result in read_only_calls(grading, lambda kind: kind != "read_file"):
         rerun_property(grading, result)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_is_error_exactly_when_not_run(grading):
     """不能重新执行的调用不执行，得到 is_error: True（布尔值）和一句说明；重新执行成功的不标 is_error，失败的标 is_error: True"""
-    for result in every_call(grading):
+    calls = list(every_call(grading))
+    # the calls that must not run again first: running one of them is the worse mistake, and is said first
+    for result in sorted(calls, key=lambda result: not expected(grading.reference, result.checkpoint, result.calls)[1]):
         is_error_property(grading, result)
 
 

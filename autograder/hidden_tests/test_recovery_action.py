@@ -41,6 +41,8 @@ def check(grading, wanted):
         what = f"recovery_action（pendingToolUse 为 {pending['name'] if pending else 'None'}）"
         message = problem(outcome, index, what)
         expect(message is None, message)
+        ran = [c["name"] for c in outcome.student_tool_calls(index)]  # what it did is said before what it answered
+        expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：要不要重新执行，由调用它的代码决定")
         if wrong_answer(outcome, index, checkpoint, wanted):
             smallest = smallest_failing(grading, f"recovery_{wanted}", "recovery_action", checkpoint,
                                         lambda shrunk, i, case: wrong_answer(shrunk, i, case, wanted))
@@ -48,8 +50,6 @@ def check(grading, wanted):
             value = outcome.steps[index]["value"]
             expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}" + example)
             fail(f"{what} 只做判断，不应该修改传进来的检查点" + example)
-        ran = [c["name"] for c in outcome.student_tool_calls(index)]
-        expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：要不要重新执行，由调用它的代码决定")
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")
     emails = outcome.emails_during_steps()
     expect(wanted != "is_error" or not emails, f"recovery_action 只做判断，却发出了 {emails} 封邮件")

@@ -13,6 +13,7 @@ from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
+from .replies import replies_problem
 from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
                       same, short, text_of, usage_total)
 
@@ -65,7 +66,7 @@ def check_final_state(state, calls, task, turns_before, task_why):
 
 @pytest.mark.grade(GRADE, 1)
 def test_fresh_start(grading):
-    """没有检查点时从头开始，用传进来的 client 调用模型；返回的状态六个字段都对"""
+    """没有检查点时从头开始，用传进来的 client 调用模型；返回的状态六个字段都对；模型的回复不论停止原因（max_tokens、stop_sequence、refusal……）和内容块的顺序，都和参考答案一样处理"""
     outcome = grading.outcome("agent_fresh")
     task = outcome.scenario.meta["task"]
     state = final_state(outcome)
@@ -78,6 +79,11 @@ def test_fresh_start(grading):
     expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
                                       f"你发的是 {short(first, 80)}")
     check_final_state(state, calls, task, 0, "传进来的任务")
+    replies = grading.outcome("agent_replies")  # the model's replies in every shape, against the reference
+    for index in range(len(replies.steps)):
+        message = replies_problem(grading, replies, index)
+        if message:
+            fail(message)
 
 
 @pytest.mark.grade(GRADE, 1)

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from autograder.child import python_value
 from autograder.contract import checkpoint_differences, error_kind
 from autograder.protocol import StepStatus
 
 from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
-from .helpers import (as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
+from .helpers import (as_the_step, as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
                       returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER
 
@@ -24,21 +25,45 @@ LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BR
     "not_object": "文件是合法的 JSON、但不是一个对象时",
     "missing_fields": "文件里没有 version 字段时",
     "folder": "path 上是一个文件夹时",
+    "unreadable": "文件存在、但没有读权限时",
+}
+UNSAVED = {  # the kind of value JSON cannot hold (autograder.hidden_tests.generated.UNJSONABLE) -> its name
+    "set": "一个 set（集合）",
+    "bytes": "一段 bytes（字节串）",
+    "tuple_key": "一个键是 tuple 的 dict",
+    "sdk_object": "一个 SDK 的对象（没有转成 dict 的 TextBlock）",
 }
 
 
-def reference_outcome(reference, content) -> tuple:
-    """("value_error" | "os_error" | "returned", detail): what the reference's load_checkpoint does with it."""
+def reference_outcome(grading, content) -> tuple:
+    """("value_error" | "os_error" | "returned", detail): what the reference's load_checkpoint does with it,
+    under a step's rules (a FileData's mode bits bind)."""
     with tempfile.TemporaryDirectory(prefix="load-") as folder:
         path = Path(folder) / "checkpoint.json"
         if content == FOLDER:
             path.mkdir()
         else:
             path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+            path.chmod(getattr(content, "mode", 0o644))
         try:
-            return "returned", reference.load_checkpoint(path)
+            return "returned", as_the_step(grading, grading.reference.load_checkpoint, path)
         except (ValueError, OSError) as exc:
             return error_kind(exc), (str(exc) if isinstance(exc, ValueError) else type(exc).__name__)
+        finally:
+            path.chmod(0o700)  # so that the folder can go
+
+
+def reference_save(reference, previous: str, marked: dict) -> tuple:
+    """(raised, the text at the path after): the reference's save_checkpoint of the state `marked` (with
+    child.python_value's marks) over the checkpoint `previous`."""
+    with tempfile.TemporaryDirectory(prefix="save-") as folder:
+        path = Path(folder) / "checkpoint.json"
+        path.write_text(previous, encoding="utf-8")
+        try:
+            reference.save_checkpoint(python_value(marked["$python"]), path)
+        except Exception:  # noqa: BLE001 (whatever it raises, it raised)
+            return True, path.read_text(encoding="utf-8")
+        return False, path.read_text(encoding="utf-8")
 
 
 def check_no_stray_files(outcome, index, keep, when, advice):
@@ -67,13 +92,13 @@ def test_round_trip(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_load_errors(grading):
-    """文件损坏、为空、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）；path 上是文件夹时 OSError 照样抛出；坏文件留在原处"""
+    """文件损坏、为空、不是 UTF-8、不是对象、没有版本或版本不符时抛 ValueError，中文信息里写出路径（和两个版本号）；path 上是文件夹、或文件没有读权限时 OSError 照样抛出；坏文件留在原处"""
     outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
     for index, (kind, name) in enumerate(meta["broken"].items(), meta["first_broken"]):  # one step per file
         what = LOAD_ERRORS[kind]
         content = meta["damaged"][kind]
-        expected, detail = reference_outcome(grading.reference, content)  # the oracle, on the same file
+        expected, detail = reference_outcome(grading, content)  # the oracle, on the same file
         step = outcome.steps[index]
         if expected == "returned":
             expect(step["status"] == StepStatus.RETURNED and same(step.get("value"), detail),
@@ -104,7 +129,7 @@ def test_load_errors(grading):
            f"版本不符时，报错信息要写出文件里的版本号（{version}）和代码认的版本号（1），"
            f"你的信息是「{as_user_sees(outcome.steps[future]['error']['message'], outcome.workdir)}」")
     for relative, content in outcome.scenario.files.items():  # reading never moves, deletes or rewrites a file
-        if relative != meta["file"]:
+        if any(relative == name or relative.startswith(name + "/") for name in meta["broken"].values()):
             original = content if isinstance(content, bytes) else content.encode("utf-8")
             expect(outcome.files_after.get(relative) == original.decode("utf-8", errors="replace"),
                    f"load_checkpoint 读过坏掉的检查点之后，文件 {relative} 被移走、删掉或改写了：读检查点不应该动它，"
@@ -113,7 +138,7 @@ def test_load_errors(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_atomic(grading):
-    """一次写到一半失败的保存：异常抛出来，上一份检查点完好，文件夹里不留临时文件"""
+    """一次写到一半失败的保存（磁盘写满，或 state 里有 JSON 存不了的值）：异常抛出来，上一份检查点完好，文件夹里不留临时文件"""
     outcome = grading.outcome("save_atomic")
     meta = outcome.scenario.meta
     if problem(outcome, 0, "第一次保存"):
@@ -132,6 +157,32 @@ def test_atomic(grading):
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
     check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后",
                          "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
+    check_unsaved(grading)
+
+
+def check_unsaved(grading):
+    """Saves of states JSON cannot hold, each over a checkpoint of its own: what the reference does on the same
+    state over the same file, the student's does (raise, the checkpoint as it was), and no file is left."""
+    outcome = grading.outcome("save_roundtrip")
+    meta = outcome.scenario.meta
+    for index, (kind, name) in enumerate(meta["unsaved"].items(), meta["first_unsaved"]):
+        what = f"state 里有{UNSAVED[kind]}时"
+        raised, after = reference_save(grading.reference, outcome.scenario.files[name], meta["unjsonable"][kind])
+        step = outcome.steps[index]
+        if step["status"] not in (StepStatus.RETURNED, StepStatus.RAISED):
+            fail(f"{what}：" + problem(outcome, index, "save_checkpoint"))
+        if raised:
+            expect(step["status"] == StepStatus.RAISED,
+                   f"{what}，JSON 存不了它，save_checkpoint 应该把异常抛出去（清理临时文件之后 raise），你的函数却正常返回了："
+                   "调用方会以为已经存好。用 default= 之类把它悄悄转成别的值也不行，读回来的就不是原来的 state 了")
+        expect(outcome.files_after.get(name) == after,
+               f"{what}，保存失败之后 path 上应该还是原来那一份完整的检查点，你的 save_checkpoint 把它"
+               + ("删掉或移走了" if outcome.files_after.get(name) is None else "改写了")
+               + "：先写同一文件夹里的临时文件，写完再用 os.replace 换上去")
+    last = meta["first_unsaved"] + len(meta["unsaved"]) - 1
+    left = [name for name in stray_files(outcome, last, []) if name.startswith(meta["unsaved_folder"] + "/")]
+    expect(not left, f"state 里有 JSON 存不了的值、保存失败之后，文件夹里留下了多余的文件 {short(left)}：出错时要先删掉临时文件"
+                     "再把异常抛出去——不只是 OSError，json.dump 抛出的 TypeError 也一样（except BaseException 或 finally）")
 
 
 @pytest.mark.grade(GRADE, 1)

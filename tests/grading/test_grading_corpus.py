@@ -37,20 +37,32 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_list_blocks": {},
     "full_o_sync_save": {},
     "full_reconcile_describe": {},
+    "full_reply_kinds": {},  # finds the tool call block by block, whatever the stop reason
+    "full_load_oserror_chinese": {},  # an unreadable file: OSError(errno, Chinese words) is a PermissionError again
+    "full_save_finally_cleanup": {},  # try/finally removes the temporary file whatever was raised
+    "full_reconcile_failure_words": {},  # a failed rerun: words before the error text, in text blocks, is_error
     "full_contract_forms": {},  # the task as a text block, a new dict from reconcile, text-block results, logging  # calls describe(), which a demo cell of the notebook defines  # durable through O_SYNC writes, without fsync of the file
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
     "wrong_denylist_send_email": {"test_reconcile": 4, "test_recovery_action": 2},  # the incident has no unheard-of tool
     "wrong_forgot_pair": {"test_reconcile": 3, "test_incident_fix": 1},
-    "wrong_forgot_clear": {"test_reconcile": 4},
-    "wrong_previous_id": {"test_reconcile": 4, "test_incident_fix": 0},
+    "wrong_forgot_clear": {"test_reconcile": 3},  # and a failed rerun gets no is_error
+    "wrong_previous_id": {"test_reconcile": 3, "test_incident_fix": 0},  # and a failed rerun gets no is_error
     "wrong_is_error_string": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_rerun_all_is_error": {"test_reconcile": 4, "test_incident_fix": 2},
     "wrong_reinit": {"test_run_agent": 2, "test_incident_fix": 0},
     "wrong_reset_turns": {"test_run_agent": 3},
     "wrong_no_save_a": {"test_run_agent": 2, "test_incident_fix": 0},
     "wrong_tokens_sum": {"test_run_agent": 3},
+    "wrong_agent_until_end_turn": {"test_run_agent": 4},  # max_tokens, stop_sequence, refusal: no tool_use to run
+    "wrong_agent_stop_reason_tool_use": {"test_run_agent": 4},  # a tool_use under max_tokens or end_turn is left
+    "wrong_agent_last_block": {"test_run_agent": 4},  # a text after the tool_use; an empty end_turn
+    "wrong_load_permission_as_missing": {"test_save_load": 3},
+    "wrong_save_cleanup_oserror_only": {"test_save_load": 3},  # a TypeError leaves the temporary file
+    "wrong_save_default_str": {"test_save_load": 3},  # a set or an SDK object is saved as its str()
+    "wrong_reconcile_retries_failure": {"test_reconcile": 4},  # the failed rerun runs twice
+    "wrong_reconcile_failure_unflagged": {"test_reconcile": 4},
     "wrong_off_by_one": {"test_run_agent": 4},
     "wrong_no_reconcile": {"test_run_agent": 3, "test_incident_fix": 0},
     "wrong_run_agent_stub": {"test_run_agent": 0, "test_incident_fix": 0},
@@ -74,8 +86,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_readonly_substring": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
     "wrong_readonly_prefix": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
     "wrong_denylist_verbs": {"test_reconcile": 4, "test_recovery_action": 2},  # Level 2 replays send_email and grep only
-    "wrong_reconcile_counts_turn": {"test_reconcile": 4},
-    "wrong_reconcile_fresh_dict": {"test_reconcile": 4},
+    "wrong_reconcile_counts_turn": {"test_reconcile": 3},  # and a failed rerun gets no is_error
+    "wrong_reconcile_fresh_dict": {"test_reconcile": 3},  # and a failed rerun gets no is_error
     "wrong_reconcile_one_turn": {"test_reconcile": 1, "test_incident_fix": 0},  # right only where there is one turn
     "wrong_recovery_runs_tool": {"test_recovery_action": 2},
     "wrong_recovery_reconciles": {"test_recovery_action": 1},  # nothing pending: it does not call reconcile
@@ -84,9 +96,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_by_count": {"test_recovery_action": 2},  # the model's last reply leaves an even count too
     "wrong_ignores_client": {"test_run_agent": 4},
     "wrong_client_required": {"test_run_agent": 4},  # run_agent(task) without a client, as documented
-    "wrong_ignores_path": {"test_run_agent": 1, "test_incident_fix": 1},  # only the fresh start works: every resume starts afresh
+    # every resume starts afresh; and of the fresh runs sharing one folder, the second resumes the first's default file
+    "wrong_ignores_path": {"test_run_agent": 0, "test_incident_fix": 1},
     "wrong_task_from_argument": {"test_run_agent": 4},
-    "wrong_no_final_save": {"test_run_agent": 4},
+    "wrong_no_final_save": {"test_run_agent": 3},  # the fresh runs of every reply shape end unsaved too
     "wrong_no_save_after_reconcile": {"test_run_agent": 4},
     "wrong_agent_quick_write": {"test_run_agent": 3},  # its own open(path, "w"): a power cut can leave half a file
     "wrong_tokens_input_only": {"test_run_agent": 3},
@@ -100,7 +113,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "malformed_truncated": {"test_reconcile": 0, "test_recovery_action": 0, "test_root_cause": 0,
                             "test_incident_fix": 0},
     "tamper_patch_checker": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_swap_execute_tool": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},  # no tool ever fails
+    # no tool ever fails, and none reaches the grader: the fresh runs of every reply shape run none
+    "tamper_swap_execute_tool": {"test_run_agent": 0, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_hide_tracebacks": {"test_save_load": 2},
@@ -124,7 +138,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_smtp_quiet": {"test_reconcile": 4, "test_incident_fix": 2},  # its smtplib send is counted
     "tamper_send_after_return": {"test_reconcile": 4, "test_incident_fix": 2},  # its thread's send is counted
     "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_shm_journal": {"test_run_agent": 2, "test_incident_fix": 0},  # each step gets a fresh /dev/shm
+    # each step gets a fresh /dev/shm; the fresh runs sharing one step all begin with the same list_dir: run once
+    "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -209,6 +224,14 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_hang_at_definition": "卡住",
     "tamper_memory_bomb": "MemoryError",
     "tamper_forge_fsync": "fsync",
+    "wrong_agent_until_end_turn": "不管停止原因是什么",
+    "wrong_agent_stop_reason_tool_use": "回复里有 tool_use 就要执行",
+    "wrong_agent_last_block": "内容块依次是",
+    "wrong_load_permission_as_missing": "没有读权限时",
+    "wrong_save_cleanup_oserror_only": "json.dump 抛出的 TypeError 也一样",
+    "wrong_save_default_str": "悄悄转成别的值也不行",
+    "wrong_reconcile_retries_failure": "恰好再执行一次",
+    "wrong_reconcile_failure_unflagged": "失败了（execute_tool 返回的文本以「错误」开头）",
 }
 
 

@@ -1,14 +1,20 @@
 """The grader's parts on their own: what the child sends back, how a damaged notebook is
 read, which lines count as a leak, what the scenarios draw."""
 import copy
+import importlib
 import json
 import math
 import random
+import stat
 
 import nbformat
 import pytest
 
-from autograder.child import NotPlain, plain
+from autograder.child import NotPlain, plain, python_value
+from autograder.folder import Folder
+from course import assistant_message, execute_tool, request_params
+from course.checks import unprivileged
+from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
@@ -132,8 +138,11 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
         {n: (s.steps, s.files, s.meta) for n, s in again.items()}
     assert first["agent_fresh"].meta["file"] != other["agent_fresh"].meta["file"]
     samples = {scenarios.load_sample(name)["task"] for name in ("cpA", "cpB", "cpC")}
+    replies = first["agent_replies"]  # fresh runs, each with a file of its own in a nested folder
+    assert all("/" in name for name in replies.meta["files"]) and len(set(replies.meta["files"])) == len(replies.steps)
+    assert all(step["kwargs"]["client"] == scenarios.CLIENT and step["replies"] for step in replies.steps)
     for name, scenario in first.items():
-        if name.startswith("agent_"):
+        if name.startswith("agent_") and name != "agent_replies":
             assert "/" in scenario.meta["file"] and scenario.watch == scenario.meta["file"] != "checkpoint.json"
             assert scenario.steps[0]["kwargs"].get("client") == (None if name == "agent_resume"
                                                                   else scenarios.CLIENT)
@@ -175,18 +184,93 @@ def test_drawn_inputs_are_what_the_seed_says():
     assert len({json.dumps(s, ensure_ascii=False) for s in simplest}) > 5
 
 
+def test_a_seed_draws_the_same_whatever_local_modules_are_loaded(tmp_path, monkeypatch):
+    """A judge that has loaded more of the project (a pool's worker, the hidden tests after its first
+    submission) draws what a fresh judge draws from the same seed: no constant of a local module is used."""
+    strategy = generated.DANGLING["made_up"]
+    before = generated.examples(strategy, 100, 11)
+    words = sorted({f"{a}{b}" for a in ("user", "version", "data", "sent", "tool") for b in ("", "_id", "_x", "s")})
+    (tmp_path / "i19g_local_constants.py").write_text(f"WORDS = {words!r}\nNUMBERS = {list(range(3, 900, 7))!r}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("i19g_local_constants")
+    assert generated.examples(strategy, 100, 11) == before
+
+
 @pytest.mark.parametrize("kind", generated.BROKEN_KINDS)
 def test_every_kind_of_broken_file_is_refused_by_the_reference(kind, tmp_path):
     reference = load_reference()
+    refused = {"folder": IsADirectoryError, "unreadable": PermissionError}.get(kind, ValueError)
     for _, content in generated.examples(generated.broken_files(kind), 10, 9):
         path = tmp_path / "checkpoint.json"
         if content == generated.FOLDER:
             path.mkdir()
         else:
             path.write_bytes(content)
-        with pytest.raises(IsADirectoryError if kind == "folder" else ValueError):
-            reference.load_checkpoint(path)
+            path.chmod(getattr(content, "mode", 0o644))
+        with pytest.raises(refused):
+            unprivileged(reference.load_checkpoint, path)  # as a step runs it: mode bits bind even root
         path.rmdir() if path.is_dir() else path.unlink()
+
+
+def test_an_unreadable_file_is_written_with_its_mode_and_read_back_by_the_grader(tmp_path):
+    """A FileData keeps its mode through the drawing (a deep copy) and the grader's atomic write; the grader
+    still reads it afterwards (an ordinary user's grader gives itself read permission for that, and takes it back)."""
+    _, content = copy.deepcopy(generated.examples(generated.broken_files("unreadable"), 1, 2)[0])
+    folder = Folder(tmp_path / "work", "/work/x")
+    folder.write_atomically("runs/checkpoint.json", content)
+    written = tmp_path / "work" / "runs" / "checkpoint.json"
+    assert stat.S_IMODE(written.stat().st_mode) == content.mode == 0
+    assert folder.read_bytes("runs/checkpoint.json") == bytes(content)
+    assert stat.S_IMODE(written.stat().st_mode) == 0
+    with pytest.raises(PermissionError):
+        unprivileged(written.read_bytes)
+    folder.remove()
+
+
+def test_a_failing_rerun_fails_with_the_course_tools_and_the_reference_flags_it():
+    reference = load_reference()
+    for name, tool_input in generated.examples(generated.DANGLING["failing_rerun"], 20, 4):
+        assert name in READ_ONLY_TOOL_NAMES and execute_tool(name, tool_input).startswith("错误"), (name, tool_input)
+        cp = scenarios.Draw(random.Random(1)).with_pending(scenarios.load_sample("cpB"), name, tool_input)
+        assert reference.reconcile(cp)["messages"][-1]["content"][0]["is_error"] is True
+
+
+@pytest.mark.parametrize("kind", generated.UNJSONABLE_KINDS)
+def test_a_state_json_cannot_hold_makes_the_reference_raise_and_keep_the_checkpoint(kind, tmp_path):
+    reference = load_reference()
+    previous = json.dumps(scenarios.load_sample("cpA"), ensure_ascii=False)
+    for marked in generated.examples(generated.unjsonable_states(kind), 5, 6):
+        state = python_value(marked["$python"])
+        with pytest.raises(NotPlain):
+            plain(state)
+        path = tmp_path / "checkpoint.json"
+        path.write_text(previous, encoding="utf-8")
+        with pytest.raises((TypeError, ValueError)):
+            reference.save_checkpoint(state, path)
+        assert path.read_text(encoding="utf-8") == previous and list(tmp_path.iterdir()) == [path]
+
+
+def test_reply_plans_hold_every_shape_and_a_tool_call_in_every_run():
+    for plan in generated.examples(generated.reply_plans(), 20, 3):
+        assert sorted(map(str, (shape for run in plan for shape in run))) == \
+            sorted(map(str, (*TOOL_CALL_SHAPES, None, None, *ENDING_SHAPES)))
+        assert all(len(run) >= 2 and run[-1] in ENDING_SHAPES and set(run[:-1]) <= {*TOOL_CALL_SHAPES, None}
+                   for run in plan)
+
+
+@pytest.mark.parametrize("shape", (*TOOL_CALL_SHAPES, *ENDING_SHAPES))
+def test_each_reply_shape_carries_the_same_step_as_the_api_may(shape):
+    """The SDK reads every shape; a tool call's shape keeps the one tool call (answered, the conversation goes
+    on), an ending shape has none; a stop sequence is named only when one stopped the reply."""
+    messages = [{"role": "user", "content": "帮我整理这周的会议纪要"}]
+    planned = next(b for b in scripted_reply({"messages": messages})["content"] if b["type"] == "tool_use")
+    reply = scripted_client([shape]).messages.create(messages=messages, **request_params())
+    uses = [block.model_dump(exclude_none=True) for block in reply.content if block.type == "tool_use"]
+    assert uses == ([planned] if shape in TOOL_CALL_SHAPES else [])
+    assert (reply.stop_sequence is not None) == (reply.stop_reason == "stop_sequence")
+    if uses:
+        check_tool_pairing(messages + [assistant_message(reply), {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": "结果"}]}])
 
 
 def test_recovery_cases_say_nothing_but_the_dangling_call():

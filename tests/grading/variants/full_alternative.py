@@ -88,8 +88,9 @@ def reconcile(cp):
     fixed = copy.deepcopy(cp)
     call = fixed.pop("pendingToolUse")
     if call["name"] in READ_ONLY_TOOLS:
-        block = {"type": "tool_result", "tool_use_id": call["id"],
-                 "content": [{"type": "text", "text": execute_tool(call["name"], call["input"])}]}
+        text = execute_tool(call["name"], call["input"])
+        block = {"type": "tool_result", "tool_use_id": call["id"], "content": [{"type": "text", "text": text}],
+                 **({"is_error": True} if text.startswith("错误") else {})}
     else:
         block = {"type": "tool_result", "tool_use_id": call["id"], "is_error": True,
                  "content": f"Outcome of {call['name']} is unknown: the process died before recording it. "

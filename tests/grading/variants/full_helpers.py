@@ -66,7 +66,7 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         uses = [b for b in response.content if b.type == "tool_use"]
         state["pendingToolUse"] = {"id": uses[0].id, "name": uses[0].name, "input": uses[0].input} if uses else None
         save_checkpoint(state, path)
-        if response.stop_reason != "tool_use":
+        if not uses:
             return state
         output = execute_tool(uses[0].name, uses[0].input)
         state["messages"].append(_tool_result(state["pendingToolUse"], output, is_error=output.startswith("错误")))
@@ -79,7 +79,8 @@ READ_ONLY_TOOLS = SAFE_TOOLS
 def reconcile(cp):
     call = cp["pendingToolUse"]
     if call["name"] in READ_ONLY_TOOLS:
-        message = _tool_result(call, execute_tool(call["name"], call["input"]))
+        output = execute_tool(call["name"], call["input"])
+        message = _tool_result(call, output, is_error=output.startswith("错误"))
     else:
         message = _tool_result(call, "这次调用在崩溃前是否已经生效无法确定，请先核实现状再决定下一步。", is_error=True)
     cp["messages"].append(message)

@@ -44,7 +44,8 @@ def reconcile(cp):
     cp = copy.deepcopy(cp)
     pending = cp["pendingToolUse"]
     if pending["name"] in READ_ONLY_TOOLS:
-        result = _text_result(pending["id"], execute_tool(pending["name"], pending["input"]))
+        text = execute_tool(pending["name"], pending["input"])
+        result = _text_result(pending["id"], text, **({"is_error": True} if text.startswith("错误") else {}))
     else:
         result = _text_result(pending["id"], f"不知道 {pending['name']} 有没有执行成功：进程在记下结果之前就崩溃了。"
                                              "请先查清现状，再决定要不要重做。", is_error=True)

@@ -47,8 +47,10 @@ READ_ONLY_TOOLS = {"read_file", "grep", "list_dir", "web_search"}
 def reconcile(cp):
     pending = cp["pendingToolUse"]
     if pending["name"] in READ_ONLY_TOOLS:
-        block = {"type": "tool_result", "tool_use_id": pending["id"],
-                 "content": execute_tool(pending["name"], pending["input"])}
+        output = execute_tool(pending["name"], pending["input"])
+        block = {"type": "tool_result", "tool_use_id": pending["id"], "content": output}
+        if output.startswith("错误"):  # 重新执行也失败了：告诉模型这是一次失败
+            block["is_error"] = True
     else:
         block = {"type": "tool_result", "tool_use_id": pending["id"], "is_error": True,
                  "content": "这次调用是否已经执行不得而知（进程在记下结果前崩溃了），请先核实再继续。"}

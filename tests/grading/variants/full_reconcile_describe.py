@@ -5,7 +5,8 @@ def reconcile(cp):
     call = cp["pendingToolUse"]
     print("对账前的最后一条消息：", describe(cp["messages"][-1]))
     if call["name"] in READ_ONLY_TOOLS:
-        block = {"type": "tool_result", "tool_use_id": call["id"], "content": execute_tool(call["name"], call["input"])}
+        output = execute_tool(call["name"], call["input"])
+        block = {"type": "tool_result", "tool_use_id": call["id"], "content": output, "is_error": output[:2] == "错误"}
     else:
         block = {"type": "tool_result", "tool_use_id": call["id"], "is_error": True,
                  "content": f"不知道 {call['name']} 有没有生效（崩溃发生在记下结果之前），没有再执行它，请先核实。"}

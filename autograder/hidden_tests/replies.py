@@ -1,0 +1,112 @@
+"""What run_agent did with the model's replies in every shape (the scenario agent_replies), against what the
+reference's run_agent does with the same replies.
+
+The oracle runs here: the reference's run_agent, with a client that answers each request with the reply the
+student's run got for the same conversation (a conversation that went elsewhere gets the scripted model's
+answer, in the step's planned shape), and an execute_tool that answers each call with what the student's
+same call got. What the two runs did is then compared by the contract: the calls to the model and to the
+tools, in order; the state returned; the checkpoint left at the path.
+"""
+import json
+import tempfile
+from itertools import zip_longest
+from pathlib import Path
+
+import course.model
+
+from autograder.contract import carries_output, checkpoint_differences, same, same_messages
+from autograder.protocol import StepStatus
+
+from .helpers import describe_reply, on_disk, problem, short, text_of, tools_answering
+from .reconciled import NOT_RUN
+
+
+def _action(record: dict) -> tuple:
+    """("model", the reply's HTTP status) or ("tool", name, input), from what the grader recorded."""
+    return ("model", record["status"]) if "messages" in record else ("tool", record["name"], record["input"])
+
+
+def _same_action(mine, wanted) -> bool:
+    if mine is None or wanted is None or mine[0] != wanted[0]:
+        return False
+    return mine[0] == "model" or (mine[1] == wanted[1] and same(mine[2], wanted[2]))
+
+
+def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> tuple:
+    """(actions, state, saved): what the reference's run_agent did (as `_action` names them, in order),
+    returned and left on disk, given the replies and tool outputs the student's run got (`calls`, `tools`, as
+    the grader recorded them)."""
+    answered = [call for call in calls if call["status"] == 200]
+    actions, replies, ran = [], [], []
+
+    def answer(body: dict) -> tuple:
+        number = len(replies)
+        theirs = answered[number] if number < len(answered) else None
+        if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
+            status, reply = 200, theirs["reply"]
+        else:
+            status, reply, _ = course.model.answer(body, plan[number] if number < len(plan) else None)
+        actions.append(("model", status))
+        if status == 200:
+            replies.append(reply)
+        return status, reply, "req_reference"
+
+    def execute_tool(name, tool_input):
+        actions.append(("tool", name, tool_input))
+        theirs = tools[len(ran)] if len(ran) < len(tools) else None
+        ran.append(name)
+        if theirs is not None and theirs["name"] == name and same(theirs["input"], tool_input):
+            return theirs["output"]
+        return NOT_RUN
+
+    with tempfile.TemporaryDirectory(prefix="agent-") as folder, tools_answering(grading.reference, execute_tool):
+        path = Path(folder) / "checkpoint.json"
+        state = grading.reference.run_agent(task, client=course.model.offline_client(answer), path=path)
+        return actions, state, json.loads(path.read_text(encoding="utf-8"))
+
+
+def _doing(outcome, index: int, action) -> str:
+    if action is None:
+        return problem(outcome, index, "你的 run_agent") or "你的 run_agent 到这里就结束了"
+    if action[0] == "model":
+        return "你的 run_agent 又调用了一次模型"
+    return f"你的 run_agent 执行了工具 {action[1]}（input {short(action[2], 60)}）"
+
+
+def _diverged(outcome, index: int, replies: list, asked: int, wanted, theirs) -> str:
+    """The feedback where the student's run stopped doing what the reference's did: after the model's reply
+    number `asked`, the reference did `wanted` (None: returned) and the student's `theirs` (None: stopped)."""
+    last = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}" if asked else "还没有调用模型"
+    should = ("参考答案到这里就停下、返回状态：回复里没有工具调用（tool_use），不管停止原因是什么" if wanted is None
+              else "参考答案接着再调用一次模型" if wanted[0] == "model"
+              else f"参考答案接着执行回复里的工具调用 {wanted[1]}：回复里有 tool_use 就要执行，不管停止原因是什么，"
+                   "也不管它在第几个内容块")
+    return f"{last}。{should}；{_doing(outcome, index, theirs)}"
+
+
+def replies_problem(grading, outcome, index: int) -> str | None:
+    """Why run number `index` of agent_replies did not do what the reference does on the same replies; None if it did."""
+    step = outcome.scenario.steps[index]
+    calls = [c for c in outcome.model_calls if c["step"] == index]
+    tools = outcome.student_tool_calls(index)
+    mine = [_action(record) for record in sorted(calls + tools, key=lambda record: record["seq"])]
+    actions, state, saved = reference_run(grading, step["args"][0], step["replies"], calls, tools)
+    replies = [c["reply"] for c in calls if c["status"] == 200]
+    for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
+        if not _same_action(theirs, wanted):
+            return _diverged(outcome, index, replies, mine[:number].count(("model", 200)), wanted, theirs)
+    if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
+        return _diverged(outcome, index, replies, len(replies), None, None)
+    results = {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
+               for m in state["messages"] if isinstance(m["content"], list)
+               for block in m["content"] if block.get("type") == "tool_result"}
+    shown = "；".join(describe_reply(reply) for reply in replies)
+    wrong = checkpoint_differences(outcome.steps[index]["value"], state, results)
+    if wrong:
+        return f"模型的回复依次是：{shown}。run_agent 返回的状态和参考答案在同样的回复下返回的不一样（{'、'.join(wrong)}）"
+    left, why = on_disk(outcome, outcome.scenario.meta["files"][index])
+    wrong = checkpoint_differences(left, saved, results)
+    if wrong:
+        return (f"模型的回复依次是：{shown}。run_agent 结束时 path 上的检查点和参考答案留下的不一样"
+                f"（{why or '、'.join(wrong)}）：模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
+    return None
