@@ -66,11 +66,18 @@ lock: setup
 	$(LOCK) requirements/student.in -c requirements.txt -o requirements/student.txt
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
-# Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`) and the Python matrix
-# (`make test-pythons`), which .ci/run runs after this: about 10 minutes here.
+# Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`; CLASS_SUITES, `make test-class`) and
+# the Python matrix (`make test-pythons`), which .ci/run runs after this: about 14 minutes here.
 E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py tests/test_hostile_class.py
+CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py
 test: setup system-deps test-deps
-	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py $(addprefix --ignore=,$(E2E_SUITES))
+	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py $(addprefix --ignore=,$(E2E_SUITES) $(CLASS_SUITES))
+
+# `make grade` on whole classes: in parallel and serially, interrupted and resumed, workers that die, a PostgreSQL
+# gradebook, nbgrader's own commands through the judge (about 7 minutes here; part of .ci/run).
+.PHONY: test-class
+test-class: setup system-deps test-deps
+	$(BIN)/python -m pytest -q $(CLASS_SUITES)
 
 # JupyterHub end to end, the student's path in the browser, the bundle on Debian's Python, two graders at once,
 # a hostile class graded as root and as an ordinary user.

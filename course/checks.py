@@ -18,7 +18,6 @@ right answer does, not how to write it.
 """
 import contextlib
 import copy
-import ctypes
 import json
 import os
 import re
@@ -163,20 +162,20 @@ def standing_in(namespace: dict, name: str, stand_in):
 FILE_CAPABILITIES = (1 << 1) | (1 << 2)  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH: what lets root read any file
 
 
-_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
-
-
 def _give_up_file_capabilities() -> None:
     """The calling thread stops using the capabilities that let root read any file (Linux keeps them per
-    thread), so that mode bits bind it as they bind a process without privileges. Elsewhere: nothing to do."""
-    if _LIBC is None:
+    thread), so that mode bits bind it as they bind a process without privileges. Elsewhere (Windows, macOS,
+    or a test that plays Windows): nothing to do, and ctypes is not even imported."""
+    if os.name == "nt" or not sys.platform.startswith("linux"):
         return
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
     data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: low words, then high words
-    if _LIBC.capget(header, data) != 0:
+    if libc.capget(header, data) != 0:
         raise OSError(ctypes.get_errno(), "capget")
     data[0] &= ~FILE_CAPABILITIES
-    if _LIBC.capset(header, data) != 0:
+    if libc.capset(header, data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
 
 

@@ -201,7 +201,7 @@ def test_a_rename_from_another_folder_is_durable_with_the_target_folder():
     assert states[-1] == {NEW}
 
 
-def agent_run(moments, end):
+def agent_run(moments, end, returned_at=None):
     """What run_agent_problem reads of a grading outcome: one run_agent step in folder /w, checkpoint cp.json."""
     from types import SimpleNamespace
 
@@ -210,7 +210,7 @@ def agent_run(moments, end):
         kinds[kind].append({"step": 0, "seq": seq, **record})
     return SimpleNamespace(workdir=W, scenario=SimpleNamespace(meta={"file": "cp.json"}, files={}),
                            files_after={"cp.json": end}, fs_events=kinds["call"], standin_calls=kinds["save"],
-                           model_calls=kinds["model"], tool_calls=kinds["tool"])
+                           model_calls=kinds["model"], tool_calls=kinds["tool"], returned_at=[returned_at])
 
 
 A = {"version": 1, "task": "t", "turns": 1, "tokensUsed": 5, "messages": [], "pendingToolUse": {"id": "x"}}
@@ -240,6 +240,23 @@ def test_a_save_point_written_in_place_may_be_empty_when_the_tool_runs():
                ("tool", {"at": 9, "name": "send_email", "snapshot": {"state": A}})]
     problem = run_agent_problem(agent_run(moments, data.decode()), load_reference())
     assert problem is not None and "「打开 cp.json（清空）」之后断电，path 上是一个空文件" in problem
+
+
+def test_a_thread_that_replaces_the_checkpoint_after_run_agent_returned_is_caught():
+    """run_agent returned with B durably saved; a thread it left behind then replaces it, atomically and durably,
+    with another checkpoint C: every state along the way is whole, but at the moment run_agent returned the
+    checkpoint was not the one it finally left."""
+    from autograder.hidden_tests.crashes import run_agent_problem
+    from autograder.notebook_code import load_reference
+
+    other = {**B, "turns": 7}
+    durable = [("save", {"at": 6, "name": "save_checkpoint", "state": B})]
+    later = [("save", {"at": 20, "name": "save_checkpoint", "state": other})]
+    final = json.dumps(other)
+    assert run_agent_problem(agent_run(durable + later, final), load_reference()) is None  # when it returned: unknown
+    problem = run_agent_problem(agent_run(durable + later, final, returned_at=10), load_reference())
+    assert problem is not None and "run_agent 返回的那一刻断电" in problem
+    assert run_agent_problem(agent_run(durable, json.dumps(B), returned_at=10), load_reference()) is None
 
 
 def test_a_save_point_not_yet_durable_when_the_tool_runs_is_named():
