@@ -111,7 +111,7 @@ _make_client = course.model.make_client
 _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters.values()
                           if p.kind is p.POSITIONAL_OR_KEYWORD]
                for function in (*_TOOL_LEAVES.values(), *_LOOKUP_LEAVES.values(), _ANSWER)}
-_sleep = time.sleep
+_sleep, _monotonic = time.sleep, time.monotonic
 DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
 _DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
@@ -412,7 +412,8 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         _os_exit(CHILD_FAILED)
-    while _threads_running():
+    until = _monotonic() + job["linger"]
+    while _threads_running() and _monotonic() < until:
         _sleep(0.01)
     _os_exit(0)
 
@@ -681,14 +682,18 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     if student == 0:  # dumpable, as the uid_map needed: strace, outside, reads its descriptors' paths in /proc
         _student_process(job, vm_size)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory
-    while True:
+    until = None  # once the student's process has ended: how long what it left behind is still watched
+    while until is None or time.monotonic() < until:
         try:
-            pid, status = os.waitpid(-1, 0)
+            pid, status = os.waitpid(-1, 0 if until is None else os.WNOHANG)
         except ChildProcessError:
             break
         if pid == student:
             os.write(status_fd, str(status).encode())
             os.close(status_fd)
+            until = time.monotonic() + job["linger"]
+        elif pid == 0:
+            time.sleep(0.01)
     _os_exit(0)
 
 

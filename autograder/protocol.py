@@ -132,6 +132,7 @@ class Job(TypedDict):
     agent_tools: list  # tool names in the scenario's checkpoints that the course does not have
     student_pid: int  # the student's process's pid in the step's namespace (the same all session, as a kernel's)
     argv: list  # its sys.argv (a kernel's)
+    linger: float  # seconds its threads, then the processes it left, are still watched after it returned
     workdir: str
     env: dict
     limits: dict

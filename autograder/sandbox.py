@@ -58,6 +58,7 @@ from .zygote import TRACE_TIMEOUT, Zygote
 
 MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
 TOOL_NAMES = [tool["name"] for tool in TOOLS]
+LINGER = 3.0  # seconds what a step leaves behind (threads, processes) is still watched after it returned
 
 
 class Sandbox:
@@ -170,7 +171,7 @@ class Sandbox:
                         "socket": self._inside(SOCKET_NAME), "handoff": self._inside(HANDOFF_NAME),
                         "maildir": self._inside(run.mail.maildir_path.relative_to(self.socket_dir)),
                         "agent_tools": sorted(tool_names([scenario.files, scenario.steps]) - set(TOOL_NAMES)),
-                        "student_pid": self.student_pid, "argv": self.kernel_argv,
+                        "student_pid": self.student_pid, "argv": self.kernel_argv, "linger": LINGER,
                         "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
                         "report_cells": trouble.report_cells, "standins": list(scenario.standins),

@@ -6,13 +6,14 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
-from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
+from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 SubmissionTrouble, Sandbox, Scenario, isolation_problem)
 
 
@@ -251,10 +252,14 @@ def test_what_a_step_leaves_behind_is_watched_until_it_ends(sandbox):
     assert all(e["step"] == 0 for e in written)
 
 
-def test_what_never_ends_is_stopped_at_the_step_s_deadline(sandbox):
-    outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))
+def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
+    started = time.monotonic()
+    outcome = run(sandbox, LATER, call("start_forever", timeout=20), call("look"))
     assert value(outcome, 0) == "started"  # what the function returned stands
     assert value(outcome, 1) == [] and outcome.files_by_step == [[], []]
+    assert time.monotonic() - started < 2 * LINGER + 4, "a thread and a process that sleep on are not waited for"
+    outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))  # nor past the step's deadline
+    assert value(outcome, 0) == "started" and value(outcome, 1) == []
 
 
 def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
