@@ -1,4 +1,5 @@
-"""The sandbox's doors out, two Unix sockets bound into the sandbox at /run/grader:
+"""The sandbox's doors out, two Unix sockets bound into the sandbox at /run/user/1000
+(isolation.SOCKET_DIR_INSIDE):
 
 - an HTTP server: every model call, tool call, lookup by key, stand-in and progress report of a step
   arrives here and goes to its scenario's run (autograder.scenario_run);

@@ -4,7 +4,7 @@ A `Sandbox` owns, for a whole grading session (one student after another), these
 
 - the zygote (autograder.zygote driving autograder.child): a process that has imported the
   course runtime, inside bubblewrap (autograder.isolation: its own user, pid, network, mount,
-  ipc and uts namespaces, uid 65534, read-only binds of only the system libraries, the
+  ipc and uts namespaces, uid 65534 (1000 in each step's own), read-only binds of only the system libraries, the
   interpreter and its packages, course/ and the driver file; a private /tmp and a size-limited
   /work). No source/, autograder/ hidden tests, tests/, submitted/, feedback/, gradebook or home
   folder is there to be read. For each step of a scenario (or batch of steps) it clones a process
