@@ -23,6 +23,7 @@ grader saw at a given moment (`TraceLog.position()`). Only calls that succeeded,
 those that touch the working folder or /tmp.
 """
 import codecs
+import ctypes
 import os
 import re
 import time
@@ -36,6 +37,7 @@ SYNCS = {"fsync": "fsync", "fdatasync": "fdatasync"}
 STRING_BYTES = 1024 * 1024  # strace prints this much of each write: a checkpoint of the lesson is far smaller
 IOV_BASE = re.compile(r'iov_base=("(?:[^"\\]|\\.)*")')
 LINE = re.compile(r"^(\d+) +(.*)$")
+FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE = 0x01, 0x02
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 CALL = re.compile(r"^(\w+)\((.*)\) += (.*)$", re.DOTALL)
 UNFINISHED = " <unfinished ...>"
@@ -128,6 +130,7 @@ class TraceLog:
         self.partial = b""
         self.unfinished = {}  # pid -> the start of a call another thread interrupted
         self.pending = []  # lines already read, past the last mark
+        self.freed = 0  # the start of the log, up to here, is a hole (discard_read)
 
     def _new_lines(self) -> list:
         """[(pid, text, offset)], offset: where the line (the resumed half, for a split call) ends in the log."""
@@ -179,6 +182,25 @@ class TraceLog:
             if time.monotonic() > deadline:
                 return lines, False
             time.sleep(0.002)
+
+    def discard_read(self) -> bool:
+        """Frees the memory (or disk) that the part of the log already read takes, as a hole in the file: its size
+        stays, and strace writes on at its own offset. False where the file system cannot punch holes."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY)
+        except OSError:
+            return False
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, ctypes.c_int64(0),
+                              ctypes.c_int64(self.offset)) != 0:
+                return False
+        except AttributeError:  # a C library without fallocate
+            return False
+        finally:
+            os.close(fd)
+        self.freed = self.offset
+        return True
 
     def read_available(self) -> list:
         lines, self.pending = self.pending + self._new_lines(), []

@@ -14,7 +14,9 @@ from .child import MARK_PREFIX
 from .isolation import SOCKET_DIR_INSIDE, SOCKET_NAME, WORK_INSIDE, SandboxError, bwrap_options, sandbox_env
 from .notebook_code import ROOT
 
-MAX_TRACE_BYTES = 64 * 1024 * 1024  # the strace log is started afresh (with the zygote) past this size
+# Past this much read, the strace log's read part is freed (or, where the file system cannot, the log is started
+# afresh with a new zygote: a zygote's start costs seconds, and a judgement writes megabytes).
+MAX_TRACE_BYTES = 64 * 1024 * 1024
 TRACE_TIMEOUT = 10.0  # strace writes a step's last line before the zygote's end mark; waiting longer is a bug
 
 
@@ -79,8 +81,9 @@ class Zygote:
         return json.loads(line)
 
     def ensure_started(self, rotate: bool = False):
-        if rotate and self.alive() and self.trace.offset > MAX_TRACE_BYTES:  # between scenarios: a fresh log
-            self.close()
+        if rotate and self.alive() and self.trace.offset - self.trace.freed > MAX_TRACE_BYTES:  # between scenarios
+            if not self.trace.discard_read():
+                self.close()
         if not self.alive():
             self._start()
 

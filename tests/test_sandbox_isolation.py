@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
+from autograder import zygote
 from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 SubmissionTrouble, Sandbox, Scenario, isolation_problem)
@@ -168,6 +169,29 @@ def test_power_cuts_follow_the_order_the_kernel_saw(sandbox, kind):
     outcome = sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble())
     failure = first_failure(power_cuts(outcome, [Save(0, None, state, "保存时")]), sandbox.reference)
     assert (failure is None) == (kind == "durable"), failure
+
+
+def test_a_long_trace_is_freed_as_it_is_read_and_the_zygote_kept(sandbox, monkeypatch):
+    """Past MAX_TRACE_BYTES read, the log's read part becomes a hole (memory back, size kept): the zygote goes on,
+    and the power cuts of the saves that follow still come from what the kernel saw."""
+    sandbox.zygote.ensure_started()
+    starts, log = sandbox.zygote.starts, sandbox.zygote.trace.path
+    held_before = os.stat(log).st_blocks * 512  # the zygote's start: megabytes
+    monkeypatch.setattr(zygote, "MAX_TRACE_BYTES", 1)
+    test_power_cuts_follow_the_order_the_kernel_saw(sandbox, "no folder fsync")
+    test_power_cuts_follow_the_order_the_kernel_saw(sandbox, "durable")
+    assert sandbox.zygote.starts == starts and sandbox.zygote.trace.freed > 0
+    size, held = os.stat(log).st_size, os.stat(log).st_blocks * 512
+    assert held < held_before / 4 and held < size - sandbox.zygote.trace.freed + 64 * 1024, (size, held, held_before)
+
+
+def test_modules_are_read_as_in_a_notebook(sandbox):
+    """The zygote reads its own imports' files its way (fewer stops under strace); the student's code meets the
+    import system as it is in a kernel."""
+    import importlib._bootstrap_external as machinery
+    source = ("import importlib._bootstrap_external as machinery\n"
+              "def reader():\n    return machinery.FileLoader.get_data.__code__.co_filename\n")
+    assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
 
 
 ELSEWHERE = '''
