@@ -257,6 +257,13 @@ class Sandbox:
         self.close()
 
 
+def scratch_folder(purpose: str) -> tempfile.TemporaryDirectory:
+    """A folder for the grader's own files (the reference's saves, rebuilt crash states), in memory when possible:
+    the reference fsyncs, and on a disk each fsync waits for it. Named as the sandbox's folders are, so that a
+    grader killed before removing it has it removed by the next one."""
+    return tempfile.TemporaryDirectory(prefix=f"grader-{os.getpid()}-{purpose}-", dir=memory_tmp_dir())
+
+
 def _remove_abandoned():
     """Scratch folders of this user's graders that were killed (their pid is gone)."""
     for folder in Path(memory_tmp_dir() or tempfile.gettempdir()).glob("grader-*-*"):

@@ -15,7 +15,8 @@ from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder import zygote
 from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
-                                SubmissionTrouble, Sandbox, Scenario, isolation_problem)
+                                SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
+from instruments.host import memory_tmp_dir
 
 
 
@@ -192,6 +193,20 @@ def test_modules_are_read_as_in_a_notebook(sandbox):
     source = ("import importlib._bootstrap_external as machinery\n"
               "def reader():\n    return machinery.FileLoader.get_data.__code__.co_filename\n")
     assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
+
+
+def test_the_graders_own_scratch_is_in_memory_and_a_killed_graders_is_removed(sandbox):
+    """The reference's saves and the rebuilt crash states go to memory where it can be had (they fsync); what a
+    grader killed mid-judgement left there is removed by the next grader's sandbox."""
+    with scratch_folder("crash") as folder:
+        assert memory_tmp_dir() is None or Path(folder).parent == Path(memory_tmp_dir())
+    killed = subprocess.run([sys.executable, "-c", "import os\nfrom autograder.sandbox import scratch_folder\n"
+                             "held = scratch_folder('crash')\nprint(held.name, flush=True)\nos._exit(9)"],
+                            cwd=ROOT, capture_output=True, text=True)
+    left = Path(killed.stdout.strip())
+    assert killed.returncode == 9 and left.is_dir(), killed.stderr
+    with Sandbox():
+        assert not left.exists()
 
 
 ELSEWHERE = '''

@@ -10,13 +10,12 @@ student's own load_checkpoint, all in one process, and compares with the referen
 """
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.crash_states import FileSystem
 from autograder.protocol import StepStatus
-from autograder.sandbox import Scenario
+from autograder.sandbox import Scenario, scratch_folder
 
 from .helpers import same, short
 
@@ -126,7 +125,7 @@ def reference_load(reference, content: bytes | None, known: dict | None = None):
         return known[content]
     if content is None:
         return None, None
-    with tempfile.TemporaryDirectory(prefix="crash-") as folder:
+    with scratch_folder("crash") as folder:
         path = Path(folder) / "checkpoint.json"
         path.write_bytes(content)
         try:

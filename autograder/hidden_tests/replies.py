@@ -8,14 +8,13 @@ same call got. What the two runs did is then compared by the contract: the calls
 tools, in order; the state returned; the checkpoint left at the path.
 """
 import json
-import tempfile
 from itertools import zip_longest
 from pathlib import Path
 
 import course.model
 
 from autograder.contract import carries_output, checkpoint_differences, same, same_messages
-from autograder.protocol import StepStatus
+from autograder.sandbox import scratch_folder
 
 from .helpers import describe_reply, on_disk, problem, short, text_of, tools_answering
 from .reconciled import NOT_RUN
@@ -59,7 +58,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> t
             return theirs["output"]
         return NOT_RUN
 
-    with tempfile.TemporaryDirectory(prefix="agent-") as folder, tools_answering(grading.reference, execute_tool):
+    with scratch_folder("agent") as folder, tools_answering(grading.reference, execute_tool):
         path = Path(folder) / "checkpoint.json"
         state = grading.reference.run_agent(task, client=course.model.offline_client(answer), path=path)
         return actions, state, json.loads(path.read_text(encoding="utf-8"))

@@ -1,7 +1,6 @@
 """save_checkpoint / load_checkpoint (test_save_load, 4 points)."""
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +8,7 @@ import pytest
 from autograder.child import python_value
 from autograder.contract import checkpoint_differences, error_kind
 from autograder.protocol import StepStatus
+from autograder.sandbox import scratch_folder
 
 from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
 from .helpers import (as_the_step, as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
@@ -38,7 +38,7 @@ UNSAVED = {  # the kind of value JSON cannot hold (autograder.hidden_tests.gener
 def reference_outcome(grading, content) -> tuple:
     """("value_error" | "os_error" | "returned", detail): what the reference's load_checkpoint does with it,
     under a step's rules (a FileData's mode bits bind)."""
-    with tempfile.TemporaryDirectory(prefix="load-") as folder:
+    with scratch_folder("load") as folder:
         path = Path(folder) / "checkpoint.json"
         if content == FOLDER:
             path.mkdir()
@@ -56,7 +56,7 @@ def reference_outcome(grading, content) -> tuple:
 def reference_save(reference, previous: str, marked: dict) -> tuple:
     """(raised, the text at the path after): the reference's save_checkpoint of the state `marked` (with
     child.python_value's marks) over the checkpoint `previous`."""
-    with tempfile.TemporaryDirectory(prefix="save-") as folder:
+    with scratch_folder("save") as folder:
         path = Path(folder) / "checkpoint.json"
         path.write_text(previous, encoding="utf-8")
         try:

@@ -3,7 +3,6 @@ reading the sandbox's data without trusting its shape): reading a ledger back, t
 delivered, and the reference's answer for a case."""
 import copy
 import json
-import tempfile
 from pathlib import Path
 
 from autograder.child import answering_lookup
@@ -11,6 +10,7 @@ from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files
                                              problem as lesson3_problem, returned as lesson3_returned, same, short,
                                              text_of)
 from autograder.protocol import StepStatus
+from autograder.sandbox import scratch_folder
 from course.ledger import read_ledger
 from course.tools import message_id_for
 
@@ -52,7 +52,7 @@ def records_in(content) -> tuple:
     if content is None:
         return [], None
     if content not in _read:
-        with tempfile.TemporaryDirectory(prefix="ledger-") as folder:
+        with scratch_folder("ledger") as folder:
             path = Path(folder) / "ledger.jsonl"
             path.write_bytes(content)
             try:
