@@ -35,13 +35,20 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_os_level": {},
     "full_class_agent": {},
     "full_list_blocks": {},
-    "full_o_sync_save": {},
-    "full_reconcile_describe": {},
+    "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
+    "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines
     "full_reply_kinds": {},  # finds the tool call block by block, whatever the stop reason
     "full_load_oserror_chinese": {},  # an unreadable file: OSError(errno, Chinese words) is a PermissionError again
     "full_save_finally_cleanup": {},  # try/finally removes the temporary file whatever was raised
     "full_reconcile_failure_words": {},  # a failed rerun: words before the error text, in text blocks, is_error
-    "full_contract_forms": {},  # the task as a text block, a new dict from reconcile, text-block results, logging  # calls describe(), which a demo cell of the notebook defines  # durable through O_SYNC writes, without fsync of the file
+    "full_contract_forms": {},  # the task as a text block, a new dict from reconcile, text-block results, logging
+    "full_range_loop": {},  # counts the turns with a for loop from the checkpoint's turns
+    "wrong_save_fsync_after_replace": {"test_save_load": 3},  # a power cut after the rename: an empty file
+    "wrong_save_folder_fsync_before_rename": {"test_save_load": 3},  # a power cut after it returned: the old one
+    "wrong_load_oserror_as_value_error": {"test_save_load": 3},  # a folder at the path: IsADirectoryError is due
+    "wrong_reconcile_empty_unknown": {"test_reconcile": 4},
+    "wrong_agent_b_before_result": {"test_run_agent": 4},
+    "wrong_readonly_missing_web_search": {"test_reconcile": 3, "test_recovery_action": 2},
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
@@ -171,6 +178,12 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
+    "wrong_save_fsync_after_replace": "之后再改名",
+    "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",
+    "wrong_load_oserror_as_value_error": "原样抛出去",
+    "wrong_reconcile_empty_unknown": "content 里写一句话",
+    "wrong_agent_b_before_result": "还没有记下上一个工具的结果",
+    "wrong_readonly_missing_web_search": "重新执行没有副作用",
     "wrong_delete_assistant": "assistant 消息",
     "wrong_denylist_send_email": "不在只读工具之列，不能重新执行",
     "wrong_forgot_clear": "pendingToolUse 应该设为 None",
@@ -205,7 +218,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_readonly_prefix": "不在只读工具之列，不能重新执行",
     "wrong_denylist_verbs": "不在只读工具之列，不能重新执行",
     "wrong_reconcile_counts_turn": "你的 reconcile 改了 turns",
-    "wrong_reconcile_fresh_dict": "改了 turns、tokensUsed",
+    "wrong_reconcile_fresh_dict": "其余字段要原样保留，你的 reconcile 改了",  # which ones: turns only where a draw has them inconsistent
     "wrong_recovery_runs_tool": "只做判断，却通过 execute_tool 执行了",
     "wrong_recovery_reconciles": "不应该修改传进来的检查点",
     "wrong_recovery_saves": "只做判断，却写了文件",

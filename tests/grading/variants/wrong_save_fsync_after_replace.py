@@ -1,0 +1,37 @@
+"""错：临时文件先 os.replace 到 path，再 fsync 它的内容：断电时改名可能已经生效、内容却还没落盘，path 上是空的或半个文件。"""
+# %% save_load
+def save_checkpoint(state, path=CHECKPOINT_PATH):
+    path = Path(path)
+    fd, tmp_path = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            json.dump(state, tmp, ensure_ascii=False)
+            tmp.flush()
+            os.replace(tmp_path, path)
+            os.fsync(tmp.fileno())
+    except BaseException:
+        Path(tmp_path).unlink(missing_ok=True)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def load_checkpoint(path=CHECKPOINT_PATH):
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是 UTF-8 文本：{exc}") from exc
+    try:
+        state = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是合法的 JSON：{exc}") from exc
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 的版本是 {version}，只认版本 {CHECKPOINT_VERSION}")
+    return state
