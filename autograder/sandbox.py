@@ -74,7 +74,8 @@ class Sandbox:
         # RLIMIT_NPROC does not bind root: a root grader's sandbox gets a pids cgroup instead
         self.pids = PidsCgroup(self.limits.cgroup_tasks) if self.isolated and os.geteuid() == 0 else None
         _remove_abandoned()
-        self.base = Path(tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-", dir=memory_tmp_dir()))
+        self._scratch = scratch_folder("sandbox")
+        self.base = Path(self._scratch.name)
         self.socket_dir = self.base / "socket"
         self.socket_dir.mkdir()
         self.socket_path = self.socket_dir / SOCKET_NAME
@@ -248,7 +249,7 @@ class Sandbox:
         for server in (self._server, self._handoff):
             server.shutdown()
             server.server_close()
-        shutil.rmtree(self.base, ignore_errors=True)
+        self._scratch.cleanup()
 
     def __enter__(self):
         return self
@@ -258,10 +259,12 @@ class Sandbox:
 
 
 def scratch_folder(purpose: str) -> tempfile.TemporaryDirectory:
-    """A folder for the grader's own files (the reference's saves, rebuilt crash states), in memory when possible:
-    the reference fsyncs, and on a disk each fsync waits for it. Named as the sandbox's folders are, so that a
-    grader killed before removing it has it removed by the next one."""
-    return tempfile.TemporaryDirectory(prefix=f"grader-{os.getpid()}-{purpose}-", dir=memory_tmp_dir())
+    """A folder for the grader's own files (a sandbox's sockets and strace log, the reference's saves, rebuilt crash
+    states, Hypothesis's caches), in memory when possible: the strace log grows with every step, and the reference
+    fsyncs. Named grader-<pid>-<purpose>-..., so that a grader killed before removing it has it removed by the next
+    one (_remove_abandoned); a folder that cannot be removed in full never fails a judgement."""
+    return tempfile.TemporaryDirectory(prefix=f"grader-{os.getpid()}-{purpose}-", dir=memory_tmp_dir(),
+                                       ignore_cleanup_errors=True)
 
 
 def _remove_abandoned():

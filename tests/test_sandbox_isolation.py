@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder import zygote
+from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)

@@ -25,12 +25,8 @@ What is drawn (the lesson's contract, not its examples):
 - the shapes of the model's replies a run_agent gets (`reply_plans`): every stop reason and
   block order of course.model.shaped, over a few short runs.
 """
-import atexit
 import json
-import os
-import shutil
 import string
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
@@ -41,14 +37,12 @@ from hypothesis.internal.conjecture import providers
 from autograder.contract import CHECKPOINT_FIELDS
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES
 from autograder.scenario import FileData
+from autograder.sandbox import scratch_folder
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
-from instruments.host import memory_tmp_dir
 
-# Hypothesis keeps caches in a folder of its own, never in the course folder the grader runs in; named as the
-# sandbox's scratch folders are, so that a grader killed before it could remove it has it removed by the next.
-_HOME = tempfile.mkdtemp(prefix=f"grader-{os.getpid()}-hypothesis-", dir=memory_tmp_dir())
-atexit.register(shutil.rmtree, _HOME, True)
-set_hypothesis_home_dir(_HOME)
+# Hypothesis keeps caches in a folder of its own, never in the course folder the grader runs in.
+_HOME = scratch_folder("hypothesis")
+set_hypothesis_home_dir(_HOME.name)
 # Hypothesis also draws constants it finds in the source of every local module loaded so far. Which modules a
 # process has loaded varies (a judge pool's worker has the hidden tests loaded after its first submission, a
 # lone judge has not), so a seed would not draw the same values again; and the hidden tests' own words could turn
