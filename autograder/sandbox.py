@@ -54,10 +54,12 @@ from .protocol import BEFORE, DEFINING, CellStatus, Job, PhaseKind, StepStatus
 from .scenario import Limits, Outcome, Scenario, SubmissionTrouble, tool_names  # noqa: F401 (Scenario: the hidden tests')
 from .scenario_run import ScenarioRun
 from .trouble import kinds_of_error
-from .zygote import TRACE_TIMEOUT, Zygote
+from .zygote import STEP_TRACE_BYTES, TRACE_TIMEOUT, Zygote
 
 MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
 TOOL_NAMES = [tool["name"] for tool in TOOLS]
+FLOODED = (f"输出或写入了 {STEP_TRACE_BYTES >> 20} MB 以上还没有停（多半是循环里在 print 或写文件），"
+           "评分器提前结束了它")
 LINGER = 3.0  # seconds what a step leaves behind (threads, processes) is still watched after it returned
 
 
@@ -180,12 +182,18 @@ class Sandbox:
                         "fresh_tmp": STEP_TMP_INSIDE,
                         "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
             run.start_job(batch)
-            timed_out = []
+            ended = []  # why the grader ended the job: "time" (past its deadline) or "output" (flooding)
 
             def on_wait():
-                if not timed_out and run.overdue():
-                    timed_out.append(True)
-                    run.kill_step()
+                if ended:
+                    return
+                if run.overdue():
+                    ended.append("time")
+                elif self.zygote.backlog() > STEP_TRACE_BYTES:
+                    ended.append("output")
+                else:
+                    return
+                run.kill_step()
 
             status, lines = self.zygote.run(job, on_wait)
             if self.pids is not None and self.pids.limit_was_hit():
@@ -201,7 +209,7 @@ class Sandbox:
             listing = run.folder.regular_files()
             run.files_by_step.update((i, listing) for i in batch)
             if failure is not None or phase == BEFORE:  # no student code has run yet: the grader is broken
-                how = "超时" if timed_out else _how_it_died(status)
+                how = "超时" if ended else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
             index = next((i for i in batch if run.steps[i] is None), batch[-1] + 1)
             if index > batch[-1]:
@@ -213,16 +221,18 @@ class Sandbox:
                 trouble.report_cells = True  # once more, learning which cell it is
                 continue
             if not crashed:  # the grader's own crash is no trouble of the student's
-                trouble.kinds[_trouble_kind(status, bool(timed_out))] += 1
+                trouble.kinds[_trouble_kind(status, bool(ended))] += 1
             if phase.kind is PhaseKind.CELL:
                 trouble.bad_cells.add(phase.cell)  # defining this cell hangs or kills the process: leave it out
-                run.cells[phase.cell] = {"status": CellStatus.TIMEOUT if timed_out else CellStatus.DIED,
-                                       "error": {"type": "", "message": _how_it_died(status)}}
+                run.cells[phase.cell] = {"status": CellStatus.TIMEOUT if ended else CellStatus.DIED,
+                                       "error": {"type": "", "message": FLOODED if ended == ["output"]
+                                                 else _how_it_died(status)}}
                 continue
             if crashed:
                 run.steps[index] = {"status": StepStatus.CRASHED_BY_GRADER}
-            elif timed_out:
-                run.steps[index] = {"status": StepStatus.TIMEOUT, "detail": f"{run.step_limit(index):g} 秒"}
+            elif ended:
+                run.steps[index] = {"status": StepStatus.TIMEOUT, "detail": FLOODED if ended == ["output"] else
+                                    f"超过 {run.step_limit(index):g} 秒还没有结束（死循环或在等什么）"}
                 trouble.hung.add(step["name"])
             else:
                 run.steps[index] = {"status": StepStatus.DIED, "detail": _how_it_died(status)}

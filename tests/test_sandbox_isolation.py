@@ -2,6 +2,7 @@
 reach, and what it cannot change about what the grader observes. Run as root and as an ordinary
 user: the guarantees are the same."""
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -12,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from autograder import zygote
+from autograder.zygote import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
-from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
+from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, FLOODED, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
 from instruments.host import memory_tmp_dir
 
@@ -299,6 +301,22 @@ def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
     assert time.monotonic() - started < 2 * LINGER + 4, "a thread and a process that sleep on are not waited for"
     outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))  # nor past the step's deadline
     assert value(outcome, 0) == "started" and value(outcome, 1) == []
+
+
+def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):
+    """A print loop makes strace log gigabytes within seconds (in memory, and read back at the step's end): the
+    step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline."""
+    flood = "def flood():\n    while True:\n        print('x' * 65536)\n"
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+    started = time.monotonic()
+    trouble = SubmissionTrouble()
+    outcome = sandbox.run(Scenario("t", steps=[call("flood", timeout=60)]), [{"name": "code", "source": flood}],
+                          trouble)
+    assert outcome.steps[0] == {"status": "timeout", "detail": FLOODED}
+    assert time.monotonic() - started < 30
+    assert trouble.kinds == {"time": 1}
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 4 * STEP_TRACE_BYTES // 1024, f"the grader grew by {grown} KiB"
 
 
 def test_kill_minus_one_reaches_only_the_step_itself(sandbox):

@@ -84,7 +84,7 @@ def problem(outcome, index: int, what: str) -> str | None:
     if status == StepStatus.UNSUPPORTED:
         return f"{what} 返回的数据不能存成 JSON（{step.get('detail')}）"
     if status == StepStatus.TIMEOUT:
-        return f"{what} 超过 {step.get('detail')} 还没有结束（死循环或在等什么），这一项不得分"
+        return f"{what} {step.get('detail')}，这一项不得分"
     if status == StepStatus.DIED:
         return f"{what} 运行时{step.get('detail')}，这一项不得分"
     if status == StepStatus.CRASHED_BY_GRADER:
