@@ -38,6 +38,7 @@ STRING_BYTES = 1024 * 1024  # strace prints this much of each write: a checkpoin
 IOV_BASE = re.compile(r'iov_base=("(?:[^"\\]|\\.)*")')
 LINE = re.compile(r"^(\d+) +(.*)$")
 FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE = 0x01, 0x02
+READ_CHUNK = 8 * 1024 * 1024
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 CALL = re.compile(r"^(\w+)\((.*)\) += (.*)$", re.DOTALL)
 UNFINISHED = " <unfinished ...>"
@@ -134,12 +135,19 @@ class TraceLog:
 
     def _new_lines(self) -> list:
         """[(pid, text, offset)], offset: where the line (the resumed half, for a split call) ends in the log."""
+        lines = []
         try:
-            with open(self.path, "rb") as log:
-                log.seek(self.offset)
-                data = log.read()
+            log = open(self.path, "rb")
         except FileNotFoundError:
-            return []
+            return lines
+        with log:
+            log.seek(self.offset)
+            while data := log.read(READ_CHUNK):  # a step's log can be 100 MB: no copies of it all at once
+                lines += self._lines_of(data)
+        return lines
+
+    def _lines_of(self, data: bytes) -> list:
+        """The complete lines in the log's next bytes `data`; a line cut off at the end waits in `partial`."""
         position = self.offset - len(self.partial)
         self.offset += len(data)
         data = self.partial + data

@@ -52,9 +52,9 @@ from .notebook_code import load_reference
 from .pids_cgroup import PidsCgroup
 from .protocol import BEFORE, DEFINING, CellStatus, Job, PhaseKind, StepStatus
 from .scenario import Limits, Outcome, Scenario, SubmissionTrouble, tool_names  # noqa: F401 (Scenario: the hidden tests')
-from .scenario_run import ScenarioRun
+from .scenario_run import STEP_TRACE_BYTES, ScenarioRun
 from .trouble import kinds_of_error
-from .zygote import STEP_TRACE_BYTES, TRACE_TIMEOUT, Zygote
+from .zygote import TRACE_TIMEOUT, Zygote
 
 MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
 TOOL_NAMES = [tool["name"] for tool in TOOLS]
@@ -185,15 +185,10 @@ class Sandbox:
             ended = []  # why the grader ended the job: "time" (past its deadline) or "output" (flooding)
 
             def on_wait():
-                if ended:
-                    return
-                if run.overdue():
-                    ended.append("time")
-                elif self.zygote.backlog() > STEP_TRACE_BYTES:
-                    ended.append("output")
-                else:
-                    return
-                run.kill_step()
+                why = None if ended else run.overdue()
+                if why:
+                    ended.append(why)
+                    run.kill_step()
 
             status, lines = self.zygote.run(job, on_wait)
             if self.pids is not None and self.pids.limit_was_hit():

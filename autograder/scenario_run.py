@@ -26,6 +26,10 @@ ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
+# A step (or cell) that makes strace log more than this is flooding (printing in a loop, say) and is ended: the log
+# is in memory, and so are its lines once read at the job's end, gigabytes within seconds otherwise. Above what the
+# file-size limit lets one file take (Limits.file_size), so that writing a file full stays the disk's trouble.
+STEP_TRACE_BYTES = 128 * 1024 * 1024
 
 
 class ScenarioRun:
@@ -36,6 +40,7 @@ class ScenarioRun:
         self.lock = threading.RLock()
         self.phase = BEFORE
         self.phase_started = time.monotonic()
+        self.phase_trace = 0  # where strace's log ended when the phase began
         self.job_steps = ()  # the steps the running process was started for
         self.steps = [None] * len(scenario.steps)
         self.returned_at = [None] * len(scenario.steps)  # where strace's log ended when each step reported back
@@ -54,6 +59,9 @@ class ScenarioRun:
         self.sending_before = False  # the grader itself is delivering scenario.emails_before
         self.received = 0  # bytes the steps have sent
 
+    def _enter(self, phase: Phase):
+        self.phase, self.phase_started, self.phase_trace = phase, time.monotonic(), self.trace_position()
+
     def on_delivery(self, message):
         with self.lock:
             self.deliveries.append(str(BEFORE) if self.sending_before else str(self.phase))
@@ -61,7 +69,8 @@ class ScenarioRun:
 
     def start_job(self, indices: list):
         with self.lock:
-            self.phase, self.phase_started, self.crashed, self.job_steps = BEFORE, time.monotonic(), False, indices
+            self._enter(BEFORE)
+            self.crashed, self.job_steps = False, indices
             self.step_pid, self.step_pidfd, self.failure = None, None, None
 
     def end_job(self):
@@ -81,7 +90,7 @@ class ScenarioRun:
             if self.step_pid is not None or not self.job_steps:
                 return False
             self.step_pid = pid
-            self.phase, self.phase_started = DEFINING, time.monotonic()
+            self._enter(DEFINING)
             try:
                 self.step_pidfd = os.pidfd_open(pid)
             except OSError:
@@ -111,12 +120,12 @@ class ScenarioRun:
                 if isinstance(cell, dict) and cell.get("status") in (CellStatus.OK, CellStatus.RAISED):
                     self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
             if kind == EventKind.CELL:
-                self.phase, self.phase_started = Phase(PhaseKind.CELL, cell=str(payload.get("name"))), time.monotonic()
+                self._enter(Phase(PhaseKind.CELL, cell=str(payload.get("name"))))
             elif kind == EventKind.STEP and payload.get("index") in self.job_steps:
                 index = payload["index"]
                 running = Phase(PhaseKind.STEP, step=index)
                 if payload.get("status") == EventStatus.START and self.phase != running and self.steps[index] is None:
-                    self.phase, self.phase_started = running, time.monotonic()
+                    self._enter(running)
                 elif (self.phase == running and self.steps[index] is None
                       and isinstance(payload.get("result"), dict)):
                     self.steps[index] = _checked_result(payload["result"])
@@ -315,16 +324,19 @@ class ScenarioRun:
             limit = min(limit, step.get("quick_timeout", QUICK_TIMEOUT))
         return limit
 
-    def overdue(self) -> bool:
+    def overdue(self) -> str | None:
+        """Why the running phase must be ended now: "time" (past its limit), "output" (flooding), or None."""
         with self.lock:
-            phase, since = self.phase, self.phase_started
+            phase, since, trace_start = self.phase, self.phase_started, self.phase_trace
         if phase.kind is PhaseKind.BEFORE:
             limit = STARTUP_TIMEOUT
         elif phase.kind is PhaseKind.STEP:
             limit = self.step_limit(phase.step)
         else:
             limit = CELL_TIMEOUT
-        return time.monotonic() - since > limit
+        if time.monotonic() - since > limit:
+            return "time"
+        return "output" if self.trace_position() - trace_start > STEP_TRACE_BYTES else None
 
 
 def _checked_result(result: dict) -> dict:

@@ -13,7 +13,7 @@ KINDS = {
     "files": "跳过的文件",  # links, devices, FIFOs, unreadable or oversized files left unopened
 }
 OUTPUT_NOTE = ("学生代码的输出不回传（写到 /dev/null）。刷屏记在「超时」里："
-               "一步里输出或写入太多（几十 MB）就会被提前结束。")
+               "一步里输出或写入太多（上百 MB）就会被提前结束。")
 
 
 def kinds_of_error(error: dict) -> list:

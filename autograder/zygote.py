@@ -17,9 +17,6 @@ from .notebook_code import ROOT
 # Past this much read, the strace log's read part is freed (or, where the file system cannot, the log is started
 # afresh with a new zygote: a zygote's start costs seconds, and a judgement writes megabytes).
 MAX_TRACE_BYTES = 64 * 1024 * 1024
-# A step that makes strace write more than this is flooding (printing in a loop, say) and is ended: the log is in
-# memory, and so are its lines once read at the step's end, gigabytes within seconds otherwise.
-STEP_TRACE_BYTES = 32 * 1024 * 1024
 TRACE_TIMEOUT = 10.0  # strace writes a step's last line before the zygote's end mark; waiting longer is a bug
 
 
@@ -89,10 +86,6 @@ class Zygote:
                 self.close()
         if not self.alive():
             self._start()
-
-    def backlog(self) -> int:
-        """Bytes of strace's log not read yet: what the running job's processes have done so far."""
-        return self.trace.position() - self.trace.offset
 
     def run(self, job: dict, on_wait) -> tuple:
         """(exit status, strace lines of the step) for one job: {"exit_code"}, {"signal"} or {"zygote_died"}."""

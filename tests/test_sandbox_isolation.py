@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from autograder import zygote
-from autograder.zygote import STEP_TRACE_BYTES
+from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, FLOODED, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
-                                SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
+                                Limits, SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
 from instruments.host import memory_tmp_dir
 
 
@@ -306,6 +306,7 @@ def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
 def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):
     """A print loop makes strace log gigabytes within seconds (in memory, and read back at the step's end): the
     step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline."""
+    assert STEP_TRACE_BYTES > Limits().file_size, "writing one file full must stay the disk's trouble"
     flood = "def flood():\n    while True:\n        print('x' * 65536)\n"
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
     started = time.monotonic()
