@@ -92,7 +92,7 @@ import course.mail
 import course.model
 import course.tools
 
-from .guise import PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, looking_like
+from .guise import PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_shell, looking_like
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -134,6 +134,7 @@ _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters
                for function in (*_TOOL_LEAVES.values(), *_LOOKUP_LEAVES.values(), _ANSWER)}
 _sleep, _monotonic = time.sleep, time.monotonic
 DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
+_shell = None  # the zygote's IPython shell (guise.kernel_shell), which every step inherits
 _DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
@@ -534,7 +535,8 @@ def _define_and_perform(job: Job, post, plain, describe):
 
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
-    as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None)
+    as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None,
+                   _shell)
     namespace = module.__dict__
     # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
     # killed the process does the grader ask for a report before each cell, to learn which one it was.
@@ -767,7 +769,9 @@ def _mark(job_id: str, where: str):
 
 
 def zygote(socket_path: str, isolated: bool):
+    global _shell
     course.model.warm_up()  # the SDK's lazy imports and schemas, once, before any fork
+    _shell = kernel_shell(tempfile.gettempdir())
     _import_machinery.FileLoader.get_data = _get_data
     make_poster(socket_path, ZYGOTE_TOKEN)(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
     if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)

@@ -6,6 +6,8 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 
 - `looking_like(original, forward)`: a stand-in with the original's name, module, documentation, signature
   and source lines (what the course's tools, lookup and offline model become, the grader doing their work);
+- `kernel_shell()`, made once in the zygote: an IPython shell, as a kernel has one, so that `display`,
+  `get_ipython()` and the magics and `!` commands of a cell (autograder.notebook_code.python_source) work;
 - `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv is ipykernel's, IPython's names are there;
 - `cell_file(source)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
@@ -54,9 +56,32 @@ def kernel_argv(executable: str, home: str) -> list:
             f"{home}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
 
 
-def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None):
-    """The cells' module becomes `__main__`, with the names IPython defines in it; sys.argv is the kernel's; the
-    driver's own modules are no longer listed, nor its folder on sys.path (`hidden`)."""
+def kernel_shell(ipython_dir: str):
+    """An IPython shell as a notebook's kernel has one: `display` and `__IPYTHON__` among the builtins, and
+    `get_ipython`, `exit` and `quit`, as while a cell runs; its magics run in the namespace `as_in_a_kernel`
+    gives it. No history is kept and no profile folder made; `ipython_dir` must exist."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.profiledir import ProfileDir
+    from traitlets.config import Config
+
+    class KernelShell(InteractiveShell):
+        def enable_gui(self, gui=None):  # %matplotlib inline, as in a notebook: no event loop to start
+            pass
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    shell = KernelShell.instance(config=config, ipython_dir=ipython_dir, profile_dir=ProfileDir())
+    shell.builtin_trap.activate()
+    return shell
+
+
+def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None, shell=None):
+    """The cells' module becomes `__main__` and `shell`'s namespace, with the names IPython defines in it;
+    sys.argv is the kernel's; the driver's own modules are no longer listed, nor its folder on sys.path
+    (`hidden`)."""
+    if shell is not None:
+        shell.init_create_namespaces(user_module=module)
+        shell.init_user_ns()
     sys.modules["__main__"] = module
     for name in driver_modules:
         sys.modules.pop(name, None)

@@ -41,9 +41,31 @@ def demo_definitions(source: str) -> str:
     return kept_definitions(source, lambda node: _is_literal(node.value))
 
 
+def python_source(source: str) -> str:
+    """A cell as the kernel runs it: itself when it is Python, else with its IPython syntax (`%time`, `%%capture`,
+    `!pip ...`, `name?`) turned into calls of `get_ipython()`, by IPython's own transformer. A cell that is not
+    Python either way stays as written, so that its SyntaxError is the one the notebook shows."""
+    try:
+        compile(source, "<cell>", "exec", dont_inherit=True)
+        return source
+    except SyntaxError:
+        pass
+    except ValueError:  # a null byte: not a cell the kernel runs either
+        return source
+    from IPython.core.inputtransformer2 import TransformerManager  # only for the rare cell that needs it
+
+    transformed = TransformerManager().transform_cell(source)
+    try:
+        compile(transformed, "<cell>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return source
+    return transformed
+
+
 def kept_definitions(source: str, keeps_assignment) -> str:
     """A cell's functions, classes, imports of modules the sandbox has (another would only raise there),
     and the assignments `keeps_assignment(node)` accepts; nothing it does at the top level."""
+    source = python_source(source)
     try:
         tree = ast.parse(source)
     except SyntaxError:

@@ -60,6 +60,7 @@ MAX_EVENTS_PER_STEP = 5000  # file-system events kept per step
 TOOL_NAMES = [tool["name"] for tool in TOOLS]
 FLOODED = (f"输出或写入了 {STEP_TRACE_BYTES >> 20} MB 以上还没有停（多半是循环里在 print 或写文件），"
            "评分器提前结束了它")
+HOME_INSIDE = str(Path(WORK_INSIDE).parent)  # read-only: a cache there falls back to the step's /tmp
 LINGER = 3.0  # seconds what a step leaves behind (threads, processes) is still watched after it returned
 
 
@@ -87,7 +88,7 @@ class Sandbox:
         # What the student's process is in every step of this session, as a kernel is in every cell: its pid, its
         # sys.argv, and a /proc that shows it (written once the zygote, a plausible python, has started)
         self.student_pid = STUDENT_PIDS[0] + secrets.randbelow(STUDENT_PIDS[1] - STUDENT_PIDS[0])
-        self.kernel_argv = kernel_argv(sys.executable, "/home/student")
+        self.kernel_argv = kernel_argv(sys.executable, HOME_INSIDE)
         self.proc = self.base / "kernel-proc"
         self.proc.mkdir()
         self.runs = {}
@@ -240,9 +241,11 @@ class Sandbox:
         return f"{SOCKET_DIR_INSIDE}/{relative}" if self.isolated else str(self.socket_dir / relative)
 
     def _step_env(self, run: ScenarioRun) -> dict:
-        """A notebook kernel's environment, as ipykernel sets it, in the working folder; the step's first
-        process adds the mail server's port and Maildir, as course.MailServer does."""
-        return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": run.folder.inside,
+        """A notebook kernel's environment, as ipykernel sets it; the step's first process adds the mail server's
+        port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
+        what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""
+        home = HOME_INSIDE if self.isolated else run.folder.inside
+        return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
                 "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1"}

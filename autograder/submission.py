@@ -21,7 +21,7 @@ import json5
 import nbformat
 
 from .notebook_code import (SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell, kept_definitions,
-                            reference_solutions)
+                            python_source, reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -217,7 +217,7 @@ def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
         if trusted is not None:
             cells.append({"name": grade_id, "source": trusted})
         elif grade_id in submission.code:
-            cells.append({"name": grade_id, "source": submission.code[grade_id]})
+            cells.append({"name": grade_id, "source": python_source(submission.code[grade_id])})
         for number, (after, source) in enumerate(submission.extra):
             if after == grade_id:
                 cells.append({"name": f"{grade_id}+{number + 1}", "source": source})

@@ -37,6 +37,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_list_blocks": {},
     "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
     "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines
+    "full_ipython_syntax": {},  # magics, a shell command and display(), as the kernel runs them
     "full_reply_kinds": {},  # finds the tool call block by block, whatever the stop reason
     "full_load_oserror_chinese": {},  # an unreadable file: OSError(errno, Chinese words) is a PermissionError again
     "full_save_finally_cleanup": {},  # try/finally removes the temporary file whatever was raised
@@ -50,6 +51,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_b_before_result": {"test_run_agent": 4},
     "wrong_readonly_missing_web_search": {"test_reconcile": 3, "test_recovery_action": 2},
     "wrong_incident_rerun": {"test_reconcile": 4, "test_incident_fix": 1},
+    "wrong_incident_rerun_timed": {"test_reconcile": 4, "test_incident_fix": 1},  # the same under %%time
     "wrong_delete_assistant": {"test_reconcile": 1, "test_incident_fix": 0},
     "wrong_always_is_error": {"test_reconcile": 2, "test_incident_fix": 2},
     "wrong_denylist_send_email": {"test_reconcile": 4, "test_recovery_action": 2},  # the incident has no unheard-of tool
@@ -178,6 +180,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
+    "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",
     "wrong_save_fsync_after_replace": "之后再改名",
     "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",
     "wrong_load_oserror_as_value_error": "原样抛出去",
