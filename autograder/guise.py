@@ -75,13 +75,18 @@ def kernel_shell(ipython_dir: str):
     return shell
 
 
+def shell_namespace(shell, module):
+    """`module`'s namespace becomes the one `shell`'s magics run in, with the names IPython defines there."""
+    shell.init_create_namespaces(user_module=module)
+    shell.init_user_ns()
+
+
 def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None, shell=None):
     """The cells' module becomes `__main__` and `shell`'s namespace, with the names IPython defines in it;
     sys.argv is the kernel's; the driver's own modules are no longer listed, nor its folder on sys.path
     (`hidden`)."""
     if shell is not None:
-        shell.init_create_namespaces(user_module=module)
-        shell.init_user_ns()
+        shell_namespace(shell, module)
     sys.modules["__main__"] = module
     for name in driver_modules:
         sys.modules.pop(name, None)

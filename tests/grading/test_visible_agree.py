@@ -1,6 +1,7 @@
 """The visible checks agree with the hidden tests on each lesson's grading corpus.
 
-Each variant's notebook is run in this process the way a student runs it top to bottom:
+Each variant's notebook is run in this process the way a student's kernel runs it top to
+bottom (with an IPython shell: magics and display() work):
 the definitions, the cells the student added (whole), the visible check cells; a demo
 cell only defines (it would run agents). Then:
 
@@ -12,12 +13,16 @@ cell only defines (it would run agents). Then:
 table of effects too: its check knows send_email's row only).
 """
 import contextlib
+import functools
 import io
+import tempfile
+import types
 
 import pytest
 
 from autograder.lessons import lesson
-from autograder.notebook_code import demo_definitions, is_definition_cell
+from autograder.guise import kernel_shell, shell_namespace
+from autograder.notebook_code import demo_definitions, is_definition_cell, python_source
 from autograder.submission import parse_notebook_text
 from course.checks import CheckFailed
 
@@ -33,10 +38,18 @@ QUIZZES = {"test_quiz_failure", "test_quiz_delete", "test_quiz_exactly_once", "t
 LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 
 
+@functools.lru_cache(maxsize=None)
+def shell():
+    """One IPython shell for this process, as a kernel has (display, get_ipython, magics)."""
+    return kernel_shell(tempfile.gettempdir())
+
+
 def visible_results(assignment: str, name: str) -> dict:
     """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom."""
     notebook, _ = parse_notebook_text(build(name, lesson(assignment)))  # a damaged file as the grader repairs it
-    namespace, results = {"__name__": "__main__"}, {}
+    module, results = types.ModuleType("__main__"), {}
+    shell_namespace(shell(), module)
+    namespace = module.__dict__
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -46,7 +59,7 @@ def visible_results(assignment: str, name: str) -> dict:
         passed, message = True, ""
         try:
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                exec(compile(source, f"<{name}>", "exec"), namespace)
+                exec(compile(python_source(source), f"<{name}>", "exec"), namespace)
         except CheckFailed as failure:
             passed, message = False, str(failure)
         except Exception as error:  # noqa: BLE001 - a cell's error is what the student would see
