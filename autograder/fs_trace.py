@@ -224,6 +224,7 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
     roots = (workdir, *roots)
     cwd = {}
     found = []
+    last_pid = None  # whose call found[-1] is
 
     def resolve(pid, path, base=None):
         if path is None:
@@ -298,5 +299,20 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
         elif name == "fchdir" and args:
             cwd[pid] = fd_path(args[0]) or cwd.get(pid)
         if record and (_within(record["path"], roots) or _within(record.get("dst"), roots)):
-            found.append({"step": step, **record, "at": at})
+            record = {"step": step, **record, "at": at}
+            if found and pid == last_pid and _continues(found[-1], record):
+                found[-1].update(data=found[-1]["data"] + record["data"], size=found[-1]["size"] + record["size"], at=at)
+            else:
+                found.append(record)
+            last_pid = pid
     return found
+
+
+def _continues(previous: dict, record: dict) -> bool:
+    """`record` writes on where `previous`, the same process's last call, wrote to the same file: one write to the
+    crash-state model (a crash between them leaves a prefix, which it already tries), and a checkpoint written a
+    byte or a line at a time stays a few events."""
+    return (record["op"] == previous["op"] == "write" and record["fd"] == previous["fd"]
+            and record["path"] == previous["path"] and record["offset"] is None is previous["offset"]
+            and record.get("data") is not None and previous.get("data") is not None
+            and record["size"] == len(record["data"]) and previous["size"] == len(previous["data"]))

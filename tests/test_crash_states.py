@@ -184,6 +184,39 @@ def test_strace_records_what_the_model_needs(tmp_path, flag):
     assert os.path.exists(folder / "cp.json")
 
 
+BYTEWISE_SAVE = textwrap.dedent('''
+    import json, os, sys
+    folder = sys.argv[1]
+    target = os.path.join(folder, "cp.json")
+    data = json.dumps({"version": 1, "messages": ["第 %d 条" % i for i in range(800)]}, ensure_ascii=False).encode()
+    fd = os.open(target + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    for i in range(len(data)):
+        os.write(fd, data[i:i + 1])
+    os.fsync(fd)
+    os.close(fd)
+    os.replace(target + ".tmp", target)
+    directory = os.open(folder, os.O_RDONLY)
+    os.fsync(directory)
+    os.close(directory)
+''')
+
+
+def test_a_checkpoint_written_a_byte_at_a_time_is_one_write_and_its_save_stays_durable(tmp_path):
+    """Thousands of one-byte writes in a row are one write to the model (a crash between them leaves a prefix,
+    which it tries anyway): the calls after them, the rename and the folder's fsync, are not crowded out."""
+    log, script, folder = tmp_path / "trace.log", tmp_path / "save.py", tmp_path / "work"
+    script.write_text(BYTEWISE_SAVE, encoding="utf-8")
+    folder.mkdir()
+    subprocess.run([*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder)],
+                   check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder), roots=())
+    expected = (folder / "cp.json").read_bytes()
+    assert len(expected) > 5000 and len(records) < 12, [r["op"] for r in records]
+    assert [r["data"] for r in records if r["op"] == "write"] == [expected]
+    states, _ = states_along(records, files={}, path=str(folder / "cp.json"))
+    assert all(state <= {None, expected} for state in states) and states[-1] == {expected}
+
+
 def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
     fs = FileSystem({CP: OLD})
     for record in [opened(TMP, 3), write(TMP, 3, b"half")]:
