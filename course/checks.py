@@ -381,7 +381,9 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
               "里没有 version 字段"),
-             ("old.json", json.dumps({**state, "version": 0}).encode(), "的 version 是 0（比代码认的旧）"))
+             ("old.json", json.dumps({**state, "version": 0}).encode(), "的 version 是 0（比代码认的旧）"),
+             ("text-version.json", json.dumps({**state, "version": str(checkpoint_version)}).encode(),
+              f"的 version 是字符串 \"{checkpoint_version}\"（不是数字 {checkpoint_version}）"))
     for name, data, what in cases:
         (folder / name).write_bytes(data)
         _load_error(load_checkpoint, folder / name, what)
@@ -766,6 +768,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is None or isinstance(flag, bool),
                    f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
+
+        worded = _with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"])  # the model wrote on after its call
+        worded["messages"][-1]["content"].append({"type": "text", "text": "（先搜一下，再决定怎么整理。）"})
+        _reconciled(reconcile, worded, spy)
 
         for cp in [load_sample("cpC")] + [_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS]:
             pending, block = _reconciled(reconcile, cp, spy)

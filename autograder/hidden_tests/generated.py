@@ -8,7 +8,7 @@ values, gives the expected answers (autograder.contract compares them).
 
 What is drawn (the lesson's contract, not its examples):
 - checkpoints (`checkpoints`): any number of earlier turns; every layout of content blocks the
-  Messages API allows (text before or without a tool_use, several text blocks, an assistant
+  Messages API allows (text before, after or without a tool_use, several text blocks, an assistant
   turn as a plain string, two calls in one turn answered in one message, a tool_result as a
   string, as text blocks or without content, an earlier is_error, a user's own words after a
   result or after the model's answer); the task as a string or a text block, in any wording;
@@ -120,11 +120,12 @@ RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "
 
 def alternating(*cases: dict):
     """A tuple of checkpoints, one per `cases` item (the arguments of `checkpoints`): every other one with no
-    earlier turn and the rest with at least two; the tasks about email or not in the order e, o, o, e, e, o, ...
-    So any two cases from an even position hold both lengths and both wordings, and any four each pairing of
-    them, whatever the seed."""
+    earlier turn and the rest with at least two; the tasks about email or not in the order e, o, o, e, e, o, ...;
+    text after the dangling call in the order n, y, y, n, n, y, ... So any two cases from an even position hold
+    both lengths and both wordings, and any four each pairing of them, whatever the seed."""
     return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
-                                   task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2])
+                                   task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2],
+                                   after_call=(number + 1) // 2 % 2 == 1)
                        for number, case in enumerate(cases)))
 
 
@@ -179,10 +180,12 @@ def _call(draw, name, tool_input) -> dict:
 
 
 @st.composite
-def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None) -> dict:
+def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
+                after_call: bool = False) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
-    `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording."""
+    `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
+    `after_call`: the model wrote some text after the dangling call."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
@@ -199,7 +202,10 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
         messages += [draw(_assistant(calls)), draw(_results(calls))]
     if ending == "pending":
         call = _call(draw, *dangling)
-        messages.append(draw(_assistant([call])))
+        message = draw(_assistant([call]))
+        if after_call:  # a word after the call: the dangling call need not be the last block
+            message["content"].append({"type": "text", "text": draw(TEXT)})
+        messages.append(message)
         dangling = {"id": call["id"], "name": call["name"], "input": dict(call["input"])}
     elif ending == "result":
         calls = [_call(draw, *draw(ANY_CALL))]
@@ -234,7 +240,9 @@ def broken_files(draw, kind: str) -> tuple:
     if kind == "higher":
         return kind, _encoded({**cp, "version": draw(st.integers(2, 10 ** 6))})
     if kind == "lower":
-        return kind, _encoded({**cp, "version": draw(st.one_of(st.integers(-10 ** 6, 0), st.just("1"), st.none()))})
+        return kind, _encoded({**cp, "version": draw(st.one_of(st.integers(-10 ** 6, 0), st.none()))})
+    if kind == "text_version":  # the right number as text, every time: a load that int()s it must not pass by luck
+        return kind, _encoded({**cp, "version": draw(st.sampled_from(("1", "1.0", " 1", "v1")))})
     if kind == "not_object":
         return kind, _encoded(draw(JSON_NOT_OBJECT | st.just([cp])))
     if kind == "missing_fields":
@@ -252,8 +260,8 @@ def broken_files(draw, kind: str) -> tuple:
     return kind, FOLDER
 
 
-BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "not_object", "missing_fields", "not_utf8", "folder",
-                "unreadable")
+BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "text_version", "not_object", "missing_fields", "not_utf8",
+                "folder", "unreadable")
 
 
 # -- states JSON cannot hold: a drawn checkpoint with one value replaced by a mark of autograder.child.python_value,

@@ -58,6 +58,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_forgot_pair": {"test_reconcile": 3, "test_incident_fix": 1},
     "wrong_forgot_clear": {"test_reconcile": 3},  # and a failed rerun gets no is_error
     "wrong_previous_id": {"test_reconcile": 3, "test_incident_fix": 0},  # and a failed rerun gets no is_error
+    "wrong_reconcile_last_block_id": {"test_reconcile": 4},  # the model may write text after the call
+    "wrong_load_int_version": {"test_save_load": 3},
     "wrong_is_error_string": {"test_reconcile": 4, "test_incident_fix": 1},
     "wrong_rerun_all_is_error": {"test_reconcile": 4, "test_incident_fix": 2},
     "wrong_reinit": {"test_run_agent": 2, "test_incident_fix": 0},
@@ -191,6 +193,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_denylist_send_email": "不在只读工具之列，不能重新执行",
     "wrong_forgot_clear": "pendingToolUse 应该设为 None",
     "wrong_previous_id": "tool_use_id 要等于悬空调用的 id",
+    "wrong_reconcile_last_block_id": "tool_use_id 要等于悬空调用的 id",
+    "wrong_load_int_version": "版本写成了字符串",
     "wrong_is_error_string": "布尔值",
     "wrong_reinit": "恢复时重新初始化了 messages",
     "wrong_reset_turns": "turns 要从检查点里的",
@@ -212,7 +216,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_load_empty_as_missing": "load_checkpoint 应该抛",
     "wrong_load_not_object": "不是一个对象",
     "wrong_load_no_version": "没有 version 字段",
-    "wrong_load_accepts_lower": "版本比代码认的低",
+    "wrong_load_accepts_lower": "load_checkpoint 应该抛 ValueError",  # a lower, null or text version, whichever comes first
     "wrong_reconcile_one_turn": "原来的消息要原样保留",
     "wrong_recovery_by_count": "pendingToolUse 为 None",
     "wrong_load_english": "要用中文",
