@@ -141,6 +141,9 @@ ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that ra
 
 MAX_NODES = 200_000
 MAX_DEPTH = 200
+# characters of text in one value: escaped as JSON (up to 6 bytes each), a value and the arguments after a call
+# stay well within what the grader reads of one message (endpoint.MAX_REQUEST_BYTES)
+MAX_CHARACTERS = 1_000_000
 MESSAGE_LIMIT = 2000
 
 
@@ -154,8 +157,15 @@ def plain(value):
     Subclasses are copied through their base type's own methods, so an object that
     overrides __eq__, __str__ or items() cannot change what the grader receives.
     """
-    budget = [MAX_NODES]
+    budget = [MAX_NODES, MAX_CHARACTERS]
     active = set()
+
+    def text(item):
+        copied = _str_copy(item)
+        budget[1] -= _len(copied)
+        if budget[1] < 0:
+            raise NotPlain("数据太大或嵌套太深")
+        return copied
 
     def convert(item, depth):
         budget[0] -= 1
@@ -165,7 +175,7 @@ def plain(value):
         if item is None or kind is bool:
             return item
         if _issubclass(kind, str):
-            return _str_copy(item)
+            return text(item)
         if _issubclass(kind, int):
             return _int_copy(item)
         if _issubclass(kind, float):
@@ -183,7 +193,7 @@ def plain(value):
                     for key, val in _dict_items(item):
                         if not _issubclass(_type(key), str):
                             raise NotPlain(f"字典的键必须是字符串，这里有一个 {_type(key).__name__}")
-                        result[_str_copy(key)] = convert(val, depth + 1)
+                        result[text(key)] = convert(val, depth + 1)
                     return result
                 items = _list_iter(item) if _issubclass(kind, list) else _tuple_iter(item)
                 return [convert(val, depth + 1) for val in items]

@@ -138,6 +138,8 @@ class Sandbox:
                 run.sending_before = False
                 self.runs[token] = run
                 self._steps(run, scenario, cells, trouble, token)
+                for name, report in trouble.bad_cells.items():  # left out here: why, for the feedback
+                    run.cells.setdefault(name, report)
                 files_after = {}
                 for relative in {*scenario.files, *scenario.read_after, *scenario.ledgers,
                                  *([scenario.watch] if scenario.watch else [])}:
@@ -219,10 +221,10 @@ class Sandbox:
             if not crashed:  # the grader's own crash is no trouble of the student's
                 trouble.kinds[_trouble_kind(status, bool(ended))] += 1
             if phase.kind is PhaseKind.CELL:
-                trouble.bad_cells.add(phase.cell)  # defining this cell hangs or kills the process: leave it out
-                run.cells[phase.cell] = {"status": CellStatus.TIMEOUT if ended else CellStatus.DIED,
-                                       "error": {"type": "", "message": FLOODED if ended == ["output"]
-                                                 else _how_it_died(status)}}
+                # defining this cell hangs or kills the process: left out from now on
+                trouble.bad_cells[phase.cell] = run.cells[phase.cell] = {
+                    "status": CellStatus.TIMEOUT if ended else CellStatus.DIED,
+                    "error": {"type": "", "message": FLOODED if ended == ["output"] else _how_it_died(status)}}
                 continue
             if crashed:
                 run.steps[index] = {"status": StepStatus.CRASHED_BY_GRADER}

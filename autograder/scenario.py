@@ -24,7 +24,7 @@ class Limits:
 @dataclass
 class SubmissionTrouble:
     """What went wrong with one submission so far, carried from scenario to scenario."""
-    bad_cells: set = field(default_factory=set)  # cells whose definition hangs or kills the process
+    bad_cells: dict = field(default_factory=dict)  # cell -> its report: its definition hangs or kills the process
     hung: set = field(default_factory=set)  # functions that ran out of time once: later calls get less
     report_cells: bool = False  # a definition hung or killed a process: each cell is reported before it runs
     kinds: Counter = field(default_factory=Counter)  # autograder.trouble.KINDS -> how often it was seen

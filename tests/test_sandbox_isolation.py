@@ -320,6 +320,25 @@ def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(
     assert grown < 4 * STEP_TRACE_BYTES // 1024, f"the grader grew by {grown} KiB"
 
 
+def test_a_value_too_big_for_the_graders_messages_is_the_students_trouble(sandbox):
+    """15 MB of text, escaped as JSON, is more than the grader reads of one message: the step says its value
+    cannot be taken, instead of the grader failing on a closed connection."""
+    outcome = run(sandbox, "def big():\n    return {'pad': '纪' * (15 * 1024 * 1024)}\n", call("big"))
+    assert outcome.steps[0]["status"] == "unsupported", outcome.steps[0]
+
+
+def test_a_cell_left_out_for_hanging_is_reported_in_every_later_scenario(sandbox):
+    """The feedback of a later scenario says why the function is missing (the cell hung), not that it was never
+    handed in."""
+    cells = [{"name": "hangs", "source": "while True:\n    pass\n\ndef f():\n    return 1\n"},
+             {"name": "fine", "source": "def g():\n    return 2\n"}]
+    trouble = SubmissionTrouble()
+    outcomes = [sandbox.run(Scenario("t", steps=[call("f")]), cells, trouble) for _ in range(2)]
+    for outcome in outcomes:
+        assert outcome.steps[0]["status"] == "missing"
+        assert outcome.cells["hangs"]["status"] == "timeout", outcome.cells
+
+
 def test_kill_minus_one_reaches_only_the_step_itself(sandbox):
     sandbox.zygote.ensure_started()
     starts = sandbox.zygote.starts
