@@ -20,7 +20,9 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
           "half": "半截的记录只能出现在最后一行、而且没有换行（读台账的人把它当作没写完）：每条记录一行 JSON，以换行结束，"
                   "一次写完",
           "durable": "返回之前这一行必须已经落盘：flush 之后 os.fsync 台账文件（或者用 O_SYNC / O_DSYNC 打开它）",
-          "folder": "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在"}
+          "folder": "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在",
+          "newline": "写完的记录后面要有换行（\"\\n\"）：没有换行的最后一行，读台账的人当作没写完的半截，"
+                     "下一条记录还会接在同一行上"}
 
 
 def appended(grading):
@@ -54,7 +56,8 @@ def check_cuts(grading, indices) -> None:
                 if error is None and any(same(records, w) for w in wanted):
                     continue
                 fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条，{when}断电，台账"
-                     + _what(content, records, error, before, after) + "。" + _advice(kind, index, records, before))
+                     + _what(content, records, error, before, after) + "。"
+                     + _advice(kind, index, records, before, outcome.files_after.get(relative)))
     message = student_reads(grading, sorted(s for s in states if s is not None), f"ledger_reads_{indices[0]}")
     if message:
         fail(message)
@@ -70,7 +73,9 @@ def _what(content, records, error, before, after) -> str:
         f"里读出 {len(records)} 条记录，应该是 {len(before)} 条（追加之前）或 {len(after)} 条（追加之后）"
 
 
-def _advice(kind, index, records, before) -> str:
+def _advice(kind, index, records, before, final: str | None) -> str:
+    if final and not final.endswith("\n"):  # the ledger as the appends left it
+        return ADVICE["newline"]
     if records is not None and all(r in records for r in before) and kind == "end":
         return ADVICE["folder"] if index == 2 else ADVICE["durable"]
     if records is None:
@@ -108,6 +113,7 @@ def test_appends_keep_every_record(grading):
         records, error = records_in(text)
         expect(error is None, f"{what}，课程的 read_ledger 读不了这本台账（{short(str(error), 80)}）："
                               "每条记录一行 JSON（json.dumps 不带 indent），以换行结束")
+        expect(not text or text.endswith("\n"), f"{what}，台账的最后没有换行。" + ADVICE["newline"])
         expect(same(records, wanted), f"{what}，台账里读出 {len(records)} 条记录，应该是 {len(wanted)} 条："
                                       + ("原来的记录丢了或被改写了，台账只追加" if not same(records[:len(meta['old'])],
                                                                                wanted[:len(meta['old'])])

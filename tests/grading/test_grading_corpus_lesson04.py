@@ -37,6 +37,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_effects_add_label": {"test_effects": 1},
     "wrong_effects_append_idempotent": {"test_effects": 1},
     "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2},
+    "wrong_append_no_newline": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 1,
+                                "test_reconcile": 3, "test_incident_fix": 2},  # every record after it unreadable
     "wrong_rewrite_in_place": {"test_append_ledger": 1},
     "wrong_no_folder_fsync": {"test_append_ledger": 2},
     "wrong_intent_after_call": {"test_execute_with_ledger": 2, "test_reconcile": 4},
@@ -68,6 +70,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
     "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
     "wrong_append_no_fsync": "os.fsync",
+    "wrong_append_no_newline": "后面要有换行",
     "wrong_rewrite_in_place": "不要先清空或重写整个文件",
     "wrong_no_folder_fsync": "fsync 所在的文件夹",
     "wrong_intent_after_call": "还没有这次调用",
