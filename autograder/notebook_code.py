@@ -44,22 +44,22 @@ def demo_definitions(source: str) -> str:
 def python_source(source: str) -> str:
     """A cell as the kernel runs it: itself when it is Python, else with its IPython syntax (`%time`, `%%capture`,
     `!pip ...`, `name?`) turned into calls of `get_ipython()`, by IPython's own transformer. A cell that is not
-    Python either way stays as written, so that its SyntaxError is the one the notebook shows."""
-    try:
-        compile(source, "<cell>", "exec", dont_inherit=True)
-        return source
-    except SyntaxError:
-        pass
-    except ValueError:  # a null byte: not a cell the kernel runs either
+    Python either way stays as written, so that its SyntaxError is the one the notebook shows; so does a cell with
+    a null byte, which the kernel does not run either."""
+    if "\0" in source or _compiles(source):
         return source
     from IPython.core.inputtransformer2 import TransformerManager  # only for the rare cell that needs it
 
     transformed = TransformerManager().transform_cell(source)
+    return transformed if _compiles(transformed) else source
+
+
+def _compiles(source: str) -> bool:
     try:
-        compile(transformed, "<cell>", "exec", dont_inherit=True)
+        compile(source, "<cell>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
-        return source
-    return transformed
+        return False
+    return True
 
 
 def kept_definitions(source: str, keeps_assignment) -> str:

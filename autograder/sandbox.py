@@ -194,6 +194,7 @@ class Sandbox:
                     run.kill_step()
 
             status, lines = self.zygote.run(job, on_wait)
+            ended_by = ended[0] if ended else None
             if self.pids is not None and self.pids.limit_was_hit():
                 trouble.kinds["processes"] += 1
             if not self.connections.wait_until_read(TRACE_TIMEOUT):
@@ -207,7 +208,7 @@ class Sandbox:
             listing = run.folder.regular_files()
             run.files_by_step.update((i, listing) for i in batch)
             if failure is not None or phase == BEFORE:  # no student code has run yet: the grader is broken
-                how = "超时" if ended else _how_it_died(status)
+                how = "超时" if ended_by else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
             index = next((i for i in batch if run.steps[i] is None), batch[-1] + 1)
             if index > batch[-1]:
@@ -219,17 +220,17 @@ class Sandbox:
                 trouble.report_cells = True  # once more, learning which cell it is
                 continue
             if not crashed:  # the grader's own crash is no trouble of the student's
-                trouble.kinds[_trouble_kind(status, bool(ended))] += 1
+                trouble.kinds[_trouble_kind(status, ended_by is not None)] += 1
             if phase.kind is PhaseKind.CELL:
                 # defining this cell hangs or kills the process: left out from now on
                 trouble.bad_cells[phase.cell] = run.cells[phase.cell] = {
-                    "status": CellStatus.TIMEOUT if ended else CellStatus.DIED,
-                    "error": {"type": "", "message": FLOODED if ended == ["output"] else _how_it_died(status)}}
+                    "status": CellStatus.TIMEOUT if ended_by else CellStatus.DIED,
+                    "error": {"type": "", "message": FLOODED if ended_by == "output" else _how_it_died(status)}}
                 continue
             if crashed:
                 run.steps[index] = {"status": StepStatus.CRASHED_BY_GRADER}
-            elif ended:
-                run.steps[index] = {"status": StepStatus.TIMEOUT, "detail": FLOODED if ended == ["output"] else
+            elif ended_by:
+                run.steps[index] = {"status": StepStatus.TIMEOUT, "detail": FLOODED if ended_by == "output" else
                                     f"超过 {run.step_limit(index):g} 秒还没有结束（死循环或在等什么）"}
                 trouble.hung.add(step["name"])
             else:
