@@ -110,3 +110,22 @@ def test_six_fields_and_no_more():
 ])
 def test_errors_by_their_kind(error, kind):
     assert error_kind(error) == kind
+
+
+def test_the_first_difference_of_two_conversations_is_where_the_api_reads_them_apart():
+    """first_difference agrees with same_messages and checkpoint_differences, and names the place."""
+    judged = {CALL["id"]: lambda content: contract.carries_output(content, "结论一")}
+    for mine, wanted, results in ((answered("结论一", is_error=False), answered("结论一"), None),
+                                  (answered([{"type": "text", "text": "结论"}, {"type": "text", "text": "一"}]),
+                                   answered("结论一"), None),
+                                  (answered("重新读到：结论一"), answered("结论一"), judged)):
+        assert contract.first_difference(mine["messages"], wanted["messages"], results) is None
+    assert contract.first_difference(answered("结论一", is_error=True)["messages"], answered("结论一")["messages"]) == (
+        "messages[2].content[0].is_error", True, contract.MISSING)
+    assert contract.first_difference(answered("结论二")["messages"], answered("结论一")["messages"], judged) == (
+        "messages[2].content[0].content", [{"type": "text", "text": "结论二"}], [{"type": "text", "text": "结论一"}])
+    shorter = checkpoint()["messages"]
+    assert contract.first_difference(shorter, answered("结论一")["messages"])[:2] == ("messages[2]", contract.MISSING)
+    assert contract.first_difference([{"role": "user", "content": "整理纪要"}],
+                                     [{"role": "user", "content": "整理会议纪要"}]) == (
+        "messages[0].content[0].text", "整理纪要", "整理会议纪要")

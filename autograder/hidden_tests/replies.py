@@ -1,11 +1,11 @@
-"""What run_agent did with the model's replies in every shape (the scenario agent_replies), against what the
-reference's run_agent does with the same replies.
+"""What run_agent did with the model's replies (in every shape in the scenario agent_replies; the scripted
+model's in agent_fresh), against what the reference's run_agent does with the same replies.
 
 The oracle runs here: the reference's run_agent, with a client that answers each request with the reply the
 student's run got for the same conversation (a conversation that went elsewhere gets the scripted model's
 answer, in the step's planned shape), and an execute_tool that answers each call with what the student's
-same call got. What the two runs did is then compared by the contract: the calls to the model and to the
-tools, in order; the state returned; the checkpoint left at the path.
+same call got. What the two runs did is then compared by the contract: the calls to the model (and the
+messages each one sent) and to the tools, in order; the state returned; the checkpoint left at the path.
 """
 import json
 from itertools import zip_longest
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import course.model
 
-from autograder.contract import carries_output, checkpoint_differences, same, same_messages
+from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
 
 from .helpers import describe_reply, on_disk, problem, short, text_of, tools_answering
@@ -32,14 +32,15 @@ def _same_action(mine, wanted) -> bool:
 
 
 def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> tuple:
-    """(actions, state, saved): what the reference's run_agent did (as `_action` names them, in order),
-    returned and left on disk, given the replies and tool outputs the student's run got (`calls`, `tools`, as
-    the grader recorded them)."""
+    """(actions, requests, state, saved): what the reference's run_agent did (as `_action` names them, in order),
+    the messages of each of its model calls, what it returned and left on disk, given the replies and tool
+    outputs the student's run got (`calls`, `tools`, as the grader recorded them)."""
     answered = [call for call in calls if call["status"] == 200]
-    actions, replies, ran = [], [], []
+    actions, requests, replies, ran = [], [], [], []
 
     def answer(body: dict) -> tuple:
         number = len(replies)
+        requests.append(body.get("messages"))
         theirs = answered[number] if number < len(answered) else None
         if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
             status, reply = 200, theirs["reply"]
@@ -61,7 +62,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> t
     with scratch_folder("agent") as folder, tools_answering(grading.reference, execute_tool):
         path = Path(folder) / "checkpoint.json"
         state = grading.reference.run_agent(task, client=course.model.offline_client(answer), path=path)
-        return actions, state, json.loads(path.read_text(encoding="utf-8"))
+        return actions, requests, state, json.loads(path.read_text(encoding="utf-8"))
 
 
 def _doing(outcome, index: int, action) -> str:
@@ -83,27 +84,53 @@ def _diverged(outcome, index: int, replies: list, asked: int, wanted, theirs) ->
     return f"{last}。{should}；{_doing(outcome, index, theirs)}"
 
 
+def _result_judges(messages: list) -> dict:
+    """tool_use_id -> a judge of a tool_result's content: it carries the output the reference's result carries
+    (the contract allows words around it)."""
+    return {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
+            for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list)
+            for block in m["content"] if isinstance(block, dict) and block.get("type") == "tool_result"}
+
+
+def _shown(where: str, value) -> str:
+    if value is MISSING:
+        return "false（不写就是 false）" if where.endswith(".is_error") else "没有"
+    return short(text_of(value) if where.endswith(".content") and isinstance(value, list) else value, 80)
+
+
+def _sent_otherwise(replies: list, asked: int, where: str, mine, wanted) -> str:
+    """The feedback where the student's model call after `asked` replies sent other messages than the reference's."""
+    before = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}之后，" if asked else ""
+    return (f"{before}你的 run_agent 再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样："
+            f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}")
+
+
 def replies_problem(grading, outcome, index: int) -> str | None:
-    """Why run number `index` of agent_replies did not do what the reference does on the same replies; None if it did."""
+    """Why run number `index` of the scenario did not do what the reference does on the same replies; None if it did."""
     step = outcome.scenario.steps[index]
     calls = [c for c in outcome.model_calls if c["step"] == index]
     tools = outcome.student_tool_calls(index)
-    mine = [_action(record) for record in sorted(calls + tools, key=lambda record: record["seq"])]
-    actions, state, saved = reference_run(grading, step["args"][0], step["replies"], calls, tools)
+    records = sorted(calls + tools, key=lambda record: record["seq"])
+    mine = [_action(record) for record in records]
+    actions, requests, state, saved = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools)
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
         if not _same_action(theirs, wanted):
             return _diverged(outcome, index, replies, mine[:number].count(("model", 200)), wanted, theirs)
+        if theirs[0] == "model":  # the same call so far: the same messages?
+            wanted_messages = requests[sum(a[0] == "model" for a in mine[:number])]
+            sent = first_difference(records[number]["messages"], wanted_messages, _result_judges(wanted_messages))
+            if sent:
+                return _sent_otherwise(replies, mine[:number].count(("model", 200)), *sent)
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
-    results = {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
-               for m in state["messages"] if isinstance(m["content"], list)
-               for block in m["content"] if block.get("type") == "tool_result"}
+    results = _result_judges(state["messages"])
     shown = "；".join(describe_reply(reply) for reply in replies)
     wrong = checkpoint_differences(outcome.steps[index]["value"], state, results)
     if wrong:
         return f"模型的回复依次是：{shown}。run_agent 返回的状态和参考答案在同样的回复下返回的不一样（{'、'.join(wrong)}）"
-    left, why = on_disk(outcome, outcome.scenario.meta["files"][index])
+    meta = outcome.scenario.meta
+    left, why = on_disk(outcome, meta["files"][index] if "files" in meta else meta["file"])
     wrong = checkpoint_differences(left, saved, results)
     if wrong:
         return (f"模型的回复依次是：{shown}。run_agent 结束时 path 上的检查点和参考答案留下的不一样"

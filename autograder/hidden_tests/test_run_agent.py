@@ -78,6 +78,9 @@ def test_fresh_start(grading):
     first = outcome.model_calls[0]["messages"]
     expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
                                       f"你发的是 {short(first, 80)}")
+    differs = replies_problem(grading, outcome, 0)  # the scripted model's replies, against the reference on them
+    if differs:
+        fail(differs)
     check_final_state(state, calls, task, 0, "传进来的任务")
     replies = grading.outcome("agent_replies")  # the model's replies in every shape, against the reference
     for index in range(len(replies.steps)):

@@ -1,5 +1,5 @@
-"""错：load_checkpoint 用 int(version) 和 CHECKPOINT_VERSION 比较，把写成字符串的版本（"1"、" 1"）当成版本 1
-收下，或者（"1.0"、"v1"）让 int() 抛出一个不带路径的 ValueError。版本不等于 CHECKPOINT_VERSION 就要抛带路径的中文 ValueError。"""
+"""错：load_checkpoint 用 int(version) 和 CHECKPOINT_VERSION 比较，把写成字符串的版本（"1"、" 1"、"+01"）当成版本 1
+收下，或者（"1.0"）让 int() 抛出一个不带路径的 ValueError。版本不等于 CHECKPOINT_VERSION 就要抛带路径的中文 ValueError。"""
 # %% save_load
 def save_checkpoint(state, path=CHECKPOINT_PATH):
     """把 state 原子地、持久地写进 path。
