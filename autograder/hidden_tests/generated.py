@@ -12,7 +12,8 @@ What is drawn (the lesson's contract, not its examples):
   turn as a plain string, two calls in one turn answered in one message, a tool_result as a
   string, as text blocks or without content, an earlier is_error, a user's own words after a
   result or after the model's answer); the task as a string or a text block, in any wording;
-  earlier calls with the dangling call's very name and input, answered then; counters that
+  earlier calls with the dangling call's very name and input, answered then, and of its tool
+  with another input (in every case with a history, from `alternating`); counters that
   have nothing to do with the history's length;
 - dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
   with or contain a read-only name, high-impact verbs no deny-list names, and names made up
@@ -123,10 +124,13 @@ def alternating(*cases: dict):
     """A tuple of checkpoints, one per `cases` item (the arguments of `checkpoints`): every other one with no
     earlier turn and the rest with at least two; the tasks about email or not in the order e, o, o, e, e, o, ...;
     text after the dangling call in the order n, y, y, n, n, y, ... So any two cases from an even position hold
-    both lengths and both wordings, and any four each pairing of them, whatever the seed."""
+    both lengths and both wordings, and any four each pairing of them, whatever the seed. Every one with earlier
+    turns has an earlier call of the dangling call's tool with another input: the first of its calls in the
+    order 1, 5, 9, ..., the last in the order 3, 7, ... (a lookup in the history finds it, either way)."""
     return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
                                    task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2],
-                                   after_call=(number + 1) // 2 % 2 == 1)
+                                   after_call=(number + 1) // 2 % 2 == 1,
+                                   same_tool_before=(None, "first", None, "last")[number % 4])
                        for number, case in enumerate(cases)))
 
 
@@ -182,17 +186,34 @@ def _call(draw, name, tool_input) -> dict:
     return {"type": "tool_use", "id": draw(TOOL_ID), "name": name, "input": dict(tool_input)}
 
 
+def _other_input(draw, name: str, tool_input: dict):
+    """Another input for the tool `name` (one it accepts, for a read-only tool), or None if none was found."""
+    for _ in range(5):
+        other = draw(READ_ONLY_INPUTS.get(name, INPUTS))
+        if other != tool_input:
+            return other
+    return None
+
+
 @st.composite
 def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
-                after_call: bool = False) -> dict:
+                after_call: bool = False, same_tool_before: str | None = None) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
     `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
-    `after_call`: the model wrote some text after the dangling call."""
+    `after_call`: the model wrote some text after the dangling call; `same_tool_before` ("first", "last"): the
+    first or the last earlier turn called the dangling call's tool with another input."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
-    for _ in range(draw(st.integers(*exchanges))):
+    count = draw(st.integers(*exchanges))
+    other_at = {"first": 0, "last": count - 1}.get(same_tool_before) if dangling is not None and count else None
+    for number in range(count):
+        other = _other_input(draw, *dangling) if number == other_at else None
+        if other is not None:  # the same tool before, with another input: what is run again is the dangling call
+            calls = [_call(draw, dangling[0], other)]
+            messages += [draw(_assistant(calls)), draw(_results(calls))]
+            continue
         if draw(st.integers(0, 5)) == 0:  # the model answered, and the user said something more
             messages.append(draw(_assistant([])))
             said = draw(TEXT)

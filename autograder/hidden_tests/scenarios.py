@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from autograder.sandbox import Scenario
 
 from . import generated
-from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, READ_ONLY, UNHEARD_OF, alternating, checkpoints
+from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, checkpoints
 
 
 FOLDERS = ("runs", "state", "agent-data", "work", "ckpt", "sessions", "jobs", "var", "data", "tmp-agent")
@@ -176,8 +176,12 @@ def build(max_turns: int, rng) -> dict:
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
     # and so do the unheard-of tools)
     # A read-only call whose rerun fails (a path the workspace does not have) is among the others.
-    kinds = ["read_file", "read_file", *(name for name in READ_ONLY if name != "read_file"), "failing_rerun"]
+    # Drawn in this order so that, of the cases with a history (alternating), a read_file and a grep have their
+    # tool's call with another input first in it and another read_file and another case last; read_file first in
+    # the steps, for its own process.
+    kinds = ["read_file", "read_file", "grep", "read_file", "list_dir", "web_search", "failing_rerun", "grep"]
     read_only = drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in kinds)))
+    read_only, kinds = map(list, zip(*sorted(zip(read_only, kinds), key=lambda case: case[1] != "read_file")))
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only, "kinds": kinds},
                  steps=[{**call("reconcile", cp), "report_args": True,
                          "batch": "read_file" if kind == "read_file" else "others"}

@@ -72,6 +72,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_is_error_english": {"test_run_agent": 3},  # "error" in a grep output; a failing tool's 错误
     "wrong_agent_clear_after_save_b": {"test_run_agent": 4},
     "wrong_reconcile_trims_assistant": {"test_reconcile": 4},
+    "wrong_reconcile_rerun_first_same_tool": {"test_reconcile": 3},  # the input of the tool's first earlier call
+    "wrong_reconcile_rerun_last_same_tool": {"test_reconcile": 3},  # ... of its last earlier call
+    "wrong_turns_after_save_a": {"test_run_agent": 4},
     "wrong_load_permission_as_missing": {"test_save_load": 3},
     "wrong_save_cleanup_oserror_only": {"test_save_load": 3},  # a TypeError leaves the temporary file
     "wrong_save_default_str": {"test_save_load": 3},  # a set or an SDK object is saved as its str()
@@ -253,6 +256,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_is_error_english": "再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样",
     "wrong_agent_clear_after_save_b": "pendingToolUse 清回 None 之后",
     "wrong_reconcile_trims_assistant": "原来的消息要原样保留",
+    "wrong_reconcile_rerun_first_same_tool": "要用悬空调用原来的 input",
+    "wrong_reconcile_rerun_last_same_tool": "要用悬空调用原来的 input",
+    "wrong_turns_after_save_a": "MAX_TURNS 要跨重启累计",
     "wrong_load_permission_as_missing": "没有读权限时",
     "wrong_save_cleanup_oserror_only": "json.dump 抛出的 TypeError 也一样",
     "wrong_save_default_str": "悄悄转成别的值也不行",
