@@ -16,8 +16,8 @@ What is drawn (the lesson's contract, not its examples):
   with another input (in every case with a history, from `alternating`); counters that
   have nothing to do with the history's length;
 - dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
-  with or contain a read-only name, high-impact verbs no deny-list names, and names made up
-  from nothing;
+  with or contain a read-only name, high-impact verbs no deny-list names, names that sound like
+  reading (get_invoice, fetch_report every time; lookupPrice, search_orders) and are on no list, and names made up from nothing;
 - broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
   above and below 1, the version 1 written as text ("1", and other text int() or float() reads
   as 1), JSON that is no object, fields missing, text that is not UTF-8, a folder, a file no one
@@ -94,6 +94,19 @@ UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_
                  "ship_order", "broadcast_alert", "terminate_instance", "void_invoice", "tweet_status", "open_door")
 
 
+# Verbs that sound like reading, before a noun: tools no list names read-only, which a guess by the name would run again.
+# get_ and fetch_, the likeliest guesses, every time; another such verb besides.
+COMMON_READING_VERBS = ("get", "fetch")
+READING_VERBS = ("lookup", "search", "check", "view", "show", "describe", "find", "query", "count", "list", "read",
+                 "load", "peek", "inspect", "scan", "browse")
+NOUNS = ("invoice", "order", "user", "balance", "status", "report", "ticket", "account", "quota", "price", "inventory",
+         "profile", "weather", "logs", "calendar", "contacts", "metrics", "schedule")
+
+
+def _sounding(verb: str, noun: str, camel: bool) -> str:
+    return verb + noun.capitalize() if camel else f"{verb}_{noun}"
+
+
 def _around(name, before, after):
     """A made-up tool whose name holds a read-only tool's name (at the start when `before` is empty)."""
     return f"{before}_{name}_{after}".strip("_")
@@ -111,9 +124,14 @@ DANGLING = {
     "begins_with_read_only": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), st.just(""), SNAKE), INPUTS),
     "has_read_only_inside": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), SNAKE, SNAKE), INPUTS),
     "unusual_verb": st.tuples(st.sampled_from(UNUSUAL_VERBS), INPUTS),
+    "get_or_fetch": st.tuples(st.builds(_sounding, st.sampled_from(COMMON_READING_VERBS), st.sampled_from(NOUNS),
+                                        st.just(False)), INPUTS),
+    "sounds_read_only": st.tuples(st.builds(_sounding, st.sampled_from(READING_VERBS), st.sampled_from(NOUNS),
+                                            st.booleans()), INPUTS),
     "made_up": st.tuples(SNAKE.filter(_not_read_only), INPUTS),
 }
-UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "made_up")
+UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "get_or_fetch", "sounds_read_only",
+              "made_up")
 ANY_CALL = st.one_of(*DANGLING.values())
 TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
 RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "text": t}, TEXT), min_size=1,

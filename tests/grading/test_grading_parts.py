@@ -150,7 +150,7 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
             if scenario.meta["checkpoint"]:  # resumed with the task in other words than the checkpoint's
                 assert scenario.meta["task"] != scenario.meta["checkpoint"]["task"]
     tools = [cp["pendingToolUse"]["name"] for cp in first["reconcile_unheard_of"].meta["checkpoints"]]
-    assert len(tools) == 4 and not set(tools) & READ_ONLY_TOOL_NAMES
+    assert len(tools) == len(generated.UNHEARD_OF) and not set(tools) & READ_ONLY_TOOL_NAMES
 
 
 def test_task_wordings_keep_the_scripted_model_on_its_plan():
@@ -170,6 +170,10 @@ def test_unheard_of_tools_defeat_each_shortcut():
                for name in names["has_read_only_inside"])  # so does a substring test
     assert not [name for name in generated.UNUSUAL_VERBS  # a deny-list of the obvious verbs lets these through
                 if any(word in name for word in (*OBVIOUS_VERBS, *read_only))]
+    sounding = names["sounds_read_only"]  # a guess by the name ("get_..." reads) runs these again
+    assert all(name.startswith(generated.READING_VERBS) for name in sounding) and len(set(sounding)) > 20
+    assert any("_" in name for name in sounding) and any("_" not in name for name in sounding)
+    assert all(name.startswith(("get_", "fetch_")) for name in names["get_or_fetch"])
     assert all(name not in READ_ONLY_TOOL_NAMES | {"send_email"} for kind in names for name in names[kind])
     assert len(set(names["made_up"])) > 20
 
