@@ -57,7 +57,7 @@ def check_cuts(grading, indices) -> None:
                     continue
                 fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条，{when}断电，台账"
                      + _what(content, records, error, before, after) + "。"
-                     + _advice(kind, index, records, before, outcome.files_after.get(relative)))
+                     + _advice(kind, index, content, records, before, outcome.files_after.get(relative)))
     message = student_reads(grading, sorted(s for s in states if s is not None), f"ledger_reads_{indices[0]}")
     if message:
         fail(message)
@@ -73,11 +73,12 @@ def _what(content, records, error, before, after) -> str:
         f"里读出 {len(records)} 条记录，应该是 {len(before)} 条（追加之前）或 {len(after)} 条（追加之后）"
 
 
-def _advice(kind, index, records, before, final: str | None) -> str:
+def _advice(kind, index, content, records, before, final: str | None) -> str:
     if final and not final.endswith("\n"):  # the ledger as the appends left it
         return ADVICE["newline"]
     if records is not None and all(r in records for r in before) and kind == "end":
-        return ADVICE["folder"] if index == 2 else ADVICE["durable"]
+        # a new ledger gone: its name was not made durable; there but without the line: the line was not
+        return ADVICE["folder"] if index == 2 and content is None else ADVICE["durable"]
     if records is None:
         return ADVICE["half"]
     return ADVICE["lost"]
