@@ -38,11 +38,13 @@ PASSED = "可见检查通过 ✓"
 COURSE_READ_ONLY = {"read_file", "grep", "list_dir", "web_search"}  # course tools that only look
 _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir": {"path": "./notes"},
                      "web_search": {"query": "检查点 恢复"}}
-# High-impact tools the lesson never names: an obvious verb, a read-only tool's name at the front, an unusual verb
-# (a deny-list of verbs, or a test of how a name begins, lets the last two through). Lesson 4's checks use the first.
+# Tools the lesson never names: an obvious verb, a read-only tool's name at the front, an unusual verb, a name that
+# sounds like reading (a deny-list of verbs, a test of how a name begins, or a guess by the name lets the last three
+# through). Lesson 4's checks use the first.
 UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("read_file_and_purge", {"path": "./notes/meeting-08-25.md"}),
-                    ("freeze_account", {"account": "ops-team"}))
+                    ("freeze_account", {"account": "ops-team"}),
+                    ("get_invoice", {"invoice": "INV-0831"}))
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 
 
@@ -595,6 +597,13 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(points.count("B") >= results,
            f"没有在存档点 B 存档：追加了 {results} 个 tool_result，但只在 {points.count('B')} 次「结果追加进 messages、"
            "pendingToolUse 清回 None 之后」调用了 save_checkpoint。")
+    calls = 0
+    for entry in seen.log:  # at save point A, turns already counts the call whose reply it saves
+        calls += entry[0] == "model"
+        if entry[0] == "save" and _save_point(entry[1]) == "A" and entry[1].get("turns") != cp["turns"] + calls:
+            fail(f"存档点 A 存下的 turns 是 {short(entry[1].get('turns'))}，应该是 {cp['turns'] + calls}（检查点里的 "
+                 f"{cp['turns']} 加上续跑后调用模型的 {calls} 次）：调用模型之前就给 turns 加 1。在 A 之后才加的话，"
+                 "崩溃在 A 之后再重启，这一次调用就没算进 MAX_TURNS。")
     for entry in saves:
         state = entry[1]
         if _save_point(state) == "A":

@@ -11,6 +11,7 @@ of the check (`execute_tool`, `lookup_effect`, `reconcile`) and for `os.fsync`.
 """
 import copy
 import json
+import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
@@ -70,12 +71,14 @@ def check_append_ledger(append_ledger) -> None:
     expect(events.file_synced(path),
            "append_ledger 返回之前没有 fsync 台账文件：写进去的一行可能还在页缓存里，断电后意图记录就没了，"
            "而恢复时会把“没有意图”理解成“从没开始过”。")
+    _expect_line_synced(events, path)
     expect(("fsync", "folder") in events.events,
            "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
     events = _DiskEvents()
     with events.watching():
         call("append_ledger（台账已经有一行）", append_ledger, path, second)
     expect(events.file_synced(path), "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
+    _expect_line_synced(events, path)
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     expect(len(lines) == 2, f"追加两条记录之后，台账应该正好两行（一条一行），你的是 {len(lines)} 行："
@@ -88,6 +91,14 @@ def check_append_ledger(append_ledger) -> None:
         fail(f"课程的 read_ledger 读不回你的台账：{exc}")
     expect(records == [first, second], f"读回来的记录和写进去的不一样：{short(records, 160)}")
     print(PASSED)
+
+
+def _expect_line_synced(events, path: Path) -> None:
+    """The fsync came after the line reached the file: at some fsync the file was as long as it is now."""
+    size = path.stat().st_size
+    expect(os.path.abspath(path) in events.synced_writes or size in events.sizes,
+           "fsync 台账文件的时候，这一行还没有写进文件（还在 Python 的缓冲区里），fsync 落盘的是追加之前的内容："
+           "先 flush()，再 os.fsync(f.fileno())。")
 
 
 # --- execute_with_ledger ---------------------------------------------------------------------
