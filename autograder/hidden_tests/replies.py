@@ -101,8 +101,10 @@ def _shown(where: str, value) -> str:
 def _sent_otherwise(replies: list, asked: int, where: str, mine, wanted) -> str:
     """The feedback where the student's model call after `asked` replies sent other messages than the reference's."""
     before = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}之后，" if asked else ""
+    dumped = ("：值为 null 的字段是 SDK 对象的 model_dump() 带出来的，把响应变成消息要用 assistant_message(response)"
+              "（或 model_dump(exclude_none=True)）") if mine is None and wanted is MISSING else ""
     return (f"{before}你的 run_agent 再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样："
-            f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}")
+            f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}{dumped}")
 
 
 def replies_problem(grading, outcome, index: int) -> str | None:

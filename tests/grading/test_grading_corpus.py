@@ -76,6 +76,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_rerun_last_same_tool": {"test_reconcile": 3},  # ... of its last earlier call
     "wrong_turns_after_save_a": {"test_run_agent": 4},
     "wrong_readonly_get_heuristic": {"test_recovery_action": 2, "test_reconcile": 4},  # get_/fetch_ names guessed
+    "wrong_messages_model_dump_nulls": {"test_run_agent": 4},
     "wrong_load_permission_as_missing": {"test_save_load": 3},
     "wrong_save_cleanup_oserror_only": {"test_save_load": 3},  # a TypeError leaves the temporary file
     "wrong_save_default_str": {"test_save_load": 3},  # a set or an SDK object is saved as its str()
@@ -261,6 +262,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_rerun_last_same_tool": "要用悬空调用原来的 input",
     "wrong_turns_after_save_a": "MAX_TURNS 要跨重启累计",
     "wrong_readonly_get_heuristic": "不在只读工具之列，不能重新执行",
+    "wrong_messages_model_dump_nulls": "assistant_message(response)",
     "wrong_load_permission_as_missing": "没有读权限时",
     "wrong_save_cleanup_oserror_only": "json.dump 抛出的 TypeError 也一样",
     "wrong_save_default_str": "悄悄转成别的值也不行",
