@@ -10,7 +10,10 @@ from the Messages API, and has its own test in tests/test_contract.py:
   API reads both alike, and the lesson says so for a tool_result (`normal_content`).
   So the task may reach the model as a string or as one text block.
 - A tool_result without `is_error` is one with `is_error: False` (the API's default);
-  `"true"` or 1 is no boolean and never counts as either (`normal_block`).
+  `"true"` or 1 is no boolean and never counts as either (`normal_block`). Any other key
+  with a null value is not a key left out: a block from the SDK's `model_dump()` carries
+  `caller: null`, which the API's tool_use parameters do not allow (the notebook's visible
+  check says so too).
 - A tool_result carries the tool's output: words around it are allowed, another output
   is not (`carries_output`). The result of a call that was not run says in words that
   its outcome is unknown: the wording is free, an empty text is not (`free_text`).

@@ -129,3 +129,12 @@ def test_the_first_difference_of_two_conversations_is_where_the_api_reads_them_a
     assert contract.first_difference([{"role": "user", "content": "整理纪要"}],
                                      [{"role": "user", "content": "整理会议纪要"}]) == (
         "messages[0].content[0].text", "整理纪要", "整理会议纪要")
+
+
+def test_a_null_field_is_not_a_field_left_out():
+    """is_error: False is the one default the contract fills in; model_dump()'s nulls (caller: null) are differences."""
+    call = {"type": "tool_use", **CALL}
+    dumped = [{"role": "assistant", "content": [{**call, "caller": None, "toolset_name": None}]}]
+    assert not same_messages(dumped, [{"role": "assistant", "content": [call]}])
+    assert contract.first_difference(dumped, [{"role": "assistant", "content": [call]}]) == (
+        "messages[0].content[0].caller", None, contract.MISSING)
