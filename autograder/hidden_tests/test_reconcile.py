@@ -3,7 +3,7 @@ import pytest
 
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 
-from .helpers import as_json, expect, short, text_of
+from .helpers import as_json, expect, same, short, text_of
 from .reconciled import check_rerun, check_same_as_reference, expected, reconciled, the_result
 
 GRADE = "test_reconcile"
@@ -48,11 +48,20 @@ def is_error_property(grading, result):
                              + (f"，你写的是 {written}" if written else "，你的没有 is_error"))
         expect(text_of(block.get("content")).strip(),
                f"{result.tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
-    elif state["messages"][-1]["content"][0].get("is_error") is True:  # the reference's, on the same output
+    elif _rerun_failed(result, state):
         expect(flag is True, f"重新执行的 {result.tool} 失败了（execute_tool 返回的文本以「错误」开头）：它的 tool_result "
                              f"要带 is_error: True（布尔值），你的是 {written or '没有 is_error'}")
     else:
         expect(flag is None or flag is False, f"{result.tool} 重新执行成功了，它的结果不应该标 is_error")
+
+
+def _rerun_failed(result, state) -> bool:
+    """Whether the rerun failed: as the reference flags the same output; for a rerun with another input than the
+    dangling call's (the rerun check says so), as that run's own output reads, so the flag is judged once."""
+    ran = [c for c in result.calls if c["name"] == result.tool]
+    if ran and not same(ran[0]["input"], result.pending["input"]):
+        return isinstance(ran[0]["output"], str) and ran[0]["output"].startswith("错误")
+    return state["messages"][-1]["content"][0].get("is_error") is True
 
 
 def fields_property(result):

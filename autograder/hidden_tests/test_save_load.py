@@ -22,7 +22,7 @@ LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BR
     "higher": "版本比代码认的高时",
     "lower": "版本比代码认的低（或是 null）时",
     "text_version": "版本写成了字符串（例如 \"1\"）时",
-    "number_text": "版本写成了能读成数字 1 的文字（例如 \" 1\"、\"1.0\"）时",
+    "number_text": "版本写成了字符串、而且能读成数字 1（例如 \" 1\"、\"1.0\"）时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
     "not_object": "文件是合法的 JSON、但不是一个对象时",
     "missing_fields": "文件里没有 version 字段时",
