@@ -105,29 +105,33 @@ def same_message(a, b) -> bool:
     return same_messages([a], [b])
 
 
-def first_difference(a, b, results=None, at: str = "messages"):
+def first_difference(a, b, results=None):
     """Where conversation `a` first differs from the wanted `b` as the API reads them (`same_messages`; `results`
     as in `checkpoint_differences`): (where, a's value there, b's value there), e.g.
     ("messages[3].content[0].is_error", True, MISSING); None if they do not. `MISSING` stands for a key or an
     item one side lacks."""
-    if at == "messages" and isinstance(a, list) and isinstance(b, list):
+    if isinstance(a, list) and isinstance(b, list):
         a, b = [normal_message(m) for m in a], [normal_message(m) for m in b]
+    return _first_difference(a, b, results or {}, "messages")
+
+
+def _first_difference(a, b, results: dict, at: str):
     if type(a) is not type(b) or not isinstance(a, (dict, list)):
         return None if same(a, b) else (at, a, b)
     if isinstance(a, list):
         for index in range(max(len(a), len(b))):
-            found = first_difference(a[index] if index < len(a) else MISSING, b[index] if index < len(b) else MISSING,
-                                     results, f"{at}[{index}]")
+            found = _first_difference(a[index] if index < len(a) else MISSING, b[index] if index < len(b) else MISSING,
+                                      results, f"{at}[{index}]")
             if found:
                 return found
         return None
-    judge = (results or {}).get(b.get("tool_use_id")) if b.get("type") == "tool_result" else None
+    judge = results.get(b.get("tool_use_id")) if b.get("type") == "tool_result" else None
     if judge is not None:
         if not judge(a.get("content")):
             return f"{at}.content", a.get("content", MISSING), b.get("content", MISSING)
         a, b = _without(a, "content"), _without(b, "content")
     for key in [*a, *(key for key in b if key not in a)]:
-        found = first_difference(a.get(key, MISSING), b.get(key, MISSING), results, f"{at}.{key}")
+        found = _first_difference(a.get(key, MISSING), b.get(key, MISSING), results, f"{at}.{key}")
         if found:
             return found
     return None

@@ -535,6 +535,17 @@ def _prepare(namespace: dict, state: dict, path: Path) -> None:
     call("检查程序准备检查点时调用的 save_checkpoint", namespace["save_checkpoint"], state, path)
 
 
+MODEL_DUMP_ADVICE = "把响应变成消息用 assistant_message(response)（或 model_dump(exclude_none=True)）"
+
+
+def _expect_no_nulls(messages) -> None:
+    """No content block carries a null field, as the SDK's model_dump() leaves them (caller: null)."""
+    nulls = sorted({key for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list)
+                    for block in m["content"] if isinstance(block, dict) for key, value in block.items() if value is None})
+    expect(not nulls, f"messages 里的内容块带着值为 None 的字段 {nulls}：这是 SDK 对象的 model_dump() 带出来的，"
+                      f"发给模型时会多出这些 null。{MODEL_DUMP_ADVICE}。")
+
+
 def _needs(namespace: dict, *names: str) -> None:
     missing = [name for name in names if name not in namespace]
     expect(not missing, f"还没有定义 {'、'.join(missing)}：请从上往下依次运行前面的单元格（包括你写的答题单元格）。")
@@ -582,10 +593,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
              + ("不是历次响应的累加：每次调用模型之后用新的值覆盖它。" if summed else
                 f"这里应该是 {latest}，你的是 {short(final.get('tokensUsed'))}。"))
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
-    nulls = sorted({key for m in final.get("messages", []) if isinstance(m, dict) and isinstance(m.get("content"), list)
-                    for block in m["content"] if isinstance(block, dict) for key, value in block.items() if value is None})
-    expect(not nulls, f"messages 里的内容块带着值为 None 的字段 {nulls}：这是 SDK 对象的 model_dump() 带出来的，"
-                      "发给模型时会多出这些 null。把响应变成消息用 assistant_message(response)（或 model_dump(exclude_none=True)）。")
+    _expect_no_nulls(final.get("messages", []))
 
     saves = seen.of("save")
     elsewhere = sorted({str(entry[2]) if entry[2] is not None else "（没有传 path，即默认的 CHECKPOINT_PATH）"
@@ -697,10 +705,7 @@ def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> No
             expect(later is None, f"{what}：回复里没有工具调用，run_agent 就该停下、返回状态（不管停止原因是不是 end_turn）；"
                                   "你的 run_agent 却又调用了模型。")
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
-    nulls = sorted({key for m in final.get("messages", []) if isinstance(m, dict) and isinstance(m.get("content"), list)
-                    for block in m["content"] if isinstance(block, dict) for key, value in block.items() if value is None})
-    expect(not nulls, f"messages 里的内容块带着值为 None 的字段 {nulls}：这是 SDK 对象的 model_dump() 带出来的，"
-                      "发给模型时会多出这些 null。把响应变成消息用 assistant_message(response)（或 model_dump(exclude_none=True)）。")
+    _expect_no_nulls(final.get("messages", []))
 
 
 # --- reconcile -------------------------------------------------------------------------------

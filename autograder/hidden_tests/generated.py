@@ -17,7 +17,8 @@ What is drawn (the lesson's contract, not its examples):
   have nothing to do with the history's length;
 - dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
   with or contain a read-only name, high-impact verbs no deny-list names, names that sound like
-  reading (get_invoice, fetch_report every time; lookupPrice, search_orders) and are on no list, and names made up from nothing;
+  reading and are on no list (get_invoice or fetch_report every time; lookupPrice, search_orders),
+  and names made up from nothing;
 - broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
   above and below 1, the version 1 written as text ("1", and other text int() or float() reads
   as 1), JSON that is no object, fields missing, text that is not UTF-8, a folder, a file no one

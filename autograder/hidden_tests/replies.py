@@ -12,6 +12,7 @@ from itertools import zip_longest
 from pathlib import Path
 
 import course.model
+from course.checks import MODEL_DUMP_ADVICE
 
 from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
@@ -101,8 +102,8 @@ def _shown(where: str, value) -> str:
 def _sent_otherwise(replies: list, asked: int, where: str, mine, wanted) -> str:
     """The feedback where the student's model call after `asked` replies sent other messages than the reference's."""
     before = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}之后，" if asked else ""
-    dumped = ("：值为 null 的字段是 SDK 对象的 model_dump() 带出来的，把响应变成消息要用 assistant_message(response)"
-              "（或 model_dump(exclude_none=True)）") if mine is None and wanted is MISSING else ""
+    dumped = f"：值为 null 的字段是 SDK 对象的 model_dump() 带出来的，{MODEL_DUMP_ADVICE}" if (
+        mine is None and wanted is MISSING) else ""
     return (f"{before}你的 run_agent 再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样："
             f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}{dumped}")
 
@@ -117,13 +118,14 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     actions, requests, state, saved = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools)
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
+        asked = mine[:number].count(("model", 200))
         if not _same_action(theirs, wanted):
-            return _diverged(outcome, index, replies, mine[:number].count(("model", 200)), wanted, theirs)
+            return _diverged(outcome, index, replies, asked, wanted, theirs)
         if theirs[0] == "model":  # the same call so far: the same messages?
-            wanted_messages = requests[sum(a[0] == "model" for a in mine[:number])]
+            wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]
             sent = first_difference(records[number]["messages"], wanted_messages, _result_judges(wanted_messages))
             if sent:
-                return _sent_otherwise(replies, mine[:number].count(("model", 200)), *sent)
+                return _sent_otherwise(replies, asked, *sent)
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
     results = _result_judges(state["messages"])
