@@ -110,6 +110,7 @@ KEPT_MOUNT_FLAGS = os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC | os.ST_NOATIME | o
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
+MADV_COLLAPSE, HUGE_PAGE = 25, 2 * 1024 * 1024
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -778,10 +779,26 @@ def _mark(job_id: str, where: str):
         pass
 
 
+def _into_huge_pages():
+    """The zygote's memory (some 80 MB, most of it the SDK's objects) in 2 MiB pages where they fit. Each step
+    forks it twice and ends both copies; both cost one page-table entry per page, 512 times fewer entries
+    for huge pages. MADV_COLLAPSE (Linux 6.1) does it whatever the system's transparent huge page setting, short
+    of "never"; where it cannot, nothing changes but the speed. The zygote's own writes while a step shares its
+    pages split some of them into small pages again, so it runs after every step too (those few are copied)."""
+    with open("/proc/self/maps") as maps:
+        private = [line.split() for line in maps]
+    for fields in private:
+        if fields[1] == "rw-p" and fields[4] == "0":  # anonymous memory the process writes: the heap, the arenas
+            start, end = (int(address, 16) for address in fields[0].split("-"))
+            for page in range(-(-start // HUGE_PAGE) * HUGE_PAGE, end - HUGE_PAGE + 1, HUGE_PAGE):
+                _libc.madvise(ctypes.c_void_p(page), ctypes.c_size_t(HUGE_PAGE), MADV_COLLAPSE)
+
+
 def zygote(socket_path: str, isolated: bool):
     global _shell
     course.model.warm_up()  # the SDK's lazy imports and schemas, once, before any fork
     _shell = kernel_shell(tempfile.gettempdir())
+    _into_huge_pages()
     _import_machinery.FileLoader.get_data = _get_data
     make_poster(socket_path, ZYGOTE_TOKEN)(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
     if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
@@ -813,6 +830,7 @@ def zygote(socket_path: str, isolated: bool):
         _mark(job["id"], "end")
         out.write(json.dumps({"pid": pid, "status": _describe_status(status)}) + "\n")
         out.flush()
+        _into_huge_pages()
 
 
 if __name__ == "__main__":

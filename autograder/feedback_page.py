@@ -84,7 +84,8 @@ class FeedbackExporter(HTMLExporter):
     @jinja2.pass_context  # as in HTMLExporter: Jinja hands the filter the cell being rendered
     def markdown2html(self, context, source):
         cell = context.get("cell", {})
-        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        # the notebook's folder (each student's own) matters only to images read from it
+        path = context.get("resources", {}).get("metadata", {}).get("path", "") if self.embed_images else ""
         key = ("markdown", source, _as_key(cell.get("attachments", {})), path, self.embed_images,
                self.anchor_link_text, self.exclude_anchor_links, _as_key(self.lexer_options))
         return remembered(key, lambda: super(FeedbackExporter, self).markdown2html(context, source))

@@ -33,7 +33,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
 from .leaks import private_lines
 from .lessons import DEFAULT, LESSONS, Lesson
-from . import intake
+from . import intake, nbgrader_caches
 from .submission import (NOTES_KEY, course_layout, drop_duplicate_ids, parse_notebook_text,
                          recover_renamed_cells, restore_missing_cells, submission_from_notebook)
 
@@ -50,6 +50,7 @@ class Grader:
         from nbgrader.coursedir import CourseDirectory
         from traitlets.config.loader import PyFileConfigLoader
 
+        nbgrader_caches.install()
         self.root = Path(course_root).resolve()
         os.chdir(self.root)  # relative settings (the sqlite gradebook) mean the course folder
         config = PyFileConfigLoader("nbgrader_config.py", path=str(self.root)).load_config()

@@ -9,7 +9,7 @@ from nbconvert.exporters import HTMLExporter
 from nbformat.v4 import new_code_cell, new_output
 from traitlets.config import Config
 
-from autograder.feedback_page import COMPILED_TEMPLATES, TEMPLATE_NAME, TEMPLATES, FeedbackExporter
+from autograder.feedback_page import COMPILED_TEMPLATES, RENDERED_CELLS, TEMPLATE_NAME, TEMPLATES, FeedbackExporter
 from autograder.notebook_code import RELEASE_NOTEBOOK
 
 PIXEL = base64.b64encode(bytes.fromhex(
@@ -55,6 +55,27 @@ def test_an_image_without_alt_text_gets_nbconverts_default():
     ours = export(FeedbackExporter, notebook)
     assert ours == export(HTMLExporter, notebook)
     assert "No description has been provided for this image" in ours
+
+
+def export_from(folder: Path, notebook, embed_images: bool) -> str:
+    config = Config()
+    config.HTMLExporter.template_name = "classic"
+    config.HTMLExporter.embed_images = embed_images
+    return FeedbackExporter(config=config).from_notebook_node(notebook, {"metadata": {"path": str(folder)}})[0]
+
+
+def test_markdown_is_rendered_once_for_the_class_unless_images_are_read_from_each_folder(tmp_path):
+    notebook = nbformat.read(str(RELEASE_NOTEBOOK), as_version=4)
+    notebook.cells.append(nbformat.v4.new_markdown_cell("![图](pic.png)"))
+    for student, pixel in (("a", PIXEL), ("b", base64.b64encode(b"\x89PNG other").decode())):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "pic.png").write_bytes(base64.b64decode(pixel))
+    export_from(tmp_path / "a", notebook, embed_images=False)
+    remembered = len(RENDERED_CELLS)
+    export_from(tmp_path / "b", notebook, embed_images=False)  # another student's folder: the same HTML
+    assert len(RENDERED_CELLS) == remembered
+    for student, pixel in (("a", PIXEL), ("b", base64.b64encode(b"\x89PNG other").decode())):
+        assert f"data:image/png;base64,{pixel}" in export_from(tmp_path / student, notebook, embed_images=True)
 
 
 def test_templates_are_compiled_once_per_process():

@@ -197,6 +197,32 @@ def test_modules_are_read_as_in_a_notebook(sandbox):
     assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
 
 
+def _can_collapse() -> bool:
+    """Whether this kernel makes huge pages of a process's memory on request (MADV_COLLAPSE, Linux 6.1)."""
+    import ctypes
+    import mmap
+    from autograder.child import HUGE_PAGE, MADV_COLLAPSE
+    region = mmap.mmap(-1, 2 * HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    region.write(b"x" * len(region))
+    address = ctypes.addressof(ctypes.c_char.from_buffer(region))
+    aligned = -(-address // HUGE_PAGE) * HUGE_PAGE
+    libc = ctypes.CDLL(None, use_errno=True)
+    collapsed = libc.madvise(ctypes.c_void_p(aligned), ctypes.c_size_t(HUGE_PAGE), MADV_COLLAPSE) == 0
+    return collapsed
+
+
+def test_the_zygote_keeps_its_memory_in_huge_pages(sandbox):
+    """Every step forks the zygote twice: one page-table entry per 2 MiB instead of one per 4 KiB, also after steps
+    whose sharing split some of its pages."""
+    if not _can_collapse():
+        pytest.skip("this kernel makes no huge pages on request")
+    for _ in range(3):
+        value(run(sandbox, "def f():\n    return [str(n) for n in range(100000)]\n", call("f")))
+    with open(f"/proc/{sandbox.zygote_pid}/smaps_rollup") as rollup:
+        sizes = {line.split(":")[0]: int(line.split()[1]) for line in rollup if line.startswith("Anon")}
+    assert sizes["AnonHugePages"] > sizes["Anonymous"] / 2, sizes
+
+
 def test_the_graders_own_scratch_is_in_memory_and_a_killed_graders_is_removed(sandbox):
     """The reference's saves and the rebuilt crash states go to memory where it can be had (they fsync); what a
     grader killed mid-judgement left there is removed by the next grader's sandbox."""
