@@ -783,8 +783,10 @@ def _into_huge_pages():
     """The zygote's memory (some 80 MB, most of it the SDK's objects) in 2 MiB pages where they fit. Each step
     forks it twice and ends both copies; both cost one page-table entry per page, 512 times fewer entries
     for huge pages. MADV_COLLAPSE (Linux 6.1) does it whatever the system's transparent huge page setting, short
-    of "never"; where it cannot, nothing changes but the speed. The zygote's own writes while a step shares its
-    pages split some of them into small pages again, so it runs after every step too (those few are copied)."""
+    of "never"; where it cannot, nothing changes but the speed. Once, at the start: the zygote's own writes while a
+    step shares its memory split a few of them into small pages again, the same ones at every step, and making
+    them whole after each step cost more than it saved (measured: docs/design.md, 速度).
+    """
     with open("/proc/self/maps") as maps:
         private = [line.split() for line in maps]
     for fields in private:
@@ -830,7 +832,6 @@ def zygote(socket_path: str, isolated: bool):
         _mark(job["id"], "end")
         out.write(json.dumps({"pid": pid, "status": _describe_status(status)}) + "\n")
         out.flush()
-        _into_huge_pages()
 
 
 if __name__ == "__main__":
