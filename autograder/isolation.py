@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from .child import SYS_CLONE
-from .guise import PROC_FOLDER
+from .guise import ACCOUNTS, PROC_FOLDER
 from .notebook_code import ROOT
 from .pids_cgroup import controller_root
 
@@ -125,7 +125,8 @@ def isolation_problem() -> str | None:
     return None
 
 
-def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None) -> list:
+def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None,
+                  accounts: str | None = None) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
@@ -153,6 +154,8 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
     if proc:  # the grading session's /proc (autograder.guise), which each step binds over the sandbox's
         options += ["--ro-bind", proc, f"{DRIVER_INSIDE}/{PROC_FOLDER}"]
+    for name in ACCOUNTS if accounts else ():
+        options += ["--ro-bind", f"{accounts}/{name}", f"/etc/{name}"]
     return options + ["--chdir", "/tmp", "--"]
 
 

@@ -197,6 +197,15 @@ def test_modules_are_read_as_in_a_notebook(sandbox):
     assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
 
 
+def test_the_student_has_an_account_as_on_their_own_machine(sandbox):
+    """pwd and getpass name the user as in the notebook (no KeyError from an /etc without accounts)."""
+    source = ("import getpass, grp, os, pwd\n"
+              "def who():\n"
+              "    return [getpass.getuser(), pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name,\n"
+              "            pwd.getpwuid(os.getuid()).pw_dir]\n")
+    assert value(run(sandbox, source, call("who"))) == ["student", "student", "student", "/home/student"]
+
+
 def _can_collapse() -> bool:
     """Whether this kernel makes huge pages of a process's memory on request (MADV_COLLAPSE, Linux 6.1)."""
     import ctypes

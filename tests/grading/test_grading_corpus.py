@@ -36,6 +36,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_class_agent": {},
     "full_list_blocks": {},
     "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
+    "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
     "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines
     "full_ipython_syntax": {},  # magics, a shell command and display(), as the kernel runs them
     "full_reply_kinds": {},  # finds the tool call block by block, whatever the stop reason
