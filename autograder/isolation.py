@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from .child import SYS_CLONE
-from .guise import ACCOUNTS, PROC_FOLDER
+from .guise import ETC_FILES, PROC_FOLDER
 from .notebook_code import ROOT
 from .pids_cgroup import controller_root
 
@@ -126,7 +126,7 @@ def isolation_problem() -> str | None:
 
 
 def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None,
-                  accounts: str | None = None) -> list:
+                  etc: str | None = None) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
@@ -154,8 +154,8 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
     if proc:  # the grading session's /proc (autograder.guise), which each step binds over the sandbox's
         options += ["--ro-bind", proc, f"{DRIVER_INSIDE}/{PROC_FOLDER}"]
-    for name in ACCOUNTS if accounts else ():
-        options += ["--ro-bind", f"{accounts}/{name}", f"/etc/{name}"]
+    for name in ETC_FILES if etc else ():  # autograder.guise.etc_files, written there by the sandbox
+        options += ["--ro-bind", f"{etc}/{name}", f"/etc/{name}"]
     return options + ["--chdir", "/tmp", "--"]
 
 

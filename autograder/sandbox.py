@@ -43,7 +43,7 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .folder import Folder
-from .guise import ACCOUNTS, PROC_COPIED, STUDENT_PIDS, kernel_argv, proc_entries, write_entries
+from .guise import PROC_COPIED, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, write_entries
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
@@ -91,10 +91,10 @@ class Sandbox:
         self.kernel_argv = kernel_argv(sys.executable, HOME_INSIDE)
         self.proc = self.base / "kernel-proc"
         self.proc.mkdir()
-        self.accounts = self.base / "accounts"
-        self.accounts.mkdir()
-        for name, text in ACCOUNTS.items():
-            (self.accounts / name).write_text(text, encoding="utf-8")
+        self.etc = self.base / "etc"
+        self.etc.mkdir()
+        for name, text in etc_files(os.uname().nodename).items():
+            (self.etc / name).write_text(text, encoding="utf-8")
         self.runs = {}
         self.connections = Connections()
         self._server = Server(str(self.socket_path), Handler)

@@ -38,7 +38,7 @@ class Zygote:
         sandbox.zygote_pid = None
         if sandbox.isolated:
             command = [sandbox.bwrap, *bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size,
-                                                     str(sandbox.proc), str(sandbox.accounts))]
+                                                     str(sandbox.proc), str(sandbox.etc))]
             socket_path, env = f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}", sandbox_env()
         else:
             command, socket_path, env = [], str(sandbox.socket_path), sandbox_env(str(ROOT))

@@ -197,13 +197,16 @@ def test_modules_are_read_as_in_a_notebook(sandbox):
     assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
 
 
-def test_the_student_has_an_account_as_on_their_own_machine(sandbox):
-    """pwd and getpass name the user as in the notebook (no KeyError from an /etc without accounts)."""
-    source = ("import getpass, grp, os, pwd\n"
+def test_the_student_has_an_account_and_localhost_as_on_their_own_machine(sandbox):
+    """pwd and getpass name the user, and localhost resolves, as in the notebook (an /etc without accounts or hosts
+    raised KeyError and gaierror)."""
+    source = ("import getpass, grp, os, pwd, socket\n"
               "def who():\n"
               "    return [getpass.getuser(), pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name,\n"
-              "            pwd.getpwuid(os.getuid()).pw_dir]\n")
-    assert value(run(sandbox, source, call("who"))) == ["student", "student", "student", "/home/student"]
+              "            pwd.getpwuid(os.getuid()).pw_dir, socket.gethostbyname('localhost'),\n"
+              "            socket.gethostbyname(socket.gethostname())]\n")
+    assert value(run(sandbox, source, call("who"))) == ["student", "student", "student", "/home/student", "127.0.0.1",
+                                                        "127.0.1.1"]
 
 
 def _can_collapse() -> bool:
