@@ -248,14 +248,16 @@ class Sandbox:
         return f"{SOCKET_DIR_INSIDE}/{relative}" if self.isolated else str(self.socket_dir / relative)
 
     def _step_env(self, run: ScenarioRun) -> dict:
-        """A notebook kernel's environment, as ipykernel sets it; the step's first process adds the mail server's
+        """A notebook kernel's environment, as ipykernel sets it, with the user's own variables (USER, LOGNAME, SHELL:
+        every login and JupyterHub's spawners set them); the step's first process adds the mail server's
         port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
         what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""
         home = HOME_INSIDE if self.isolated else run.folder.inside
         return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
-                "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1"}
+                "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1", "USER": "student", "LOGNAME": "student",
+                "SHELL": "/bin/bash"}
 
     def close(self):
         self.zygote.close()

@@ -204,9 +204,9 @@ def test_the_student_has_an_account_and_localhost_as_on_their_own_machine(sandbo
               "def who():\n"
               "    return [getpass.getuser(), pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name,\n"
               "            pwd.getpwuid(os.getuid()).pw_dir, socket.gethostbyname('localhost'),\n"
-              "            socket.gethostbyname(socket.gethostname())]\n")
+              "            socket.gethostbyname(socket.gethostname()), os.environ['USER'], os.environ['LOGNAME']]\n")
     assert value(run(sandbox, source, call("who"))) == ["student", "student", "student", "/home/student", "127.0.0.1",
-                                                        "127.0.1.1"]
+                                                        "127.0.1.1", "student", "student"]
 
 
 def _can_collapse() -> bool:
