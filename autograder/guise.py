@@ -23,17 +23,17 @@ import uuid
 import zlib
 
 STUDENT_UID = 1000  # the user a step's processes run as, in their own user namespace
-ETC_FILES = ("passwd", "group", "hosts")
+STUDENT_NAME = "student"  # that user's name: in /etc/passwd, and USER and LOGNAME in the kernel's environment
 
 
 def etc_files(hostname: str) -> dict:
     """/etc's accounts and hosts as on the student's own machine (the sandbox's /etc has neither): pwd.getpwuid(
     os.getuid()) and getpass.getuser() name the user instead of raising KeyError, and "localhost" and the machine's
     own name resolve, as in the notebook."""
-    return {"passwd": (f"root:x:0:0:root:/root:/bin/bash\n"
-                       f"student:x:{STUDENT_UID}:{STUDENT_UID}:student:/home/student:/bin/bash\n"
-                       "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"),
-            "group": f"root:x:0:\nstudent:x:{STUDENT_UID}:\nnogroup:x:65534:\n",
+    user = f"{STUDENT_NAME}:x:{STUDENT_UID}:{STUDENT_UID}:{STUDENT_NAME}:/home/{STUDENT_NAME}:/bin/bash"
+    nobody = "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"
+    return {"passwd": f"root:x:0:0:root:/root:/bin/bash\n{user}\n{nobody}\n",
+            "group": f"root:x:0:\n{STUDENT_NAME}:x:{STUDENT_UID}:\nnogroup:x:65534:\n",
             "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n"}
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox

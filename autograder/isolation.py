@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from .child import SYS_CLONE
-from .guise import ETC_FILES, PROC_FOLDER
+from .guise import PROC_FOLDER
 from .notebook_code import ROOT
 from .pids_cgroup import controller_root
 
@@ -154,7 +154,7 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
     if proc:  # the grading session's /proc (autograder.guise), which each step binds over the sandbox's
         options += ["--ro-bind", proc, f"{DRIVER_INSIDE}/{PROC_FOLDER}"]
-    for name in ETC_FILES if etc else ():  # autograder.guise.etc_files, written there by the sandbox
+    for name in sorted(os.listdir(etc)) if etc else ():  # autograder.guise.etc_files, written there by the sandbox
         options += ["--ro-bind", f"{etc}/{name}", f"/etc/{name}"]
     return options + ["--chdir", "/tmp", "--"]
 

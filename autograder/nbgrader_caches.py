@@ -50,7 +50,10 @@ class _CheckedSchemas:
             raise error
 
 
+CHECKED_SCHEMAS = _CheckedSchemas()
+
+
 def install() -> None:
     """Idempotent; for this process's nbgrader from then on."""
     nbgrader.api.create_engine = _engine
-    nbgrader.nbgraderformat.common.jsonschema = _CheckedSchemas()
+    nbgrader.nbgraderformat.common.jsonschema = CHECKED_SCHEMAS

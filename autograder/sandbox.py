@@ -43,7 +43,7 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .folder import Folder
-from .guise import PROC_COPIED, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, write_entries
+from .guise import PROC_COPIED, STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, write_entries
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
@@ -256,7 +256,7 @@ class Sandbox:
         return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
-                "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1", "USER": "student", "LOGNAME": "student",
+                "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1", "USER": STUDENT_NAME, "LOGNAME": STUDENT_NAME,
                 "SHELL": "/bin/bash"}
 
     def close(self):

@@ -219,8 +219,7 @@ def _can_collapse() -> bool:
     address = ctypes.addressof(ctypes.c_char.from_buffer(region))
     aligned = -(-address // HUGE_PAGE) * HUGE_PAGE
     libc = ctypes.CDLL(None, use_errno=True)
-    collapsed = libc.madvise(ctypes.c_void_p(aligned), ctypes.c_size_t(HUGE_PAGE), MADV_COLLAPSE) == 0
-    return collapsed
+    return libc.madvise(ctypes.c_void_p(aligned), ctypes.c_size_t(HUGE_PAGE), MADV_COLLAPSE) == 0
 
 
 def test_the_zygote_starts_with_its_memory_in_huge_pages():
