@@ -158,12 +158,13 @@ class Sandbox:
         for step, asked in zip(steps, scenario.steps):
             if step["status"] is StepStatus.RAISED and not asked.get("file_size_limit"):  # not a full disk on purpose
                 trouble.kinds.update(kinds_of_error(step["error"]))
-        files_by_step = []
+        files_by_step, defined_files = [], []
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
             files_by_step.append(run.files_by_step.get(index, files_by_step[-1] if files_by_step else listing))
+            defined_files.append(run.defined_files.get(index, defined_files[-1] if defined_files else []))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step,
-                       run.returned_at)
+                       run.returned_at, run.started_at, defined_files)
 
     def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
         index, attempts = 0, 0

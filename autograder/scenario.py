@@ -85,6 +85,10 @@ class Outcome:
     # per step: where strace's log ended when it reported back (its function returned or raised), else None;
     # what a thread or process it left behind did comes after
     returned_at: list = field(default_factory=list)
+    # per step: where strace's log ended when its call began (what came before defined the cells), else None
+    started_at: list = field(default_factory=list)
+    # per step: files in the working folder that defining the cells created (a log a cell opens), up to that step
+    defined_files: list = field(default_factory=list)
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]

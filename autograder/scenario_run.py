@@ -44,6 +44,10 @@ class ScenarioRun:
         self.job_steps = ()  # the steps the running process was started for
         self.steps = [None] * len(scenario.steps)
         self.returned_at = [None] * len(scenario.steps)  # where strace's log ended when each step reported back
+        # where strace's log ended when each step's call began: the calls before it defined the cells
+        self.started_at = [None] * len(scenario.steps)
+        self.defined_files = {}  # step index -> files in the folder that defining the cells created, up to it
+        self.listing_before_job = ()
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
         self.delivered_ids, self.lookups = [], []
@@ -71,6 +75,7 @@ class ScenarioRun:
         with self.lock:
             self._enter(BEFORE)
             self.crashed, self.job_steps = False, indices
+            self.listing_before_job = frozenset(self.folder.regular_files())
             self.step_pid, self.step_pidfd, self.failure = None, None, None
 
     def end_job(self):
@@ -126,11 +131,23 @@ class ScenarioRun:
                 running = Phase(PhaseKind.STEP, step=index)
                 if payload.get("status") == EventStatus.START and self.phase != running and self.steps[index] is None:
                     self._enter(running)
+                    self.started_at[index] = self.phase_trace
+                    if index not in self.defined_files:
+                        self._note_defined_files(index)
                 elif (self.phase == running and self.steps[index] is None
                       and isinstance(payload.get("result"), dict)):
                     self.steps[index] = _checked_result(payload["result"])
                     self.returned_at[index] = self.trace_position()
         return {}
+
+    def _note_defined_files(self, index: int):
+        """At the job's first step's start, the student's process waits for this reply: every file its definitions
+        made is in the folder now. They are the notebook's (a log opened by a cell, a demo's output), not the
+        step's: the steps of this job and the ones after it count them as already there."""
+        earlier = max((i for i in self.defined_files if i < index), default=None)
+        made = set(self.folder.regular_files()) - self.listing_before_job
+        files = sorted(made.union(self.defined_files[earlier] if earlier is not None else ()))
+        self.defined_files.update((i, files) for i in self.job_steps if i >= index)
 
     def current_step(self):
         with self.lock:

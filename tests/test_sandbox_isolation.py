@@ -329,6 +329,31 @@ def test_what_a_step_leaves_behind_is_watched_until_it_ends(sandbox):
     assert all(e["step"] == 0 for e in written)
 
 
+DEFINED_WITH_A_LOG = """
+import os
+log = open("cell.log", "a")  # as logging.basicConfig(filename=...) does when the cell is defined
+
+def note(line, name=None):
+    log.write(line + "\\n")
+    log.flush()
+    if name:
+        with open(name, "w") as handle:
+            handle.write(line)
+    return sorted(os.listdir("."))
+"""
+
+
+def test_files_the_definitions_make_are_told_apart_from_the_steps(sandbox):
+    outcome = run(sandbox, DEFINED_WITH_A_LOG, call("note", "a"), call("note", "b", "made.txt"))
+    assert value(outcome, 0) == ["cell.log"] and outcome.defined_files == [["cell.log"], ["cell.log"]]
+    assert outcome.files_by_step == [["cell.log"], ["cell.log", "made.txt"]]
+    opened = [e for e in outcome.fs_events if e["op"] == "open" and e["path"].endswith("/cell.log")]
+    assert [e["step"] for e in opened] == [0, 1]
+    assert all(e["at"] <= outcome.started_at[e["step"]] for e in opened), "opened before each step's call began"
+    made = [e for e in outcome.fs_events if e["op"] == "open" and e["path"].endswith("/made.txt")]
+    assert len(made) == 1 and made[0]["at"] > outcome.started_at[1] > outcome.started_at[0]
+
+
 def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
     started = time.monotonic()
     outcome = run(sandbox, LATER, call("start_forever", timeout=20), call("look"))

@@ -182,9 +182,18 @@ def is_chinese(message: str, *quoted: str) -> bool:
 
 
 def files_after_step(outcome, index: int):
-    """Sorted relative paths of the files in the working folder right after step `index` (None if unknown)."""
+    """Sorted relative paths of the files in the working folder right after step `index` (None if unknown), but
+    for those that defining the cells made (a log a cell opens): the notebook made them, not the step."""
     listing = outcome.files_by_step[index] if index < len(outcome.files_by_step) else None
-    return listing if isinstance(listing, list) else None
+    if not isinstance(listing, list):
+        return None
+    defined = made_by_definitions(outcome, index)
+    return [name for name in listing if name not in defined]
+
+
+def made_by_definitions(outcome, index: int) -> set:
+    """Files that defining the cells made in the working folder, up to step `index`."""
+    return set(outcome.defined_files[index]) if index < len(outcome.defined_files) else set()
 
 
 def stray_files(outcome, index: int, keep) -> list:
@@ -214,10 +223,11 @@ def _writes(event: dict) -> bool:
 def files_written(outcome, index: int) -> list:
     """Paths (relative to the working folder) that step `index` created, wrote, renamed or removed."""
     workdir = outcome.workdir.rstrip("/") + "/"
-    touched = [e.get("path") for e in outcome.fs_events
-               if isinstance(e, dict) and e.get("step") == index and _writes(e)]
+    began = outcome.started_at[index] if index < len(outcome.started_at) else None  # before it: the definitions
+    touched = [e.get("path") for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
+               and _writes(e) and (began is None or e["at"] > began)]
     touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
-    return sorted({*touched, *new_files(outcome, index)})
+    return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 
 
 def emails_in_step(outcome, index: int) -> list:

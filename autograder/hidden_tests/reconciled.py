@@ -111,12 +111,11 @@ def the_result(result: Reconciled) -> dict:
 def expected(reference, checkpoint: dict, calls: list) -> tuple:
     """(state, free): the reference's reconcile on the same checkpoint, each call of its tools answered with what
     the student's same call got; `free`: whether the wording of the result is free (the reference ran no tool)."""
-    outputs = {(c["name"], repr(c["input"])): c["output"] for c in calls}
     ran = []
 
-    def execute_tool(name, tool_input):
+    def execute_tool(name, tool_input):  # the same call: the same input as JSON data, whatever its keys' order
         ran.append(name)
-        return outputs.get((name, repr(tool_input)), NOT_RUN)
+        return next((c["output"] for c in calls if c["name"] == name and same(c["input"], tool_input)), NOT_RUN)
 
     with tools_answering(reference, execute_tool):
         state = reference.reconcile(copy.deepcopy(checkpoint))

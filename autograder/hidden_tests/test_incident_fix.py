@@ -10,7 +10,7 @@ import pytest
 
 from autograder.protocol import StepStatus
 
-from .helpers import expect, fail, one_email, pairing_problem, problem, returned, short, text_of
+from .helpers import expect, fail, one_email, pairing_problem, problem, returned, same, short, text_of
 
 GRADE = "test_incident_fix"
 
@@ -76,7 +76,7 @@ def test_a_dangling_read_only_call_is_run_again(grading):
     state = restarted(outcome, "只读调用中途崩溃")
     pending = dangling_call(outcome)
     again = outcome.student_tool_calls(1)
-    expect(again and again[0]["name"] == pending["name"] and again[0]["input"] == pending.get("input"),
+    expect(again and again[0]["name"] == pending["name"] and same(again[0]["input"], pending.get("input")),
            f"重启后第一个执行的工具应该是悬空的只读调用 {pending['name']}（原来的 input），"
            f"实际是 {short([c['name'] for c in again]) if again else '什么也没有'}")
     first_model_call = min((c["seq"] for c in outcome.model_calls if c["step"] == 1), default=None)

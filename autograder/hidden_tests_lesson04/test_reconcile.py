@@ -13,7 +13,7 @@ import pytest
 
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
-from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, short,
+from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, same, short,
                       text_of)
 
 GRADE = "test_reconcile"
@@ -110,7 +110,7 @@ def test_never_reached_is_sent_once(grading):
         expect(len(ran) == 1, f"这次调用从没生效，应该执行恰好一次，实际执行了 {len(ran)} 次{where}")
         expect(ran[0].get("key") == pending["id"], f"重新执行要带同一把幂等键 {pending['id']}（悬空调用的 id），"
                                                    f"你传的是 {short(ran[0].get('key'))}{where}")
-        expect(ran[0]["input"] == pending["input"], f"重新执行要用悬空调用原来的 input{where}")
+        expect(same(ran[0]["input"], pending["input"]), f"重新执行要用悬空调用原来的 input{where}")
         if pending["name"] == "send_email":
             expect(emails_in_step(outcome, index) == [keyed(pending["id"])],
                    f"服务器应该正好收到 1 封带这次调用的键的信，实际收到 {len(emails_in_step(outcome, index))} 封{where}")

@@ -37,8 +37,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_list_blocks": {},
     "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
     "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
-    "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined (KNOWN_FALSE_FAILS)
+    "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined
+    "full_save_demo_at_definition": {},  # the cell saves a demo checkpoint when it is defined
     "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines
+    "full_reconcile_rebuilt_input": {},  # reruns with the input rebuilt in another key order: the same call
     "full_ipython_syntax": {},  # magics, a shell command and display(), as the kernel runs them
     "full_reply_kinds": {},  # finds the tool call block by block, whatever the stop reason
     "full_load_oserror_chinese": {},  # an unreadable file: OSError(errno, Chinese words) is a PermissionError again
@@ -291,20 +293,7 @@ def test_every_variant_has_an_expectation():
     assert set(UNTAMPERED) == {name for name in EXPECTED if name.startswith("tamper_")}
 
 
-# Correct variants the grader still takes points from, found and not yet fixed. Strict: once fixed, the test
-# passes and says so, and the entry goes.
-KNOWN_FALSE_FAILS = {
-    # A file that a cell's definition creates (logging.basicConfig(filename="agent.log") at the top of the cell) is
-    # charged to the function under test: a stray file after save_checkpoint, a write by recovery_action (18/23).
-    # The fix: judge only what happens after the step's call begins (the trace position and the folder's listing
-    # when the grader handles the step's start event), not what the definitions did.
-    "full_run_agent_file_log": "files created while the cells are defined count against the function",
-}
-
-
-@pytest.mark.parametrize("variant", [pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FALSE_FAILS[name],
-                                                                                strict=True))
-                                     if name in KNOWN_FALSE_FAILS else name for name in sorted(EXPECTED)])
+@pytest.mark.parametrize("variant", sorted(EXPECTED))
 def test_expected_points(verdicts, variant):
     verdict = verdicts[variant]
     assert verdict["errors"] == [], verdict["errors"]

@@ -32,6 +32,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_keyed_resend": {},
     "full_class_ledger": {},
     "full_dsync_helpers": {},
+    "full_recovery_logs_to_file": {},  # appends each decision to a log the cell opened when it was defined
     "blank": ZERO,
     "wrong_answers": {"test_quiz_exactly_once": 0, "test_quiz_key": 0, "test_root_cause": 0},
     "wrong_effects_add_label": {"test_effects": 1},
