@@ -32,29 +32,43 @@ process, so it can lie about anything the process reports; the grader therefore 
 from it only what the student's functions control anyway (return values, exceptions),
 and observes effects (tool calls, model calls, emails, files) itself.
 """
+import ctypes
 import importlib._bootstrap_external as _import_machinery
 import os
 
+SYS_OPENAT2, AT_FDCWD = 437, -100  # openat2(2): the same number on every architecture
+
+
+class _OpenHow(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64), ("resolve", ctypes.c_uint64)]
+
+
+_READ_ONLY = _OpenHow(os.O_RDONLY | os.O_CLOEXEC, 0, 0)
+_libc = ctypes.CDLL(None, use_errno=True)
+
 
 def _read_module_file(loader, path):
-    """What the import system's FileLoader.get_data returns, read without its buffered file's two lseek calls:
-    under strace every openat, lseek and close stops the process, and the zygote's imports read a thousand
-    files (docs/design.md, 速度)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    """What the import system's FileLoader.get_data returns, read with calls strace does not stop at: the zygote
+    imports some 3600 modules, and under strace each openat and close of them stopped the process (half of its
+    start, docs/design.md, 速度). openat2 and close_range (os.closerange) are outside fs_trace.TRACED; no step can
+    use openat2 (_forbid_untraced_calls), and the import system is put back before any step."""
+    fd = _libc.syscall(SYS_OPENAT2, AT_FDCWD, os.fsencode(path), ctypes.byref(_READ_ONLY), ctypes.sizeof(_READ_ONLY))
+    if fd < 0:  # a kernel before 5.6, or a file that is not there: os.open says which, as the import system expects
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         chunks = []
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
         return b"".join(chunks)
     finally:
-        os.close(fd)
+        os.closerange(fd, fd + 1)
 
 
 _get_data = _import_machinery.FileLoader.get_data  # put back before any step: a student's imports are a notebook's
 if __name__ == "__main__":
     _import_machinery.FileLoader.get_data = _read_module_file
 
-import ctypes
+import errno
 import fcntl
 import _socket
 import _thread
@@ -111,8 +125,19 @@ SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
 MADV_COLLAPSE, HUGE_PAGE = 25, 2 * 1024 * 1024
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 22, 2, 0x7FFF0000, 0x00050000
+BPF_LD_ABS, BPF_JEQ, BPF_JGE, BPF_RET = 0x20, 0x15, 0x35, 0x06  # ld [k]; jeq/jge #k, jt, jf; ret #k
+AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
+X32_SYSCALL_BIT = 0x40000000
+UNTRACED_CALLS = (SYS_OPENAT2, 425, 426, 427)  # openat2, io_uring_setup, io_uring_enter, io_uring_register
 
-_libc = ctypes.CDLL(None, use_errno=True)
+
+class SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
 
 # Captured before any student code runs: the driver keeps using these even if the
 # student rebinds the builtins or monkeypatches modules.
@@ -408,6 +433,26 @@ def _drop_capabilities():
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
+def _forbid_untraced_calls():
+    """Calls that open or write files where strace (fs_trace.TRACED) does not look fail in the step as on a kernel
+    without them (ENOSYS): openat2, and io_uring, which does file I/O with no system call per operation (Docker's
+    default profile blocks io_uring too). Also any call of another ABI (x32, 32-bit), whose numbers differ. A
+    seccomp filter: it holds for every process the step starts, and no one can lift it."""
+    native = AUDIT_ARCH.get(os.uname().machine)
+    if native is None:
+        return
+    deny = SECCOMP_RET_ERRNO | errno.ENOSYS
+    program = [(BPF_LD_ABS, 0, 0, 4),  # seccomp_data.arch
+               (BPF_JEQ, 1, 0, native), (BPF_RET, 0, 0, deny),
+               (BPF_LD_ABS, 0, 0, 0),  # seccomp_data.nr
+               (BPF_JGE, len(UNTRACED_CALLS) + 1, 0, X32_SYSCALL_BIT),
+               *((BPF_JEQ, len(UNTRACED_CALLS) - i, 0, number) for i, number in enumerate(UNTRACED_CALLS)),
+               (BPF_RET, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET, 0, 0, deny)]
+    filters = (SockFilter * len(program))(*program)
+    fprog = SockFprog(len(program), filters)
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "prctl(PR_SET_SECCOMP)")
+
+
 def _set_limits(limits, vm_size):
     rules = [(resource.RLIMIT_AS, vm_size + limits["memory"]), (resource.RLIMIT_CPU, limits["cpu"]),
              (resource.RLIMIT_FSIZE, limits["file_size"]), (resource.RLIMIT_NOFILE, limits["files"]),
@@ -431,6 +476,7 @@ def _confine(job, vm_size):
     os.setsid()
     if job["isolated"]:
         _drop_capabilities()
+        _forbid_untraced_calls()
     _set_limits(job["limits"], vm_size)
 
 

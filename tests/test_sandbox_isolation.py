@@ -233,6 +233,49 @@ def test_the_zygote_starts_with_its_memory_in_huge_pages():
     assert sizes["AnonHugePages"] > sizes["Anonymous"] / 2, sizes
 
 
+def test_strace_does_not_stop_the_zygote_at_each_module_it_imports():
+    """Some 3600 modules: an openat and a close each, every one a stop under strace, were half of a zygote's start."""
+    if isolation_problem() is not None:
+        pytest.skip("no namespaces on this machine")
+    with Sandbox() as fresh:
+        fresh.zygote.ensure_started()
+        start = (fresh.base / f"trace-{fresh.zygote.starts}.log").read_text(errors="replace")
+        outcome = fresh.run(Scenario("t", steps=[call("where")], independent_steps=True),
+                            [{"name": "code", "source": "import json\ndef where():\n    return json.__file__"}],
+                            SubmissionTrouble())
+    assert value(outcome).endswith("json/__init__.py")
+    compiled = [line for line in start.splitlines() if "openat(" in line and '.pyc"' in line]
+    assert 0 < len(compiled) < 200, f"{len(compiled)} modules opened where strace stops"  # those before the loader
+
+
+UNTRACED = '''
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+
+class How(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64), ("resolve", ctypes.c_uint64)]
+
+def try_calls():
+    how = How(os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644, 0)
+    found = {}
+    for name, number, args in [("openat2", 437, (-100, b"hidden.json", ctypes.byref(how), ctypes.sizeof(how))),
+                               ("io_uring_setup", 425, (4, ctypes.create_string_buffer(120)))]:
+        ctypes.set_errno(0)
+        result = libc.syscall(number, *args)
+        found[name] = [result, errno.errorcode.get(ctypes.get_errno())]
+    with open("seen.json", "w") as handle:
+        handle.write("{}")
+    return found
+'''
+
+
+def test_calls_that_strace_would_not_see_fail_as_on_a_kernel_without_them(sandbox):
+    """openat2 opens (and truncates) a file, io_uring writes one, without a call fs_trace.TRACED names."""
+    outcome = run(sandbox, UNTRACED, call("try_calls"))
+    assert value(outcome) == {"openat2": [-1, "ENOSYS"], "io_uring_setup": [-1, "ENOSYS"]}
+    assert outcome.files_by_step == [["seen.json"]]
+
+
 def test_the_graders_own_scratch_is_in_memory_and_a_killed_graders_is_removed(sandbox):
     """The reference's saves and the rebuilt crash states go to memory where it can be had (they fsync); what a
     grader killed mid-judgement left there is removed by the next grader's sandbox."""
