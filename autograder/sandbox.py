@@ -212,6 +212,7 @@ class Sandbox:
                 :MAX_EVENTS_PER_STEP]
             listing = run.folder.regular_files()
             run.files_by_step.update((i, listing) for i in batch)
+            run.listing = frozenset(listing)
             if failure is not None or phase == BEFORE:  # no student code has run yet: the grader is broken
                 how = "超时" if ended_by else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")

@@ -47,7 +47,7 @@ class ScenarioRun:
         # where strace's log ended when each step's call began: the calls before it defined the cells
         self.started_at = [None] * len(scenario.steps)
         self.defined_files = {}  # step index -> files in the folder that defining the cells created, up to it
-        self.listing_before_job = ()
+        self.listing = frozenset(scenario.files)  # the folder's regular files when the last job ended (or before any)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
         self.delivered_ids, self.lookups = [], []
@@ -75,7 +75,6 @@ class ScenarioRun:
         with self.lock:
             self._enter(BEFORE)
             self.crashed, self.job_steps = False, indices
-            self.listing_before_job = frozenset(self.folder.regular_files())
             self.step_pid, self.step_pidfd, self.failure = None, None, None
 
     def end_job(self):
@@ -145,7 +144,7 @@ class ScenarioRun:
         made is in the folder now. They are the notebook's (a log opened by a cell, a demo's output), not the
         step's: the steps of this job and the ones after it count them as already there."""
         earlier = max((i for i in self.defined_files if i < index), default=None)
-        made = set(self.folder.regular_files()) - self.listing_before_job
+        made = set(self.folder.regular_files()) - self.listing
         files = sorted(made.union(self.defined_files[earlier] if earlier is not None else ()))
         self.defined_files.update((i, files) for i in self.job_steps if i >= index)
 
