@@ -39,6 +39,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
     "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined
     "full_save_demo_at_definition": {},  # the cell saves a demo checkpoint when it is defined
+    "full_run_agent_demo_at_definition": {},  # the cell runs a demo task against the offline model when defined
     "full_reconcile_describe": {},  # calls describe(), which a demo cell of the notebook defines
     "full_reconcile_rebuilt_input": {},  # reruns with the input rebuilt in another key order: the same call
     "full_ipython_syntax": {},  # magics, a shell command and display(), as the kernel runs them
@@ -321,6 +322,14 @@ def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
         leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
         assert not leaked, f"{name}: {leaked}"
         assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
+
+
+def test_code_that_runs_in_the_notebook_is_never_reported_as_failing(verdicts):
+    """A correct answer cell may run a demo when it is defined (a run of its own agent against the offline model):
+    it runs in the student's notebook, so the feedback must not say the cell raised or hung."""
+    for name in (name for name in verdicts if name.startswith("full_")):
+        troubled = [note for note in verdicts[name]["notes"] if "抛出了" in note or "卡住" in note]
+        assert not troubled, f"{name}: {troubled}"
 
 
 def test_damaged_files_are_explained(verdicts):
