@@ -185,6 +185,8 @@ class ScenarioRun:
             status, reply = self._endless_reply(messages)
         else:
             status, reply, request_id = course.model.answer(body, self._planned_shape(step))
+        if status == 200:
+            _fresh_ids(reply)
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step,
@@ -209,12 +211,12 @@ class ScenarioRun:
         if answered >= ENDLESS_MODEL_CAP:
             content, stop = [{"type": "text", "text": "（评分用模型）不再继续了。"}], "end_turn"
         else:
-            content = [{"type": "text", "text": "再看一眼 notes 文件夹。"},
-                       {"type": "tool_use", "id": "toolu_01" + secrets.token_hex(11), "name": "list_dir",
+            content = [{"type": "text", "text": "再看一眼 notes 文件夹。"},  # ids: _fresh_ids, as every reply
+                       {"type": "tool_use", "id": None, "name": "list_dir",
                         "input": {"path": "./notes"}}]
             stop = "tool_use"
         usage = {"input_tokens": 2000 + 37 * answered, "output_tokens": 40 + answered % 7}
-        return 200, {"id": "msg_01" + secrets.token_hex(11), "type": "message", "role": "assistant",
+        return 200, {"id": None, "type": "message", "role": "assistant",
                      "model": course.model.MODEL, "content": content, "stop_reason": stop, "stop_sequence": None,
                      "usage": usage}
 
@@ -378,6 +380,18 @@ def _checked_result(result: dict) -> dict:
     if "args_after_problem" in result:
         checked["args_after_problem"] = str(result["args_after_problem"])
     return checked
+
+
+def _fresh_ids(reply: dict):
+    """The API gives every reply, and every tool call in it, an id never seen before, even when the same request is
+    sent again; the notebook's offline model gives the same conversation the same ids, so its lessons replay alike.
+    A run_agent that loses a dangling call and has the model ask again gets a new call with a new id (a new
+    idempotency key), as against the API: same ids would let the mail server drop the second send."""
+    nonce = secrets.token_hex(16)
+    reply["id"] = "msg_01" + course.model._stable_id([nonce, "msg"], 22)
+    for number, block in enumerate(reply.get("content") or ()):
+        if block.get("type") == "tool_use":
+            block["id"] = "toolu_01" + course.model._stable_id([nonce, number], 22)
 
 
 def _api_error(message: str) -> dict:

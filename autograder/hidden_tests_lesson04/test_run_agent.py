@@ -35,6 +35,19 @@ def received(outcome, call_id) -> str:
     return f"一共收到 {len(outcome.delivered_ids)} 封，其中带这次调用的键的 {mine} 封"
 
 
+def on_disk(call: dict) -> dict:
+    """The checkpoint on disk when the grader got a model or tool call ({} if there was none, or not JSON)."""
+    state = (call.get("snapshot") or {}).get("state")
+    return state if isinstance(state, dict) else {}
+
+
+def results_in(state: dict) -> set:
+    """The tool_use ids that the tool_results in a checkpoint's messages answer."""
+    messages = state.get("messages") if isinstance(state.get("messages"), list) else []
+    return {b.get("tool_use_id") for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list)
+            for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"}
+
+
 def final(outcome, index: int) -> dict:
     state = returned(outcome, index, "run_agent")
     expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
@@ -56,6 +69,12 @@ def test_sends_through_the_ledger(grading):
     expect(error is None and of(records, call_id, "intent") and of(records, call_id, "outcome"),
            "检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 intent 和 outcome："
            "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))")
+    sent = next(c for c in outcome.tool_calls if c["name"] == "send_email")
+    pending = on_disk(sent).get("pendingToolUse")
+    expect(isinstance(pending, dict) and pending.get("id") == call_id,
+           f"send_email 执行的那一刻，磁盘上的检查点还没有记下这次调用（pendingToolUse 是 {short(pending)}）："
+           "存档点 A 要在执行之前。不然在这时崩溃，检查点里就没有这次调用，续跑时模型会重新提出一个新 id 的调用，"
+           "键变了，信就发了两次")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -77,3 +96,9 @@ def test_every_crash_of_the_send(grading):
         expect(not unknown, f"在{moment}被杀掉再续跑，对话里有 {unknown} 个 is_error 结果：服务器答得上来，结果就是确定的")
         trouble = pairing_problem(messages)
         expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
+        asked = [c for c in outcome.model_calls if c["step"] == 1][:1]
+        saved = on_disk(asked[0]) if asked else {}
+        expect(not asked or (saved.get("pendingToolUse", "缺少") is None and call_id in results_in(saved)),
+               f"在{moment}被杀掉再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
+               "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
+
