@@ -733,9 +733,7 @@ def _standin(name, post, namespace):
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
         if "error" in reply:
             raise ValueError(reply["error"])
-        cp.clear()
-        cp.update(reply["cp"])
-        return cp
+        return reply["cp"]  # a new dict, as the contract allows: run_agent goes on with what reconcile returns
 
     standin = {"save_checkpoint": save_checkpoint, "load_checkpoint": load_checkpoint, "reconcile": reconcile}[name]
     own = namespace.get(name)

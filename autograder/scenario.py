@@ -71,7 +71,9 @@ class Outcome:
     scenario: Scenario
     steps: list  # one dict per step: status, value / error / detail, args_after, seconds
     # "at": where strace's log ended when the grader got the call, to order it against fs_events
-    model_calls: list  # {"step", "client" ("given" | "make_client"), "messages", "status", "reply", "snapshot", "at"}
+    # {"step", "client" ("given" | "make_client"), "messages", "params" (the rest of the request), "status", "reply",
+    #  "snapshot", "at"}
+    model_calls: list
     tool_calls: list  # {"step", "name", "input", "key", "output", "snapshot", "ledgers" ({path: text}), "at"}
     standin_calls: list
     deliveries: list  # the phase in which each email arrived

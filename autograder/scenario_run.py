@@ -192,6 +192,7 @@ class ScenarioRun:
             self.model_calls.append({"step": step,
                                      "client": "given" if payload.get("route") == ModelRoute.GIVEN else "make_client",
                                      "messages": messages, "status": status, "reply": reply,
+                                     "params": {key: value for key, value in body.items() if key != "messages"},
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})
         return {"status": status, "reply": reply, "request_id": request_id}
 

@@ -130,9 +130,12 @@ DANGLING = {
     "sounds_read_only": st.tuples(st.builds(_sounding, st.sampled_from(READING_VERBS), st.sampled_from(NOUNS),
                                             st.booleans()), INPUTS),
     "made_up": st.tuples(SNAKE.filter(_not_read_only), INPUTS),
+    # a read-only tool's name in other letters' case: names are compared as written, like the API's
+    "other_case": st.tuples(st.builds(lambda name, spell: spell(name), st.sampled_from(READ_ONLY),
+                                      st.sampled_from((str.upper, str.title, str.capitalize))), INPUTS),
 }
 UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "get_or_fetch", "sounds_read_only",
-              "made_up")
+              "made_up", "other_case")
 ANY_CALL = st.one_of(*DANGLING.values())
 TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
 RESULT_CONTENT = st.one_of(TEXT, st.lists(st.builds(lambda t: {"type": "text", "text": t}, TEXT), min_size=1,

@@ -165,6 +165,10 @@ def build(max_turns: int, rng) -> dict:
                         *({**call("save_checkpoint", unjsonable[kind], path(targets[kind])), "batch": "broken"}
                           for kind in unjsonable)]))
 
+    # The default path, CHECKPOINT_PATH: a bare file name, in the folder the notebook runs in.
+    add(Scenario("save_default_path", independent_steps=True, meta={"state": state},
+                 steps=[call("save_checkpoint", state), call("load_checkpoint")]))
+
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
     target = draw.file()
@@ -240,7 +244,8 @@ def build(max_turns: int, rng) -> dict:
     ending["turns"] = max_turns - rng.randint(8, 12)
     agent("agent_max_turns_crash", resumed_meeting, ending, runs=2, model="endless",
           crash={"before_tool_call": rng.randint(3, 5)})
-    agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpA", meeting), "turns": max_turns},
+    # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
+    agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
           model="endless")
     agent("agent_finished", resumed_meeting, finished(draw.sample("cpA", meeting)))
 

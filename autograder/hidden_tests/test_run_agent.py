@@ -9,12 +9,13 @@ run_agent is given the task in other words than the checkpoint's.
 """
 import pytest
 
+import course.model
 from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
 from .replies import replies_problem
-from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, problem, returned,
+from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, pairing_problem, problem, returned,
                       same, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
@@ -75,6 +76,12 @@ def test_fresh_start(grading):
     made = [c for c in outcome.model_calls if c.get("client") != "given"]
     expect(not made, f"run_agent 有 {len(made)} 次调用模型没有用传进来的 client，而是自己用 make_client() 另造了一个："
                      "调用方传进 client（换了模型、密钥或测试替身），就要用它；只有 client 是 None 时才 make_client()")
+    wanted = course.model.request_params()
+    for call in outcome.model_calls:
+        unlike = [key for key in wanted if not same(call["params"].get(key), wanted[key])]
+        expect(not unlike, f"调用模型时要带上 **request_params()，你的请求里 {'、'.join(unlike)} 不是它给的值：没有课程的 "
+                           "system 提示，模型不知道恢复之后要先用 list_sent_emails 核实；没有 tools 和 tool_choice，"
+                           "模型就不能（或会同时）调用工具")
     first = outcome.model_calls[0]["messages"]
     expect(is_task_only(first, task), "没有检查点时，第一次调用模型只应带一条消息 {'role': 'user', 'content': task}，"
                                       f"你发的是 {short(first, 80)}")
@@ -136,9 +143,23 @@ def test_save_points(grading):
     if why and elsewhere(outcome):
         fail(f"run_agent 没有把检查点存到传进来的 path，而是存到了 {short(elsewhere(outcome))}："
              "save_checkpoint 和 load_checkpoint 都要把 path 传下去，否则换一个文件夹就恢复不了")
+    expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
+    check_save_points(outcome)
+    check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
+    expect(why is None, f"run_agent 结束时{why}")
+    wrong = checkpoint_differences(saved, state)
+    expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
+                      "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
+    message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run
+    if message:
+        fail(message)
+
+
+def check_save_points(outcome):
+    """At each tool call the checkpoint on disk has it pending (save point A); at each model call after the first,
+    it has what the request sends, nothing pending (save point B)."""
     events = sorted([("model", c) for c in outcome.model_calls] + [("tool", c) for c in outcome.tool_calls],
                     key=lambda event: event[1]["seq"])
-    expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     asked = None  # the tool_use the model asked for last
     for kind, event in events:
         snapshot = (event.get("snapshot") or {}).get("state")
@@ -162,16 +183,9 @@ def test_save_points(grading):
                 expect(isinstance(snapshot, dict) and snapshot.get("pendingToolUse", "缺少") is None
                        and same(snapshot.get("messages"), event["messages"]),
                        "再次调用模型时，磁盘上的检查点还没有记下上一个工具的结果。存档点 B 要在 tool_result "
-                       "追加进 messages、pendingToolUse 清回 None 之后")
+                       "追加进 messages、pendingToolUse 清回 None 之后，工具失败了也一样")
             content = event["reply"].get("content") if event["status"] == 200 else []
             asked = next((b for b in content if b.get("type") == "tool_use"), None)
-    expect(why is None, f"run_agent 结束时{why}")
-    wrong = checkpoint_differences(saved, state)
-    expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
-                      "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
-    message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run
-    if message:
-        fail(message)
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -226,6 +240,10 @@ def test_max_turns(grading):
            f"{max_turns - start} 次模型，你的 run_agent 调用了 {total} 次"
            + ("（重启后 turns 被清零了？）" if total > max_turns - start + 1 else ""))
     expect(same(state.get("turns"), max_turns), f"达到上限时 turns 应该是 {max_turns}，你的是 {short(state.get('turns'))}")
+    messages = state.get("messages") if isinstance(state.get("messages"), list) and state.get("messages") else [None]
+    expect(state.get("pendingToolUse", "缺少") is None and not tool_uses(messages[-1]),
+           f"第 {max_turns} 轮模型要求的工具也要执行，结果存进检查点（存档点 B）再停下：停在悬空调用上，"
+           "返回的对话不完整，下次恢复还得对账")
 
     spent = grading.outcome("agent_max_turns_spent")
     checkpoint = spent.scenario.meta["checkpoint"]
@@ -234,6 +252,10 @@ def test_max_turns(grading):
                                   f"你的 run_agent 又调用了 {len(spent.model_calls)} 次")
     expect(same(state.get("turns"), max_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
            "没有再调用模型时，turns、tokensUsed 都应该原样保留检查点里的值")
+    expect(state.get("pendingToolUse", "缺少") is None and isinstance(state.get("messages"), list)
+           and pairing_problem(state["messages"]) is None,
+           f"检查点里的 turns 已经是 {max_turns}，可还有一个悬空调用：先对账、存档，再结束，"
+           "否则返回的对话里 tool_use 缺了 tool_result")
 
     done = grading.outcome("agent_finished")
     state = final_state(done)

@@ -90,6 +90,10 @@ def test_round_trip(grading):
     expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
     nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
     expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
+    default = grading.outcome("save_default_path")
+    returned(default, 0, "save_checkpoint(state)（默认的 CHECKPOINT_PATH，只有文件名，没有文件夹）")
+    wrong = checkpoint_differences(returned(default, 1, "load_checkpoint()（默认的 CHECKPOINT_PATH）"), state)
+    expect(not wrong, f"存到默认的 CHECKPOINT_PATH 再读回来，内容和保存的 state 不一样（{'、'.join(wrong)}）")
 
 
 @pytest.mark.grade(GRADE, 1)

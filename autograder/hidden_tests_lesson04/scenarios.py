@@ -38,6 +38,10 @@ EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which n
     "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed"},
     "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "content": "第一行\n第二行 \"引号\""},
 }
+IDEMPOTENT = frozenset({"add_label", "set_ticket_status", "write_file"})  # the rest of EFFECT_TOOLS are not
+# every case that the lesson's table treats alike for both is drawn once of each kind: a mistake that confuses
+# the two (an idempotent write re-run, or left out of the ledger, as if it were read-only) is met in every run
+EFFECT_KINDS = {"idempotent": True, "non_idempotent": False}
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
 
@@ -65,13 +69,14 @@ class Ledgers:
                 **({"body": "各位：\n本周结论见下。"} if self.rng.random() < 0.5 else {})}
 
     def call_of(self, kind: str) -> dict:
-        """A call {id, name, input} of one kind: read_only, send_email, effect (the lesson's) or unheard_of."""
+        """A call {id, name, input} of one kind: read_only, send_email, idempotent or non_idempotent (the lesson's
+        other tools with effects, by its table) or unheard_of."""
         if kind == "read_only":
             name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(READ_ONLY)])
         elif kind == "send_email":
             name, tool_input = "send_email", self.email()
-        elif kind == "effect":
-            name = self.rng.choice(sorted(EFFECT_TOOLS))
+        elif kind in EFFECT_KINDS:
+            name = self.rng.choice([tool for tool in sorted(EFFECT_TOOLS) if (tool in IDEMPOTENT) == EFFECT_KINDS[kind]])
             tool_input = EFFECT_TOOLS[name](self.draw)
         else:
             name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(UNHEARD_OF)])
@@ -97,7 +102,7 @@ class Ledgers:
         """Records of 0-2 other calls, finished or not."""
         records = []
         for _ in range(self.rng.randint(0, 2)):
-            other = self.call_of(self.rng.choice(["send_email", "effect", "unheard_of"]))
+            other = self.call_of(self.rng.choice(["send_email", *EFFECT_KINDS, "unheard_of"]))
             records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
         return records
 
@@ -142,12 +147,12 @@ def build(max_turns: int, rng) -> dict:
 
     # -- append_ledger: two appends to a ledger that has records already, one that creates the ledger --
     old = [r for _ in range(rng.randint(1, 3))
-           for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", "effect", "unheard_of"])),
+           for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS, "unheard_of"])),
                                     ("intent", "outcome"))]
     existing, created = f"{draw.folder()}/{LEDGER_NAME}", f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"
     fresh = ledgers.call_of("send_email")
     new = ledgers.records(fresh, ("intent", "outcome"))
-    first = ledgers.records(ledgers.call_of(rng.choice(["effect", "unheard_of"])), ("intent",))[0]
+    first = ledgers.records(ledgers.call_of(rng.choice([*EFFECT_KINDS, "unheard_of"])), ("intent",))[0]
     add(Scenario("append", independent_steps=True, files={existing: lines(old)}, read_after=(created,),
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first},
                  steps=[call("append_ledger", path(existing), new[0]),
@@ -156,7 +161,8 @@ def build(max_turns: int, rng) -> dict:
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"
-    calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "effect", "unheard_of")]
+    calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "idempotent", "non_idempotent",
+                                                 "unheard_of")]
     twin = {**copy.deepcopy(calls[1]), "id": draw.tool_id()}  # the same email asked for again, by another call
     calls.append(twin)
     earlier = ledgers.records({**copy.deepcopy(calls[1]), "id": draw.tool_id()}, ("intent", "outcome"))
@@ -169,11 +175,17 @@ def build(max_turns: int, rng) -> dict:
     wordings = [MEETING_TASKS, EMAIL_TASKS]
     rng.shuffle(wordings)
     kinds = [(None, (), "up")] * 2 + [("result", (), "up")]
-    for tool in ("read_only",) * 2 + ("send_email",) * 5 + ("effect", "unheard_of"):
+    for tool in ("read_only",) * 2 + ("send_email",) * 5 + ("unheard_of",):
         kinds.append((tool, rng.choice([(), ("intent",), ("intent", "outcome")]), rng.choice(["sent", "empty", "down"])))
     for records, server in ((("intent", "outcome"), "down"), (("intent",), "sent"), (("intent",), "empty"),
                             ((), "sent"), (("intent",), "down")):
         kinds.append(("send_email", records, server))
+    # the other tools with effects in each state of the ledger, their service up (none here can be asked by key:
+    # with only an intent, it answers no better than one that is down), and one of them with its service down
+    for tool in EFFECT_KINDS:
+        for records in ((), ("intent",), ("intent", "outcome")):
+            kinds.append((tool, records, "empty"))
+    kinds.append((rng.choice(list(EFFECT_KINDS)), ("intent",), "down"))
     rng.shuffle(kinds)
     cases = []
     for number, (tool, records, server) in enumerate(kinds):
@@ -195,17 +207,18 @@ def build(max_turns: int, rng) -> dict:
                          "report_args": True, "batch": "recovery"} for c in cases]))
 
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
-    def reconcile_cases(specs, down: bool) -> tuple:
+    def reconcile_cases(specs, down: bool, torn_ones: set) -> tuple:
+        """`torn_ones`: the cases whose ledger surely ends in half a record (others: sometimes)."""
         cases, files, before = [], {}, []
-        for tool, records, sent in specs:
+        for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
             cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
             found = ledgers.mixed(pending, records)
-            if found or rng.random() < 0.5:  # with nothing recorded, the ledger may not exist yet
+            if found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
                 text = lines(found)
-                files[where] = torn(text, rng) if rng.random() < 0.3 else text
+                files[where] = torn(text, rng) if number in torn_ones or rng.random() < 0.3 else text
             if sent:  # delivered with the call's key just before the crash
                 before.append((dict(pending["input"]), pending["id"]))
             cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
@@ -218,12 +231,19 @@ def build(max_turns: int, rng) -> dict:
 
     up_specs = [("send_email", ("intent", "outcome"), True), ("send_email", ("intent",), True),
                 ("send_email", ("intent",), True), ("send_email", ("intent",), False),
-                ("send_email", (), False), ("effect", (), False), ("unheard_of", ("intent",), False),
-                ("effect", ("intent", "outcome"), False), ("read_only", (), False), ("read_only", (), False)]
+                ("send_email", (), False), ("idempotent", (), False), ("unheard_of", ("intent",), False),
+                ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False), ("read_only", (), False)]
     down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
-                  ("effect", ("intent",), False)]
-    for name, specs, down in (("reconcile_up", up_specs, False), ("reconcile_down", down_specs, True)):
-        cases, files, before = reconcile_cases(specs, down)
+                  *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
+    # reconcile appends to the ledger on two paths, record (an outcome) and execute (an intent, then an outcome):
+    # one case of each has half a record at the end of its ledger, and the next record must start a line of its own
+    recording = [number for number, (tool, records, sent) in enumerate(up_specs) if records == ("intent",) and sent]
+    executing = [number for number, (tool, records, sent) in enumerate(up_specs)
+                 if tool in ("send_email", *EFFECT_KINDS) and "outcome" not in records and not sent]
+    for name, specs, down, torn_ones in (("reconcile_up", up_specs, False,
+                                          {rng.choice(recording), rng.choice(executing)}),
+                                         ("reconcile_down", down_specs, True, set())):
+        cases, files, before = reconcile_cases(specs, down, torn_ones)
         add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
                      ledgers=tuple(c["ledger"] for c in cases), meta={"cases": cases},
                      steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,

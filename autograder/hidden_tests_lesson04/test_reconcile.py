@@ -59,6 +59,20 @@ def ledger_after(outcome, case) -> list:
     return records
 
 
+def new_records(outcome, case, result) -> list:
+    """The dangling call's records that reconcile added to its ledger."""
+    def mine(records):
+        return [r for r in records if isinstance(r, dict) and r.get("toolUseId") == result.pending["id"]]
+
+    before, added = mine(case["records"]), []
+    for record in mine(ledger_after(outcome, case)):  # a copy of a record it had is added too
+        if record in before:
+            before.remove(record)
+        else:
+            added.append(record)
+    return added
+
+
 def not_unknown(result, where: str):
     flag = result.result_block().get("is_error")
     expect(flag is None or flag is False, f"结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
@@ -75,6 +89,8 @@ def test_recorded_outcome_is_reused(grading):
         expect(text_of(result.result_block().get("content")) == recorded,
                f"tool_result 的内容应该就是台账 outcome 里记的 output（{short(recorded, 40)}）{where}")
         not_unknown(result, where)
+        added = new_records(outcome, case, result)
+        expect(not added, f"复用台账里的 outcome 时台账不动，你的 reconcile 又追加了 {short(added)}{where}")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -137,6 +153,11 @@ def test_unknown_only_when_unanswerable(grading):
         expect(block.get("is_error") is True, "服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），"
                                               f"你的是 {short(block.get('is_error'))}{where}")
         expect(text_of(block.get("content")).strip(), f"is_error 结果也要在 content 里写一句：结果未知、请先确认{where}")
+        outputs = [c["output"] for c in result.calls]  # what a retry with the same key really answered may be kept
+        guessed = [r for r in new_records(outcome, case, result) if r.get("type") == "outcome"
+                   and r.get("output") not in outputs]
+        expect(not guessed, "结果未知时台账不动：记一条 outcome，下次恢复就会把「未知」当成确定的结果复用，"
+                            f"is_error 也丢了（你的 reconcile 追加了 {short(guessed)}）{where}")
     for outcome, index, case, action, result in cases(grading, {"rerun"}):
         not_unknown(result, situation(case, outcome))
 

@@ -126,6 +126,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_no_final_save": {"test_run_agent": 3},  # the fresh runs of every reply shape end unsaved too
     "wrong_no_save_after_reconcile": {"test_run_agent": 4},
     "wrong_agent_quick_write": {"test_run_agent": 3},  # its own open(path, "w"): a power cut can leave half a file
+    # found by probing the grader with new submissions (full marks before)
+    "wrong_agent_save_b_only_on_success": {"test_run_agent": 4},  # a failed tool's result is not saved (point B)
+    "wrong_agent_without_request_params": {"test_run_agent": 4},  # no system prompt, no tool_choice
+    "wrong_agent_ignores_reconcile_return": {"test_run_agent": 3},  # right only while reconcile edits in place
+    "wrong_agent_skips_last_tool": {"test_run_agent": 4},  # the last turn's tool call left dangling
+    "wrong_save_default_path_fails": {"test_save_load": 3},  # os.path.dirname("checkpoint.json") is ""
+    "wrong_readonly_case_insensitive": {"test_recovery_action": 2, "test_reconcile": 4},  # READ_FILE is not read_file
+    "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
     "wrong_tokens_input_only": {"test_run_agent": 3},
     "wrong_pending_model_dump": {"test_run_agent": 4},
     "wrong_messages_sdk_objects": {"test_run_agent": 0, "test_incident_fix": 0},

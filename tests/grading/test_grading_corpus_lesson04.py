@@ -63,6 +63,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
     "wrong_agent_drops_dangling": {"test_run_agent": 1, "test_incident_fix": 0},
     "wrong_agent_no_save_after_reconcile": {"test_run_agent": 1},
+    "wrong_unknown_recorded_as_outcome": {"test_reconcile": 4},  # the ledger is left as it was for is_error
+    "wrong_reuse_appends_again": {"test_reconcile": 3},  # ... and for reuse
+    # every run has idempotent writes and other effects in each state of the ledger, and torn ledgers on both
+    # appending paths: mistakes about them lose the same points whatever the seed
+    "wrong_skip_ledger_idempotent": {"test_execute_with_ledger": 1, "test_reconcile": 4},
+    "wrong_rerun_idempotent_writes": {"test_recovery_action": 1, "test_reconcile": 3},
+    "wrong_own_reader_no_truncate": {"test_reconcile": 3},
+    "wrong_unsupported_means_execute": {"test_recovery_action": 3, "test_reconcile": 4},
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},

@@ -1,0 +1,32 @@
+"""错：工具出错（输出以「错误」开头）时不存存档点 B（以为失败的调用不值得落盘），只有成功才存：
+下一次调用模型时磁盘上还是存档点 A，这时崩溃，重启后要再执行一次那个工具。"""
+# %% run_agent
+def run_agent(task, client=None, path=CHECKPOINT_PATH):
+    client = client or make_client()
+    state = load_checkpoint(path)
+    if state is None:
+        state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
+                 "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is not None:
+        state = reconcile(state)
+        save_checkpoint(state, path)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
+    while state["turns"] < MAX_TURNS:
+        state["turns"] += 1
+        response = client.messages.create(messages=state["messages"], **request_params())
+        state["tokensUsed"] = response.usage.input_tokens + response.usage.output_tokens
+        state["messages"].append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        state["pendingToolUse"] = {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input} if tool_use else None
+        save_checkpoint(state, path)
+        if tool_use is None:
+            break
+        output = execute_tool(tool_use.name, tool_use.input)
+        failed = output.startswith("错误")
+        state["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output, "is_error": failed}]})
+        state["pendingToolUse"] = None
+        if not failed:
+            save_checkpoint(state, path)
+    return state

@@ -1,0 +1,30 @@
+"""错：最后一轮（turns 到了 MAX_TURNS）模型要调用工具时，不执行它就结束——「反正不会再问模型了」：
+最终状态和检查点里留着一个悬空调用（pendingToolUse 不是 None），下次恢复还要对账。课程的循环每一轮都走完 1～9 步。"""
+# %% run_agent
+def run_agent(task, client=None, path=CHECKPOINT_PATH):
+    client = client or make_client()
+    state = load_checkpoint(path)
+    if state is None:
+        state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
+                 "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is not None:
+        state = reconcile(state)
+        save_checkpoint(state, path)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
+    while state["turns"] < MAX_TURNS:
+        state["turns"] += 1
+        response = client.messages.create(messages=state["messages"], **request_params())
+        state["tokensUsed"] = response.usage.input_tokens + response.usage.output_tokens
+        state["messages"].append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        state["pendingToolUse"] = {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input} if tool_use else None
+        save_checkpoint(state, path)
+        if tool_use is None or state["turns"] >= MAX_TURNS:
+            break
+        output = execute_tool(tool_use.name, tool_use.input)
+        state["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output, "is_error": output.startswith("错误")}]})
+        state["pendingToolUse"] = None
+        save_checkpoint(state, path)
+    return state
