@@ -129,6 +129,11 @@ class FileSystem:
 
     def _descriptor_file(self, record: dict) -> _File:
         fd = self.descriptors.get(record.get("fd"))
+        named = self.names.get(_path(record.get("path")))
+        if fd is not None and named is not None and fd["file"] != named:
+            # the number now stands for another file (dup2, dup3, fcntl: calls strace does not stop at): strace's
+            # decoration of the descriptor says which, and where it writes is not known here
+            fd.update(file=named, position=len(self.files[named].content), append=False, sync=False)
         if fd is None or fd["file"] is None:
             number = self._existing(_path(record["path"]))
             if fd is not None:
@@ -160,9 +165,11 @@ class FileSystem:
             self.descriptors[fd]["position"] = record["position"]
         elif op in ("fsync", "fdatasync"):
             descriptor = self.descriptors.get(fd)
-            if (descriptor and descriptor["file"] is not None) or path in self.names:
+            same = descriptor and descriptor["file"] is not None and (
+                path is None or path == descriptor["path"] or record["path"].endswith(DELETED))
+            if path in self.names or same:
                 self._descriptor_file(record).sync()
-            else:
+            else:  # a folder: strace names what the descriptor is now, whatever number it had when it was opened
                 self._sync_folder(path)
         elif op == "sync":
             for file in self.files.values():

@@ -273,7 +273,8 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
             record = {"op": "seek", "path": fd_path(args[0]), "fd": fd, "position": integer(result)}
         elif name in SYNCS and args:
             record = {"op": SYNCS[name], "path": fd_path(args[0]), "fd": fd}
-        elif name in ("sync", "syncfs"):
+        elif name == "sync" or (name == "syncfs" and args and _within(fd_path(args[0]), (workdir,))):
+            # syncfs makes durable only the file system its descriptor is on: the working folder's, or nothing here
             found.append({"step": step, "op": "sync", "path": None, "at": at})
         elif name == "close" and args:
             record = {"op": "close", "path": fd_path(args[0]), "fd": fd}

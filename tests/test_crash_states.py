@@ -184,6 +184,41 @@ def test_strace_records_what_the_model_needs(tmp_path, flag):
     assert os.path.exists(folder / "cp.json")
 
 
+FORGED_SYNC = textwrap.dedent('''
+    import ctypes, os, sys
+    folder, how = sys.argv[1], sys.argv[2]
+    target = os.path.join(folder, "cp.json")
+    fd = os.open(target + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, b'{"version": 1, "turns": 2}')
+    if how == "dup2":  # the number now stands for another file: fsync of it syncs that one
+        os.dup2(os.open(sys.argv[3], os.O_WRONLY | os.O_CREAT, 0o600), fd)
+        os.fsync(fd)
+    else:  # syncfs of another file system
+        ctypes.CDLL(None, use_errno=True).syncfs(os.open(sys.argv[3], os.O_RDONLY))
+    os.close(fd)
+    os.replace(target + ".tmp", target)
+    directory = os.open(folder, os.O_RDONLY)
+    os.fsync(directory)
+    os.close(directory)
+''')
+
+
+@pytest.mark.parametrize("how", ["dup2", "syncfs"])
+def test_a_sync_of_another_file_or_file_system_does_not_make_the_save_durable(tmp_path, how):
+    """dup2 and syncfs are not calls strace stops at: the model believes what strace says the descriptor is."""
+    log, script = tmp_path / "trace.log", tmp_path / "save.py"
+    script.write_text(FORGED_SYNC, encoding="utf-8")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    other = str(tmp_path / "junk") if how == "dup2" else "/dev/shm"
+    command = [*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder), how, other]
+    subprocess.run(command, check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder), roots=(str(tmp_path),))
+    states, fs = states_along(records, files={}, path=str(folder / "cp.json"))
+    assert fs.content(str(folder / "cp.json")) == b'{"version": 1, "turns": 2}'
+    assert b"" in states[-1], states[-1]  # the data may still be lost when the power goes
+
+
 BYTEWISE_SAVE = textwrap.dedent('''
     import json, os, sys
     folder = sys.argv[1]

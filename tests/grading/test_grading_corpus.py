@@ -161,6 +161,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_direct_smtp": {"test_reconcile": 4, "test_incident_fix": 2},  # the direct send reaches the grader too
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
     "tamper_forge_fsync": {"test_save_load": 3},
+    "tamper_dup2_fsync": {"test_save_load": 3},  # fsync through a number dup2 gave to another file
+    "tamper_syncfs_other_fs": {"test_save_load": 3},  # syncfs of /dev/shm, not the checkpoint's file system
     "tamper_read_solution": ZERO,
     "tamper_grader_endpoints": {"test_save_load": 2},
     "tamper_act_after_step": {"test_save_load": 2},
@@ -189,6 +191,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_direct_smtp": "wrong_rerun_all_is_error",
     "tamper_fake_agent": "wrong_run_agent_stub",
     "tamper_forge_fsync": "wrong_save_no_fsync",
+    "tamper_dup2_fsync": "wrong_save_no_fsync",
+    "tamper_syncfs_other_fs": "wrong_save_no_fsync",
     "tamper_read_solution": "blank",
     "tamper_grader_endpoints": "wrong_save_direct_write",
     "tamper_act_after_step": "wrong_save_direct_write",
