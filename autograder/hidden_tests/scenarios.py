@@ -244,6 +244,14 @@ def build(max_turns: int, rng) -> dict:
     ending["turns"] = max_turns - rng.randint(8, 12)
     agent("agent_max_turns_crash", resumed_meeting, ending, runs=2, model="endless",
           crash={"before_tool_call": rng.randint(3, 5)})
+    # A checkpoint that cannot be read: load_checkpoint's ValueError goes through run_agent, and the file stays for a
+    # person to look at; starting over would redo the turns done and maybe send an email again.
+    broken = json.dumps(draw.sample("cpB", meeting), ensure_ascii=False)
+    broken = broken[:rng.randint(1, len(broken) - 1)]  # a prefix of a JSON object is never one
+    where = draw.file()
+    add(Scenario("agent_broken", files={where: broken}, standins=STANDINS, meta={"file": where, "text": broken},
+                 steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(where)),
+                         "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
           model="endless")

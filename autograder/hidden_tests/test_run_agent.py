@@ -126,6 +126,12 @@ def test_resume_continues(grading):
     flag = results[0].get("is_error")
     expect(flag is True, "工具失败时（execute_tool 返回的文本以「错误」开头），tool_result 要带 is_error: True（布尔值），"
                          f"告诉模型这次调用失败了，你的是 {short(flag) if 'is_error' in results[0] else '没有 is_error'}")
+    broken = grading.outcome("agent_broken")
+    meta = broken.scenario.meta
+    expect(broken.steps[0]["status"] == StepStatus.RAISED and not broken.model_calls
+           and broken.files_after.get(meta["file"]) == meta["text"],
+           "path 上的检查点读不出来（load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、把坏文件留在原处"
+           "等人来看：当成没有检查点从头再来，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
 
 
 def elsewhere(outcome) -> list:

@@ -134,6 +134,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_default_path_fails": {"test_save_load": 3},  # os.path.dirname("checkpoint.json") is ""
     "wrong_readonly_case_insensitive": {"test_recovery_action": 2, "test_reconcile": 4},  # READ_FILE is not read_file
     "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
+    "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
     "wrong_tokens_input_only": {"test_run_agent": 3},
     "wrong_pending_model_dump": {"test_run_agent": 4},
     "wrong_messages_sdk_objects": {"test_run_agent": 0, "test_incident_fix": 0},
