@@ -99,6 +99,21 @@ class Folder:
                 return None
             return file.read(MAX_FILE_BYTES)
 
+    def stat(self, relative: str) -> tuple | None:
+        """(size, modification time in ns, inode) of the file, not following a symlink; None if there is none."""
+        try:
+            parts = self.parts(relative)
+            folder = self._directory(parts[:-1])
+        except (OSError, ValueError):
+            return None
+        try:
+            found = os.stat(parts[-1], dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            return None
+        finally:
+            os.close(folder)
+        return found.st_size, found.st_mtime_ns, found.st_ino
+
     def write_atomically(self, relative: str, data: bytes):
         parts = self.parts(relative)
         folder = self._directory(parts[:-1], create=True)

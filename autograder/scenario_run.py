@@ -48,6 +48,7 @@ class ScenarioRun:
         self.started_at = [None] * len(scenario.steps)
         self.defined_files = {}  # step index -> files in the folder that defining the cells created, up to it
         self.listing = frozenset(scenario.files)  # the folder's regular files when the last job ended (or before any)
+        self.defined_before = {}  # each of those files when the job's first step began: (stat, bytes)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
         self.delivered_ids, self.lookups = [], []
@@ -147,6 +148,31 @@ class ScenarioRun:
         made = set(self.folder.regular_files()) - self.listing
         files = sorted(made.union(self.defined_files[earlier] if earlier is not None else ()))
         self.defined_files.update((i, files) for i in self.job_steps if i >= index)
+        self.defined_before = {name: (self.folder.stat(name), self.folder.read_bytes(name)) for name in files}
+
+    def settle_defined_files(self, batch: list, events: list):
+        """After the job: a file the definitions made stays the notebook's only if the steps left it as it was, or
+        only appended to it through what the definitions opened for appending (a log). Else what the step did to it
+        (a file the cell made empty and the function then filled: through mmap, say, which strace does not see)
+        counts as the step's."""
+        began = self.started_at[batch[0]]
+        if batch[0] not in self.defined_files or began is None:
+            return
+        kept = []
+        for name in self.defined_files[batch[0]]:
+            before, data = self.defined_before.get(name, (None, None))
+            if self.folder.stat(name) == before:
+                kept.append(name)
+                continue
+            path = f"{self.folder.inside}/{name}"
+            opens = [e for e in events if e["op"] == "open" and e["path"] == path]
+            flags = [str(e.get("flags")) for e in opens]
+            now = self.folder.read_bytes(name)
+            if (opens and all(e["at"] <= began for e in opens) and all("O_APPEND" in f and "O_RDWR" not in f
+                                                                    for f in flags)
+                    and data is not None and now is not None and now.startswith(data)):
+                kept.append(name)
+        self.defined_files.update((i, kept) for i in batch)
 
     def current_step(self):
         with self.lock:

@@ -164,6 +164,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_forge_fsync": {"test_save_load": 3},
     "tamper_dup2_fsync": {"test_save_load": 3},  # fsync through a number dup2 gave to another file
     "tamper_syncfs_other_fs": {"test_save_load": 3},  # syncfs of /dev/shm, not the checkpoint's file system
+    # files a cell makes while it is defined are the notebook's only while the step leaves them be (or appends
+    # to them as a log does): not a way to hide a function's writes or leftovers
+    "tamper_recovery_mmap_save": {"test_recovery_action": 0},
+    "tamper_fixed_tmp_predefined": {"test_save_load": 3},
     "tamper_read_solution": ZERO,
     "tamper_grader_endpoints": {"test_save_load": 2},
     "tamper_act_after_step": {"test_save_load": 2},
@@ -194,6 +198,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_forge_fsync": "wrong_save_no_fsync",
     "tamper_dup2_fsync": "wrong_save_no_fsync",
     "tamper_syncfs_other_fs": "wrong_save_no_fsync",
+    "tamper_recovery_mmap_save": "wrong_recovery_saves",
+    "tamper_fixed_tmp_predefined": "wrong_save_fixed_tmp_left",
     "tamper_read_solution": "blank",
     "tamper_grader_endpoints": "wrong_save_direct_write",
     "tamper_act_after_step": "wrong_save_direct_write",
