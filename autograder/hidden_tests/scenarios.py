@@ -249,7 +249,8 @@ def build(max_turns: int, rng) -> dict:
     broken = json.dumps(draw.sample("cpB", meeting), ensure_ascii=False)
     broken = broken[:rng.randint(1, len(broken) - 1)]  # a prefix of a JSON object is never one
     where = draw.file()
-    add(Scenario("agent_broken", files={where: broken}, standins=STANDINS, meta={"file": where, "text": broken},
+    add(Scenario("agent_broken", files={where: broken}, watch=where, standins=STANDINS,
+                 meta={"file": where, "text": broken, "task": resumed_meeting, "checkpoint": None},
                  steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(where)),
                          "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
