@@ -30,7 +30,7 @@ from pathlib import Path
 import anthropic
 
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client, scripted_client
+from .model import InvalidRequest, check_tool_pairing, make_client, request_params, scripted_client
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -44,7 +44,8 @@ _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir
 UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("read_file_and_purge", {"path": "./notes/meeting-08-25.md"}),
                     ("freeze_account", {"account": "ops-team"}),
-                    ("get_invoice", {"invoice": "INV-0831"}))
+                    ("get_invoice", {"invoice": "INV-0831"}),
+                    ("READ_FILE", {"path": "./notes/meeting-08-25.md"}))  # names are compared as written
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 
 
@@ -454,11 +455,13 @@ class _Recorder:
         self.namespace = namespace
         # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
         self.log = []
+        self.unlike_params = set()  # what a request sent other than request_params() gives
         self.client = scripted_client(shapes)  # the offline model, its replies carried in these shapes
         real_create = self.client.messages.create
 
         def create(*args, **kwargs):
             sent = copy.deepcopy(kwargs.get("messages"))
+            self.unlike_params.update(key for key, value in request_params().items() if kwargs.get(key) != value)
             response = real_create(*args, **kwargs)
             self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens,
                              response.model_dump(mode="json")))
@@ -478,15 +481,17 @@ class _Recorder:
             return real_save(state, *args, **kwargs)
 
         def reconcile(cp):
-            # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on.
+            # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on. It returns
+            # a new checkpoint and leaves its argument alone, as a reconcile may: run_agent goes on with the result.
             self.log.append(("reconcile", copy.deepcopy(cp)))
             expect(isinstance(cp, dict) and cp.get("pendingToolUse") is not None,
                    "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
             result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
                       "content": "（检查程序临时补上的结果）"}
-            cp["messages"].append({"role": "user", "content": [result]})
-            cp["pendingToolUse"] = None
-            return cp
+            closed = copy.deepcopy(cp)
+            closed["messages"].append({"role": "user", "content": [result]})
+            closed["pendingToolUse"] = None
+            return closed
 
         with standing_in(self.namespace, "save_checkpoint", save_checkpoint), \
                 standing_in(self.namespace, "reconcile", reconcile):
@@ -594,6 +599,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                 f"这里应该是 {latest}，你的是 {short(final.get('tokensUsed'))}。"))
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
     _expect_no_nulls(final.get("messages", []))
+    expect(not seen.unlike_params, f"调用模型时要带上 **request_params()，你的请求里 {'、'.join(sorted(seen.unlike_params))} "
+                                   "和它给的不一样：课程的 system 提示、工具清单和「一次最多一个工具调用」都在里面。")
 
     saves = seen.of("save")
     elsewhere = sorted({str(entry[2]) if entry[2] is not None else "（没有传 path，即默认的 CHECKPOINT_PATH）"

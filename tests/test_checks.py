@@ -337,7 +337,7 @@ def test_run_agent_written_another_way_passes(namespace):
                                               "tokensUsed": 0, "messages": [{"role": "user", "content": task}],
                                               "pendingToolUse": None}
             if state["pendingToolUse"]:
-                reconcile(state)
+                state = reconcile(state)
                 save_checkpoint(state, path)
             elif state["messages"][-1]["role"] == "assistant":
                 return state
