@@ -411,6 +411,17 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(_mentions(words, future) and _mentions(words, checkpoint_version),
            f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
            f"你的是：{short(str(err))}")
+
+    bare = _scratch("check-bare-")  # the default path is a bare file name: os.path.dirname of it is ""
+    here = os.getcwd()
+    os.chdir(bare)
+    try:
+        call('save_checkpoint(state, "checkpoint.json")（只有文件名，和默认的 CHECKPOINT_PATH 一样）', save_checkpoint,
+             copy.deepcopy(state), "checkpoint.json")
+        again = call('load_checkpoint("checkpoint.json")', load_checkpoint, "checkpoint.json")
+    finally:
+        os.chdir(here)
+    expect(again == state, "存到只有文件名的 path（当前文件夹里）再读回来，内容和原来不一样。")
     print(PASSED)
 
 
@@ -656,7 +667,15 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ended, _ = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", documented=True)
+    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", documented=True)
+    saved, models = None, 0
+    for entry in seen.log:  # save point B before every later call of the model, after a failed tool too
+        saved = entry[1] if entry[0] == "save" else saved
+        models += entry[0] == "model"
+        expect(entry[0] != "model" or models == 1 or (saved is not None and saved.get("messages") == entry[1]
+                                                        and saved.get("pendingToolUse") is None),
+               "再次调用模型时，上一个工具的结果还没有存档：存档点 B 要在 tool_result 追加进 messages、pendingToolUse "
+               "清回 None 之后，工具失败了也一样。")
     asked = [b for m in ended.get("messages", []) if m.get("role") == "assistant" for b in m["content"]
              if b.get("type") == "tool_use" and b.get("input") == {"path": f"./notes/{note}"}]
     expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
@@ -688,6 +707,12 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
            "续跑时对账之后、调用模型之前要先存档（save_checkpoint）：不存的话，这之后再崩溃，下次恢复又是那个悬空调用，"
            "只读工具再跑一遍，高影响工具再标一次 is_error。")
+    spent = {**load_sample("cpB"), "turns": max_turns}
+    _prepare(namespace, spent, folder / "spent-dangling.json")
+    ended, seen = _run(run_agent, namespace, spent["task"], folder / "spent-dangling.json")
+    expect(not seen.of("model") and seen.of("reconcile") and ended.get("pendingToolUse") is None,
+           f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），可还挂着一个悬空调用：先对账、存档再结束（不再调用模型），"
+           "否则返回的对话里 tool_use 缺了 tool_result。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
 
