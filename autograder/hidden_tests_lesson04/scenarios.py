@@ -70,7 +70,7 @@ class Ledgers:
 
     def call_of(self, kind: str) -> dict:
         """A call {id, name, input} of one kind: read_only, send_email, idempotent or non_idempotent (the lesson's
-        other tools with effects, by its table) or unheard_of."""
+        other tools with effects, by its table), unheard_of, or one kind of unheard-of name (generated.UNHEARD_OF)."""
         if kind == "read_only":
             name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(READ_ONLY)])
         elif kind == "send_email":
@@ -78,8 +78,8 @@ class Ledgers:
         elif kind in EFFECT_KINDS:
             name = self.rng.choice([tool for tool in sorted(EFFECT_TOOLS) if (tool in IDEMPOTENT) == EFFECT_KINDS[kind]])
             tool_input = EFFECT_TOOLS[name](self.draw)
-        else:
-            name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(UNHEARD_OF)])
+        else:  # unheard_of, or one kind of it by name (generated.UNHEARD_OF)
+            name, tool_input = drawn(self.rng, DANGLING[kind if kind in UNHEARD_OF else self.rng.choice(UNHEARD_OF)])
         return {"id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
 
     @staticmethod
@@ -161,8 +161,9 @@ def build(max_turns: int, rng) -> dict:
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"
+    # the unheard-of tools whose names hold a read-only one, both every time: a guess by the name skips the ledger
     calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "idempotent", "non_idempotent",
-                                                 "unheard_of")]
+                                                 "begins_with_read_only", "has_read_only_inside")]
     twin = {**copy.deepcopy(calls[1]), "id": draw.tool_id()}  # the same email asked for again, by another call
     calls.append(twin)
     earlier = ledgers.records({**copy.deepcopy(calls[1]), "id": draw.tool_id()}, ("intent", "outcome"))
