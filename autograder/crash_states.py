@@ -104,7 +104,8 @@ class FileSystem:
         self.names = {}  # path -> id, as the page cache has them
         self.durable_names = {}  # path -> id, on disk
         self.pending = {}  # folder -> name changes not yet durable: ("link", path, id), ("unlink", path, None), ...
-        self.descriptors = {}  # fd -> {"path", "file" (id or None), "position", "append", "sync"}
+        self.descriptors = {}  # fd -> {"path", "file" (id or None), "position", "append", "sync", "writable"}
+        self.mixed = set()  # files opened with and without O_SYNC at once: their O_SYNC is not trusted
         for path, data in files.items():
             self._existing(os.path.normpath(path), data)
 
@@ -153,9 +154,20 @@ class FileSystem:
                 self._rename(("link", path, number))
             elif number is not None and "O_TRUNC" in flags:
                 self.files[number].change(("truncate", 0))
+            synchronous = "O_SYNC" in flags or "O_DSYNC" in flags
+            writable = "O_WRONLY" in flags or "O_RDWR" in flags  # only such a descriptor can stand in for a writer
+            others = [d for d in self.descriptors.values()
+                      if writable and number is not None and d["file"] == number and d["writable"]]
+            if any(d["sync"] != synchronous for d in others) or (writable and number in self.mixed):
+                # descriptors of one file with and without O_SYNC at once: dup2 (which strace does not see) or another
+                # process's same number can put the one where the other was, so no write to it is trusted as synced
+                self.mixed.add(number)
+                synchronous = False
+                for other in others:
+                    other["sync"] = False
             if fd is not None:  # a folder, or a file from before the trace, has no id until written
                 self.descriptors[fd] = {"path": path, "file": number, "position": 0, "append": "O_APPEND" in flags,
-                                        "sync": "O_SYNC" in flags or "O_DSYNC" in flags}
+                                        "sync": synchronous, "writable": writable}
         elif op == "write":
             self._write(record)
         elif op == "truncate":

@@ -90,6 +90,19 @@ def test_writes_through_a_descriptor_opened_with_o_sync_are_durable_without_fsyn
     assert all(state <= {OLD, NEW} for state in states) and states[-1] == {NEW}
 
 
+def test_o_sync_is_not_trusted_once_the_file_also_has_a_writer_without_it():
+    """dup2 (not traced) can put the plain descriptor where the O_DSYNC one was, and another process may have the same
+    number: the writes are not taken as synced. A reader alongside changes nothing."""
+    plain = [opened(TMP, 3, "O_WRONLY|O_CREAT|O_TRUNC|O_DSYNC"), opened(TMP, 5, "O_WRONLY"), write(TMP, 3, NEW),
+             close(TMP, 5), close(TMP, 3), rename(TMP, CP), *folder_sync()]
+    states, _ = states_along(plain)
+    assert b"" in states[-1]
+    reader = [opened(TMP, 3, "O_WRONLY|O_CREAT|O_TRUNC|O_DSYNC"), opened(TMP, 5, "O_RDONLY"), write(TMP, 3, NEW),
+              close(TMP, 5), close(TMP, 3), rename(TMP, CP), *folder_sync()]
+    states, _ = states_along(reader)
+    assert states[-1] == {NEW}
+
+
 def test_deleting_the_old_checkpoint_before_the_rename_can_leave_no_checkpoint():
     records = durable_save()
     records.insert(records.index(rename(TMP, CP)), {"op": "unlink", "path": CP})

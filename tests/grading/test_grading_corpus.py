@@ -168,6 +168,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # to them as a log does): not a way to hide a function's writes or leftovers
     "tamper_recovery_mmap_save": {"test_recovery_action": 0},
     "tamper_fixed_tmp_predefined": {"test_save_load": 3},
+    # O_DSYNC is not trusted for a file that also has a writer without it: dup2 over it, or a child's same number
+    "tamper_dsync_dup2": {"test_save_load": 3},
+    "tamper_fork_fdnum": {"test_save_load": 3},
     "tamper_read_solution": ZERO,
     "tamper_grader_endpoints": {"test_save_load": 2},
     "tamper_act_after_step": {"test_save_load": 2},
@@ -200,6 +203,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_syncfs_other_fs": "wrong_save_no_fsync",
     "tamper_recovery_mmap_save": "wrong_recovery_saves",
     "tamper_fixed_tmp_predefined": "wrong_save_fixed_tmp_left",
+    "tamper_dsync_dup2": "wrong_save_no_fsync",
+    "tamper_fork_fdnum": "wrong_save_no_fsync",
     "tamper_read_solution": "blank",
     "tamper_grader_endpoints": "wrong_save_direct_write",
     "tamper_act_after_step": "wrong_save_direct_write",
