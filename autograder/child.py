@@ -590,6 +590,18 @@ def _define_and_perform(job: Job, post, plain, describe):
         given.append(client._client._transport)
         return client
 
+    def case_lookup(name, key):
+        """The lookup(name, key) a step's case passes (lesson 4's recovery_action): its service's answers come from
+        the grader, which counts each question where the student's code cannot reach the count."""
+        try:
+            request = {"name": plain(name), "key": plain(key), "case": True}
+        except NotPlain as exc:
+            raise course.tools.ServiceUnavailable(f"查询的参数不能发给服务：{exc}") from None
+        reply = post(Endpoint.LOOKUP, request)
+        if "unavailable" in reply:
+            raise course.tools.ServiceUnavailable(reply["unavailable"])
+        return reply.get("output")
+
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
     as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None,
@@ -618,11 +630,11 @@ def _define_and_perform(job: Job, post, plain, describe):
     for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
         event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []
-        result = _perform(step, namespace, workdir, given_client, plain, describe)
+        result = _perform(step, namespace, workdir, given_client, case_lookup, plain, describe)
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
 
 
-def _argument(value, workdir, given_client):
+def _argument(value, workdir, given_client, case_lookup):
     if _type(value) is dict and "$path" in value:
         return workdir / value["$path"]
     if _type(value) is dict and "$python" in value:
@@ -630,7 +642,7 @@ def _argument(value, workdir, given_client):
     if _type(value) is dict and "$client" in value:
         return given_client()
     if _type(value) is dict and "$lookup" in value:
-        return answering_lookup(value["$lookup"])
+        return case_lookup
     return value
 
 
@@ -653,22 +665,7 @@ def python_value(value):
     return {key: python_value(item) for key, item in value.items()}
 
 
-def answering_lookup(service: dict):
-    """A lookup(name, key) answering as a service in the given state would (lesson 4's recovery_action):
-    down, it cannot say; up, it knows the keyed emails in `answers` and no other tool's calls."""
-    answers, down = dict(service.get("answers") or {}), service.get("down") is True
-
-    def lookup(name, key):
-        if down:
-            raise course.tools.ServiceUnavailable("邮件服务器无法回答：[Errno 111] Connection refused")
-        if name != "send_email":
-            raise course.tools.ServiceUnavailable(f"{name} 背后的服务不支持按幂等键查询")
-        return answers.get(key)
-
-    return lookup
-
-
-def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
+def _perform(step, namespace, workdir, given_client, case_lookup, plain, describe) -> dict:
     name = step["name"]
     if name not in namespace:
         return {"status": StepStatus.MISSING}
@@ -678,8 +675,8 @@ def _perform(step, namespace, workdir, given_client, plain, describe) -> dict:
         except NotPlain as exc:
             return {"status": StepStatus.UNSUPPORTED, "detail": str(exc)}
     function = namespace[name]
-    args = [_argument(a, workdir, given_client) for a in step.get("args", [])]
-    kwargs = {k: _argument(v, workdir, given_client) for k, v in step.get("kwargs", {}).items()}
+    args = [_argument(a, workdir, given_client, case_lookup) for a in step.get("args", [])]
+    kwargs = {k: _argument(v, workdir, given_client, case_lookup) for k, v in step.get("kwargs", {}).items()}
     if step.get("file_size_limit"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (step["file_size_limit"], step["file_size_limit"]))

@@ -285,17 +285,28 @@ class ScenarioRun:
         return {"output": record["output"]}
 
     def lookup(self, payload: dict) -> dict:
-        """lookup_effect(name, key): asked of the grader's own mail server, or unanswered when it is down."""
+        """lookup_effect(name, key): asked of the grader's own mail server, or unanswered when it is down; or, with
+        "case", the lookup a step's case passes (its "$lookup" argument), answered as that service would."""
         step = self.current_step()
         name, key = payload.get("name"), payload.get("key")
         record = {"step": step, "name": name, "key": key, "answer": None, "unavailable": True,
-                  "at": self.trace_position()}
+                  "at": self.trace_position(), "case": bool(payload.get("case"))}
         with self.lock:
             self.sequence += 1
             record["seq"] = self.sequence
             self.lookups.append(record)
         if step is None:
             return {"unavailable": "评分时，定义代码的阶段不能查询服务"}
+        if record["case"]:
+            asked = self.scenario.steps[step]
+            arguments = [*asked.get("args", []), *asked.get("kwargs", {}).values()]
+            service = next((a["$lookup"] for a in arguments if isinstance(a, dict) and "$lookup" in a), None)
+            try:
+                record["answer"] = answering_lookup(service or {"down": True})(name, key)
+            except ServiceUnavailable as exc:
+                return {"unavailable": str(exc)}
+            record["unavailable"] = False
+            return {"output": record["answer"]}
         if self.scenario.service_down:
             return {"unavailable": "邮件服务器无法回答：[Errno 111] Connection refused"}
         if not isinstance(name, str) or not isinstance(key, str):
@@ -407,6 +418,21 @@ def _checked_result(result: dict) -> dict:
     if "args_after_problem" in result:
         checked["args_after_problem"] = str(result["args_after_problem"])
     return checked
+
+
+def answering_lookup(service: dict):
+    """A lookup(name, key) answering as a service in the given state would (lesson 4's recovery_action):
+    down, it cannot say; up, it knows the keyed emails in `answers` and no other tool's calls."""
+    answers, down = dict(service.get("answers") or {}), service.get("down") is True
+
+    def lookup(name, key):
+        if down:
+            raise ServiceUnavailable("邮件服务器无法回答：[Errno 111] Connection refused")
+        if name != "send_email":
+            raise ServiceUnavailable(f"{name} 背后的服务不支持按幂等键查询")
+        return answers.get(key)
+
+    return lookup
 
 
 def _fresh_ids(reply: dict):

@@ -5,7 +5,7 @@ import copy
 import json
 from pathlib import Path
 
-from autograder.child import answering_lookup
+from autograder.scenario_run import answering_lookup
 from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same, short,
                                              text_of)
@@ -74,6 +74,18 @@ def keyed(call_id: str) -> str:
 def expected_action(reference, checkpoint: dict, records: list, service: dict) -> str:
     """The oracle: what the reference's recovery_action answers on this very input."""
     return reference.recovery_action(copy.deepcopy(checkpoint), copy.deepcopy(records), answering_lookup(service))
+
+
+def reference_asks(reference, checkpoint: dict, records: list, service: dict) -> bool:
+    """Whether the reference's recovery_action asks the service (lookup) on this very input."""
+    asked, answer = [], answering_lookup(service)
+
+    def lookup(name, key):
+        asked.append(name)
+        return answer(name, key)
+
+    reference.recovery_action(copy.deepcopy(checkpoint), copy.deepcopy(records), lookup)
+    return bool(asked)
 
 
 def describe_case(checkpoint: dict, records: list, service: dict, seed: int) -> str:

@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, problem,
-                      same, short)
+                      reference_asks, same, short)
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用，直接继续调用模型",
@@ -45,6 +45,9 @@ def check(grading, wanted: set):
         ran = [c["name"] for c in outcome.student_tool_calls(index)]
         expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：执不执行，由调用它的 reconcile 决定")
         expect(not emails_in_step(outcome, index), f"{what} 只做判断，却发出了邮件")
+        asked = [c for c in outcome.lookups if c["step"] == index and c.get("case")]
+        expect(not asked or reference_asks(grading.reference, case["checkpoint"], case["records"], case["service"]),
+               f"{what} 只在台账里只有 intent 时才问服务端（lookup）：这里{WHY[action]}，你的函数却问了 {len(asked)} 次{shown}")
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}：它不该有任何副作用")
 
 

@@ -72,6 +72,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_own_reader_no_truncate": {"test_reconcile": 3},
     "wrong_unsupported_means_execute": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
+    # asks the service although an outcome is recorded: its questions are counted at the grader
+    "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
