@@ -55,27 +55,30 @@ def shell():
 
 
 def visible_results(assignment: str, name: str) -> dict:
-    """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom."""
+    """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom, in a
+    folder of its own (what its cells write, a log or a demo checkpoint, stays there)."""
     notebook, _ = parse_notebook_text(build(name, lesson(assignment)))  # a damaged file as the grader repairs it
     module, results = types.ModuleType("__main__"), {}
     shell_namespace(shell(), module)
     namespace = module.__dict__
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        grading = cell.metadata.get("nbgrader", {})
-        added = not grading and cell.get("id", "").startswith("student-")
-        source = cell.source if is_definition_cell(cell) or grading.get("grade") or added else demo_definitions(cell.source)
-        passed, message = True, ""
-        try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                exec(compile(python_source(source), f"<{name}>", "exec"), namespace)
-        except CheckFailed as failure:
-            passed, message = False, str(failure)
-        except Exception as error:  # noqa: BLE001 - a cell's error is what the student would see
-            passed, message = False, f"{type(error).__name__}: {error}"
-        if grading.get("grade"):
-            results[grading["grade_id"]] = (passed, message)
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+        for cell in notebook.cells:
+            if cell.cell_type != "code":
+                continue
+            grading = cell.metadata.get("nbgrader", {})
+            added = not grading and cell.get("id", "").startswith("student-")
+            source = (cell.source if is_definition_cell(cell) or grading.get("grade") or added
+                      else demo_definitions(cell.source))
+            passed, message = True, ""
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    exec(compile(python_source(source), f"<{name}>", "exec"), namespace)
+            except CheckFailed as failure:
+                passed, message = False, str(failure)
+            except Exception as error:  # noqa: BLE001 - a cell's error is what the student would see
+                passed, message = False, f"{type(error).__name__}: {error}"
+            if grading.get("grade"):
+                results[grading["grade_id"]] = (passed, message)
     return results
 
 
