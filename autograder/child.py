@@ -530,15 +530,7 @@ def _reach_the_grader(job: Job, post, plain, given: list):
 
     def lookup(name, leaf):
         def forward(args, kwargs):
-            key = _arguments(leaf, args, kwargs).get("key")
-            try:
-                request = {"name": name, "key": plain(key)}
-            except NotPlain as exc:
-                raise tools.ServiceUnavailable(f"查询的参数不能发给服务：{exc}") from None
-            reply = post(Endpoint.LOOKUP, request)
-            if "unavailable" in reply:
-                raise tools.ServiceUnavailable(reply["unavailable"])
-            return reply.get("output")
+            return _ask_service(post, plain, name, _arguments(leaf, args, kwargs).get("key"))
         return forward
 
     for name, leaf in _LOOKUP_LEAVES.items():
@@ -557,6 +549,18 @@ def _reach_the_grader(job: Job, post, plain, given: list):
         return reply["status"], reply["reply"], reply["request_id"]
 
     course.model.answer = looking_like(_ANSWER, answer)
+
+
+def _ask_service(post, plain, name, key, **how):
+    """A question to a service by idempotency key, asked of the grader: its answer, or ServiceUnavailable."""
+    try:
+        request = {"name": plain(name), "key": plain(key), **how}
+    except NotPlain as exc:
+        raise course.tools.ServiceUnavailable(f"查询的参数不能发给服务：{exc}") from None
+    reply = post(Endpoint.LOOKUP, request)
+    if "unavailable" in reply:
+        raise course.tools.ServiceUnavailable(reply["unavailable"])
+    return reply.get("output")
 
 
 def _agent_tool(**input):
@@ -593,14 +597,7 @@ def _define_and_perform(job: Job, post, plain, describe):
     def case_lookup(name, key):
         """The lookup(name, key) a step's case passes (lesson 4's recovery_action): its service's answers come from
         the grader, which counts each question where the student's code cannot reach the count."""
-        try:
-            request = {"name": plain(name), "key": plain(key), "case": True}
-        except NotPlain as exc:
-            raise course.tools.ServiceUnavailable(f"查询的参数不能发给服务：{exc}") from None
-        reply = post(Endpoint.LOOKUP, request)
-        if "unavailable" in reply:
-            raise course.tools.ServiceUnavailable(reply["unavailable"])
-        return reply.get("output")
+        return _ask_service(post, plain, name, key, case=True)
 
     _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")

@@ -156,8 +156,8 @@ class FileSystem:
                 self.files[number].change(("truncate", 0))
             synchronous = "O_SYNC" in flags or "O_DSYNC" in flags
             writable = "O_WRONLY" in flags or "O_RDWR" in flags  # only such a descriptor can stand in for a writer
-            others = [d for d in self.descriptors.values()
-                      if writable and number is not None and d["file"] == number and d["writable"]]
+            others = [d for d in self.descriptors.values() if d["file"] == number and d["writable"]] \
+                if writable and number is not None else []
             if any(d["sync"] != synchronous for d in others) or (writable and number in self.mixed):
                 # descriptors of one file with and without O_SYNC at once: dup2 (which strace does not see) or another
                 # process's same number can put the one where the other was, so no write to it is trusted as synced

@@ -166,11 +166,10 @@ class ScenarioRun:
                 continue
             path = f"{self.folder.inside}/{name}"
             opens = [e for e in events if e["op"] == "open" and e["path"] == path]
-            flags = [str(e.get("flags")) for e in opens]
+            appending = opens and all(e["at"] <= began and "O_APPEND" in str(e.get("flags"))
+                                      and "O_RDWR" not in str(e.get("flags")) for e in opens)
             now = self.folder.read_bytes(name)
-            if (opens and all(e["at"] <= began for e in opens) and all("O_APPEND" in f and "O_RDWR" not in f
-                                                                    for f in flags)
-                    and data is not None and now is not None and now.startswith(data)):
+            if appending and data is not None and now is not None and now.startswith(data):
                 kept.append(name)
         self.defined_files.update((i, kept) for i in batch)
 

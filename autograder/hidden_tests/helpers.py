@@ -174,6 +174,12 @@ def on_disk(outcome, name: str):
         return None, "path 上的文件不是合法的 JSON"
 
 
+def saved_state(call: dict) -> dict:
+    """The checkpoint on disk when the grader got a model or tool call ({} if there was none, or no JSON object)."""
+    state = (call.get("snapshot") or {}).get("state")
+    return state if isinstance(state, dict) else {}
+
+
 def is_chinese(message: str, *quoted: str) -> bool:
     """Whether the message has Chinese of its own (not only Chinese quoted from the file's data)."""
     for text in quoted:

@@ -16,7 +16,7 @@ from autograder.protocol import StepStatus
 from .crashes import run_agent_problem
 from .replies import replies_problem
 from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, pairing_problem, problem, returned,
-                      same, short, text_of, usage_total)
+                      same, saved_state, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
 
@@ -168,11 +168,11 @@ def check_save_points(outcome):
                     key=lambda event: event[1]["seq"])
     asked = None  # the tool_use the model asked for last
     for kind, event in events:
-        snapshot = (event.get("snapshot") or {}).get("state")
+        snapshot = saved_state(event)
         if kind == "tool":
             expect(asked is not None, "run_agent 在模型要求之前就执行了工具")
             wanted = {"id": asked.get("id"), "name": asked.get("name"), "input": asked.get("input")}
-            recorded = snapshot.get("pendingToolUse") if isinstance(snapshot, dict) else None
+            recorded = snapshot.get("pendingToolUse")
             extra = sorted(set(recorded) - set(wanted)) if isinstance(recorded, dict) else []
             expect(not extra or not same({k: recorded.get(k) for k in wanted}, wanted),
                    f"存档点 A 的 pendingToolUse 只记 id、name、input 三项，你的还多了 {short(extra)}"
@@ -186,8 +186,7 @@ def check_save_points(outcome):
             asked = None
         else:
             if event is not outcome.model_calls[0]:
-                expect(isinstance(snapshot, dict) and snapshot.get("pendingToolUse", "缺少") is None
-                       and same(snapshot.get("messages"), event["messages"]),
+                expect(snapshot.get("pendingToolUse", "缺少") is None and same(snapshot.get("messages"), event["messages"]),
                        "再次调用模型时，磁盘上的检查点还没有记下上一个工具的结果。存档点 B 要在 tool_result "
                        "追加进 messages、pendingToolUse 清回 None 之后，工具失败了也一样")
             content = event["reply"].get("content") if event["status"] == 200 else []
@@ -211,8 +210,8 @@ def test_resume_pending(grading):
     expect(first["status"] == 200 and paired,
            "检查点里有悬空调用（pendingToolUse 不是 None）时，要先对账（调用 reconcile）再调用模型："
            "否则 API 会因为 tool_use 缺了对应的 tool_result 而返回 400")
-    snapshot = (first.get("snapshot") or {}).get("state")
-    expect(isinstance(snapshot, dict) and snapshot.get("pendingToolUse", "缺少") is None
+    snapshot = saved_state(first)
+    expect(snapshot.get("pendingToolUse", "缺少") is None
            and same(snapshot.get("messages"), sent),
            "对账之后、调用模型之前要先存档（save_checkpoint）：否则这时崩溃，重启后检查点里还是那个悬空调用，"
            "只读工具会再执行一次、结果也可能变了")

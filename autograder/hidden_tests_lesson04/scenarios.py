@@ -38,10 +38,10 @@ EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which n
     "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed"},
     "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "content": "第一行\n第二行 \"引号\""},
 }
-IDEMPOTENT = frozenset({"add_label", "set_ticket_status", "write_file"})  # the rest of EFFECT_TOOLS are not
-# every case that the lesson's table treats alike for both is drawn once of each kind: a mistake that confuses
-# the two (an idempotent write re-run, or left out of the ledger, as if it were read-only) is met in every run
-EFFECT_KINDS = {"idempotent": True, "non_idempotent": False}
+# EFFECT_TOOLS by the lesson's table. Every case that the table treats alike for both is drawn once of each kind:
+# a mistake that confuses them (an idempotent write re-run, or left out of the ledger, as if read-only) meets every run
+EFFECT_KINDS = {"idempotent": ("add_label", "set_ticket_status", "write_file"),
+                "non_idempotent": ("append_line", "charge_card")}
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
 
@@ -76,7 +76,7 @@ class Ledgers:
         elif kind == "send_email":
             name, tool_input = "send_email", self.email()
         elif kind in EFFECT_KINDS:
-            name = self.rng.choice([tool for tool in sorted(EFFECT_TOOLS) if (tool in IDEMPOTENT) == EFFECT_KINDS[kind]])
+            name = self.rng.choice(EFFECT_KINDS[kind])
             tool_input = EFFECT_TOOLS[name](self.draw)
         else:  # unheard_of, or one kind of it by name (generated.UNHEARD_OF)
             name, tool_input = drawn(self.rng, DANGLING[kind if kind in UNHEARD_OF else self.rng.choice(UNHEARD_OF)])

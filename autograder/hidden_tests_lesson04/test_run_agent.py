@@ -10,7 +10,7 @@ import pytest
 
 from autograder.protocol import StepStatus
 
-from .helpers import expect, fail, keyed, of, pairing_problem, problem, records_in, returned, short
+from .helpers import expect, fail, keyed, of, pairing_problem, problem, records_in, returned, saved_state, short
 
 GRADE = "test_run_agent"
 
@@ -33,12 +33,6 @@ def unknown_results(messages) -> int:
 def received(outcome, call_id) -> str:
     mine = outcome.delivered_ids.count(keyed(call_id)) if call_id else 0
     return f"一共收到 {len(outcome.delivered_ids)} 封，其中带这次调用的键的 {mine} 封"
-
-
-def on_disk(call: dict) -> dict:
-    """The checkpoint on disk when the grader got a model or tool call ({} if there was none, or not JSON)."""
-    state = (call.get("snapshot") or {}).get("state")
-    return state if isinstance(state, dict) else {}
 
 
 def results_in(state: dict) -> set:
@@ -70,7 +64,7 @@ def test_sends_through_the_ledger(grading):
            "检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 intent 和 outcome："
            "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))")
     sent = next(c for c in outcome.tool_calls if c["name"] == "send_email")
-    pending = on_disk(sent).get("pendingToolUse")
+    pending = saved_state(sent).get("pendingToolUse")
     expect(isinstance(pending, dict) and pending.get("id") == call_id,
            f"send_email 执行的那一刻，磁盘上的检查点还没有记下这次调用（pendingToolUse 是 {short(pending)}）："
            "存档点 A 要在执行之前。不然在这时崩溃，检查点里就没有这次调用，续跑时模型会重新提出一个新 id 的调用，"
@@ -97,7 +91,7 @@ def test_every_crash_of_the_send(grading):
         trouble = pairing_problem(messages)
         expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
         asked = [c for c in outcome.model_calls if c["step"] == 1][:1]
-        saved = on_disk(asked[0]) if asked else {}
+        saved = saved_state(asked[0]) if asked else {}
         expect(not asked or (saved.get("pendingToolUse", "缺少") is None and call_id in results_in(saved)),
                f"在{moment}被杀掉再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
