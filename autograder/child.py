@@ -106,7 +106,8 @@ import course.mail
 import course.model
 import course.tools
 
-from .guise import PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_shell, looking_like
+from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_shell, kernel_streams,
+                    looking_like)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -161,6 +162,7 @@ _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters
 _sleep, _monotonic = time.sleep, time.monotonic
 DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
 _shell = None  # the zygote's IPython shell (guise.kernel_shell), which every step inherits
+_streams = (None, None)  # the zygote's kernel-like sys.stdout and sys.stderr (guise.kernel_streams), for every step
 _DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
@@ -467,7 +469,7 @@ def _confine(job, vm_size):
         os.dup2(devnull, fd)
     os.closerange(3, 4096)
     sys.stdin = open(os.devnull)
-    sys.stdout = sys.stderr = open(os.devnull, "w")
+    sys.stdout, sys.stderr = _streams
     os.chdir(job["workdir"])
     os.environ.clear()
     os.environ.update(job["env"])
@@ -835,9 +837,10 @@ def _into_huge_pages():
 
 
 def zygote(socket_path: str, isolated: bool):
-    global _shell
+    global _shell, _streams
     course.model.warm_up()  # the SDK's lazy imports and schemas, once, before any fork
     _shell = kernel_shell(tempfile.gettempdir())
+    _streams = kernel_streams()
     _into_huge_pages()
     _import_machinery.FileLoader.get_data = _get_data
     make_poster(socket_path, ZYGOTE_TOKEN)(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket

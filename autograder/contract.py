@@ -44,10 +44,23 @@ def same(a, b) -> bool:
     """Equal as JSON data, whatever the key order; a bool, an int, a float and a str never equal each other."""
     if type(a) is not type(b):
         return False
+    if not isinstance(a, (dict, list)):
+        return a == b
+    if a != b:  # Python's == is looser (1 == 1.0 == True), so unequal there is unequal here: decided in C
+        return False
+    try:  # equal but for those: JSON tells 1, 1.0 and true apart, and sorts the keys
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError):  # not JSON data (a set, a key of mixed types, a loop)
+        return _same_strictly(a, b)
+
+
+def _same_strictly(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[key], b[key]) for key in a)
+        return a.keys() == b.keys() and all(_same_strictly(a[key], b[key]) for key in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same_strictly(x, y) for x, y in zip(a, b))
     return a == b
 
 

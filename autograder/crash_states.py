@@ -30,8 +30,9 @@ checkpoint's folder exists before the step. Each file's prefixes are bounded
 """
 import os
 
+from .fs_trace import DELETED
+
 MAX_PREFIXES = 8  # prefixes of a file's pending changes tried (evenly spaced, none and all included)
-DELETED = " (deleted)"  # strace -y's decoration of a descriptor whose file has no name any more
 
 
 def _changed(content: bytes, change: tuple) -> bytes:
@@ -243,4 +244,4 @@ class FileSystem:
 def _path(path):
     if path is None:
         return None
-    return os.path.normpath(path.removesuffix(DELETED))
+    return os.path.normpath(path)

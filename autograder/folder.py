@@ -100,7 +100,8 @@ class Folder:
             return file.read(MAX_FILE_BYTES)
 
     def stat(self, relative: str) -> tuple | None:
-        """(size, modification time in ns, inode) of the file, not following a symlink; None if there is none."""
+        """(size, modification time, change time (ns), inode) of the file, not following a symlink; None if there is
+        none. The change time is the kernel's own: os.utime can put the modification time back, not it."""
         try:
             parts = self.parts(relative)
             folder = self._directory(parts[:-1])
@@ -112,7 +113,7 @@ class Folder:
             return None
         finally:
             os.close(folder)
-        return found.st_size, found.st_mtime_ns, found.st_ino
+        return found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino
 
     def write_atomically(self, relative: str, data: bytes):
         parts = self.parts(relative)

@@ -93,12 +93,18 @@ def string_argument(token: str) -> str | None:
     return None if data is None else data.decode("utf-8", "replace")
 
 
+# Ends the path of a descriptor whose file has no name any more (strace -y prints `3</work/x>(deleted)`). No path
+# holds a NUL, so it never names a file, unlike a file a student calls "x (deleted)" (printed `3</work/x (deleted)>`).
+DELETED = "\0(deleted)"
+
+
 def fd_path(token: str) -> str | None:
-    """The path in an fd decoration: `3</work/x>` or `AT_FDCWD</work>`."""
+    """The path in an fd decoration: `3</work/x>`, `AT_FDCWD</work>`, or `3</work/x>(deleted)` (ending in DELETED)."""
     start = token.find("<")
-    if start < 0 or not token.endswith(">"):
+    named = token.removesuffix("(deleted)")
+    if start < 0 or not named.endswith(">"):
         return None
-    return _unescape(token[start + 1:-1]).decode("utf-8", "replace")
+    return _unescape(named[start + 1:-1]).decode("utf-8", "replace") + (DELETED if named != token else "")
 
 
 def fd_number(token: str) -> int | None:

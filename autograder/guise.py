@@ -8,6 +8,7 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
   and source lines (what the course's tools, lookup and offline model become, the grader doing their work);
 - `kernel_shell()`, made once in the zygote: an IPython shell, as a kernel has one, so that `display`,
   `get_ipython()` and the magics and `!` commands of a cell (autograder.notebook_code.python_source) work;
+- `kernel_streams()`: sys.stdout and sys.stderr, ipykernel's OutStream as in a kernel;
 - `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv is ipykernel's, IPython's names are there;
 - `cell_file(source)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
@@ -68,23 +69,77 @@ def kernel_argv(executable: str, home: str) -> list:
             f"{home}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
 
 
+def _named_as(cls, original):
+    """`cls` under `original`'s name and module: what type(x).__name__ and __module__ say of its instances."""
+    cls.__name__, cls.__qualname__, cls.__module__ = original.__name__, original.__qualname__, original.__module__
+    return cls
+
+
 def kernel_shell(ipython_dir: str):
-    """An IPython shell as a notebook's kernel has one: `display` and `__IPYTHON__` among the builtins, and
-    `get_ipython`, `exit` and `quit`, as while a cell runs; its magics run in the namespace `as_in_a_kernel`
-    gives it. No history is kept and no profile folder made; `ipython_dir` must exist."""
-    from IPython.core.interactiveshell import InteractiveShell
+    """An IPython shell as a notebook's kernel has one: an ipykernel ZMQInteractiveShell (by class, name and
+    module), `display` and `__IPYTHON__` among the builtins, and `get_ipython`, `exit` and `quit`, as while a cell
+    runs; its magics run in the namespace `as_in_a_kernel` gives it. What it displays goes nowhere (a kernel sends
+    it to the front end). No history is kept and no profile folder made; `ipython_dir` must exist."""
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
     from IPython.core.profiledir import ProfileDir
+    from ipykernel.zmqshell import ZMQInteractiveShell
+    from traitlets import Type
     from traitlets.config import Config
 
-    class KernelShell(InteractiveShell):
+    class KernelShell(ZMQInteractiveShell):
+        displayhook_class = Type(DisplayHook)  # no kernel session to publish on
+        display_pub_class = Type(DisplayPublisher)
+
         def enable_gui(self, gui=None):  # %matplotlib inline, as in a notebook: no event loop to start
             pass
 
     config = Config()
     config.HistoryManager.enabled = False
-    shell = KernelShell.instance(config=config, ipython_dir=ipython_dir, profile_dir=ProfileDir())
+    shell = _named_as(KernelShell, ZMQInteractiveShell).instance(config=config, ipython_dir=ipython_dir,
+                                                                  profile_dir=ProfileDir())
     shell.builtin_trap.activate()
     return shell
+
+
+def kernel_streams() -> tuple:
+    """(stdout, stderr) as a kernel's: ipykernel OutStreams (by class, name and module), whose writes go nowhere
+    here (a kernel sends them to the front end)."""
+    import io
+
+    from ipykernel.iostream import OutStream
+
+    class QuietOutStream(OutStream):
+        def __init__(self, name: str):  # no session, no IOPub thread
+            self.name = name
+
+        def write(self, string: str) -> int:
+            if not isinstance(string, str):
+                raise TypeError(f"write() argument must be str, not {type(string)}")
+            return len(string)
+
+        def writelines(self, sequence):
+            for string in sequence:
+                self.write(string)
+
+        def flush(self):
+            pass
+
+        def fileno(self):
+            raise io.UnsupportedOperation("fileno")
+
+        def isatty(self) -> bool:
+            return False
+
+        def close(self):
+            pass
+
+        @property
+        def closed(self) -> bool:
+            return False
+
+    _named_as(QuietOutStream, OutStream)
+    return QuietOutStream("stdout"), QuietOutStream("stderr")
 
 
 def shell_namespace(shell, module):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import course.model
 import course.tools
+from course.checks import TOOL_OUTPUT_SHAPES
 from course import TOOLS, ServiceUnavailable
 
 from .folder import Folder
@@ -248,9 +249,10 @@ class ScenarioRun:
 
     # -- the tools --
 
-    def run_tool(self, name, tool_input, key=None) -> str:
+    def run_tool(self, name, tool_input, key=None, shape=None) -> str:
         """Run a tool for real, here, with the idempotency key it was given (a string, or none); read-only
-        output carries a marker no student can guess, made of characters that print as nothing."""
+        output, in its TOOL_OUTPUT_SHAPES `shape` if any, carries a marker no student can guess, made of characters
+        that print as nothing (an empty output stays empty)."""
         if not isinstance(name, str) or not isinstance(tool_input, dict):
             return f"错误：工具调用的参数不对（name={name!r:.40}）"
         if self.scenario.service_down and name == "send_email":
@@ -258,8 +260,17 @@ class ScenarioRun:
         with self.sandbox.tool_lock:
             output = course.tools.execute_tool(name, tool_input, idempotency_key=key if isinstance(key, str) else None)
         if name in READ_ONLY_TOOL_NAMES:
-            output += "".join(INVISIBLE[bit == "1"] for bit in f"{secrets.randbits(48):048b}")
+            output = TOOL_OUTPUT_SHAPES[shape](output) if shape else output
+            output += "".join(INVISIBLE[bit == "1"] for bit in f"{secrets.randbits(48):048b}") if output else ""
         return output
+
+    def _output_shape(self, step: int, name) -> str | None:
+        """The shape a step's "outputs" give its next read-only call (call with self.lock held)."""
+        if name not in READ_ONLY_TOOL_NAMES:
+            return None
+        shapes = self.scenario.steps[step].get("outputs") or ()
+        number = sum(1 for c in self.tool_calls if c["step"] == step and c["name"] in READ_ONLY_TOOL_NAMES)
+        return shapes[number] if number < len(shapes) else None
 
     def tool_call(self, payload: dict):
         step = self.current_step()
@@ -269,6 +280,7 @@ class ScenarioRun:
         snapshot, ledgers, at = self._snapshot(), self._ledger_texts(), self.trace_position()
         with self.lock:
             self.sequence += 1
+            shape = self._output_shape(step, name)
             record = {"step": step, "name": name, "input": tool_input, "key": key, "output": None,
                       "snapshot": snapshot, "ledgers": ledgers, "seq": self.sequence, "at": at}
             self.tool_calls.append(record)
@@ -277,7 +289,7 @@ class ScenarioRun:
         if (crash.get("before_tool_call") == number or crash.get("before_tool") == name) and not self.crash_done:
             self.crash_now()
             return None
-        record["output"] = self.run_tool(name, tool_input, key)
+        record["output"] = self.run_tool(name, tool_input, key, shape)
         if crash.get("after_tool") == name and not self.crash_done:
             self.crash_now()
             return None

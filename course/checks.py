@@ -30,7 +30,7 @@ from pathlib import Path
 import anthropic
 
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client, request_params, scripted_client
+from .model import InvalidRequest, check_tool_pairing, make_client, reads_as_unknown, request_params, scripted_client
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -47,6 +47,17 @@ UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("get_invoice", {"invoice": "INV-0831"}),
                     ("READ_FILE", {"path": "./notes/meeting-08-25.md"}))  # names are compared as written
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
+# What a read-only tool may truly return besides its usual text: nothing (an empty file or folder), its words for
+# nothing found, a success that mentions an error (a log line in a file), and a long text. Only a text that starts
+# with "错误" is a failure, and a tool_result carries the whole text.
+TOOL_OUTPUT_SHAPES = {
+    "empty": lambda output: "",
+    "nothing_found": lambda output: "（没有匹配的行）",
+    "mentions_error": lambda output: f"{output}\n2026-09-01 09:14 错误：磁盘空间不足（已处理，这一行是文件的内容）",
+    "long": lambda output: output + "".join(f"\n附录第 {line} 行：会议纪要的补充材料。" for line in range(600)),
+}
+OUTPUT_SAID = {"empty": "空字符串（比如读到一个空文件）", "nothing_found": "「（没有匹配的行）」",
+               "mentions_error": "一段中间提到「错误」的文本", "long": "一段很长的文本"}
 
 
 class CheckFailed(AssertionError):
@@ -522,16 +533,22 @@ def _save_point(state) -> str:
     return "?"
 
 
-def _run(run_agent, namespace, task, path, documented=False, shapes=()):
-    """run_agent(task, client=..., path=path), watched; `documented`: called as the docstring shows it, without a
-    client (the notebook's make_client then hands out the watched one); `shapes`: how the model's replies come
-    (course.model.shaped)."""
+GIVEN, OMITTED = "given", "omitted"  # how _run passes the client: the watched one, none at all, or None
+
+
+def _run(run_agent, namespace, task, path, client=GIVEN, shapes=()):
+    """run_agent(task, client=..., path=path), watched; `client`: GIVEN (the watched client), OMITTED (called as
+    the docstring shows it) or None (client=None, as the signature allows), when the notebook's make_client hands
+    out the watched one; `shapes`: how the model's replies come (course.model.shaped)."""
     recorder = _Recorder(namespace, shapes)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
-    what = f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}{'，照文档不传 client' if documented else ''}）"
-    arguments = {"path": path} if documented else {"client": recorder.client, "path": path}
-    make_client_ = (lambda *args, **kwargs: recorder.client) if documented else namespace.get("make_client", make_client)
+    how = {GIVEN: "", OMITTED: "，照文档不传 client", None: "，client=None"}[client]
+    what = f"run_agent（{'从 ' + Path(path).name + ' 续跑' if start else '新任务'}{how}）"
+    arguments = {"path": path, **({"client": recorder.client} if client == GIVEN else {}),
+                 **({"client": None} if client is None else {})}
+    make_client_ = namespace.get("make_client", make_client) if client == GIVEN else (
+        lambda *args, **kwargs: recorder.client)
     with recorder.watching(), standing_in(namespace, "make_client", make_client_):
         try:
             state = call(what, run_agent, task, **arguments)
@@ -663,11 +680,12 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
 
     _check_reply_shapes(run_agent, namespace, cp["task"], folder / "shapes.json")
+    _check_tool_outputs(run_agent, namespace, cp["task"], folder / "outputs.json")
 
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", documented=True)
+    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED)
     saved, models = None, 0
     for entry in seen.log:  # save point B before every later call of the model, after a failed tool too
         saved = entry[1] if entry[0] == "save" else saved
@@ -693,20 +711,23 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(not seen.of("model"), f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型："
                                  "上限是跨重启累计的，否则一个反复崩溃的任务永远停不下来。")
 
-    dangling = load_sample("cpB")
-    _prepare(namespace, dangling, folder / "b.json")
-    _, seen = _run(run_agent, namespace, dangling["task"], folder / "b.json")
-    order = [entry[0] for entry in seen.log if entry[0] in ("model", "reconcile")]
-    expect("reconcile" in order, "cpB 里有悬空调用，你的 run_agent 续跑时没有调用 reconcile。")
-    expect(order.index("reconcile") == 0 and order.count("reconcile") == 1,
-           "续跑时要先对账（恰好一次），再调用模型：pendingToolUse 不是 None 的检查点直接发给模型，API 会返回 400。")
-    expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
-           "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
-    after = [entry for entry in seen.log[[entry[0] for entry in seen.log].index("reconcile") + 1:]
-             if entry[0] in ("save", "model")]
-    expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
-           "续跑时对账之后、调用模型之前要先存档（save_checkpoint）：不存的话，这之后再崩溃，下次恢复又是那个悬空调用，"
-           "只读工具再跑一遍，高影响工具再标一次 is_error。")
+    for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None
+        dangling = load_sample(sample)
+        _prepare(namespace, dangling, folder / f"{sample}.json")
+        _, seen = _run(run_agent, namespace, dangling["task"], folder / f"{sample}.json",
+                       client=GIVEN if sample == "cpB" else None)
+        tool = dangling["pendingToolUse"]["name"]
+        order = [entry[0] for entry in seen.log if entry[0] in ("model", "reconcile")]
+        expect("reconcile" in order, f"{sample} 里有悬空调用（{tool}），你的 run_agent 续跑时没有调用 reconcile。")
+        expect(order.index("reconcile") == 0 and order.count("reconcile") == 1,
+               "续跑时要先对账（恰好一次），再调用模型：pendingToolUse 不是 None 的检查点直接发给模型，API 会返回 400。")
+        expect(seen.of("reconcile")[0][1].get("pendingToolUse") == dangling["pendingToolUse"],
+               "交给 reconcile 的应该是从检查点读出来的状态，它的 pendingToolUse 还记着悬空调用。")
+        after = [entry for entry in seen.log[[entry[0] for entry in seen.log].index("reconcile") + 1:]
+                 if entry[0] in ("save", "model")]
+        expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
+               f"续跑时对账之后、调用模型之前要先存档（save_checkpoint），悬空的是 {tool} 也一样：不存的话，这之后再崩溃，"
+               "下次恢复又是那个悬空调用，只读工具再跑一遍，高影响工具再标一次 is_error。")
     spent = {**load_sample("cpB"), "turns": max_turns}
     _prepare(namespace, spent, folder / "spent-dangling.json")
     ended, seen = _run(run_agent, namespace, spent["task"], folder / "spent-dangling.json")
@@ -740,6 +761,39 @@ def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> No
     _expect_no_nulls(final.get("messages", []))
 
 
+def _check_tool_outputs(run_agent, namespace: dict, task: str, path: Path) -> None:
+    """Tool outputs in every TOOL_OUTPUT_SHAPES, from the third call on (the model reads on from the first two):
+    each goes into its tool_result whole, and none is flagged is_error."""
+    shaped, calls = {}, []  # tool call as JSON -> (shape, the output run_agent got); the calls' names
+
+    def execute_tool(name, input, *args, **kwargs):
+        output = course_execute_tool(name, input, *args, **kwargs)
+        if len(calls) >= 2 and len(shaped) < len(TOOL_OUTPUT_SHAPES) and name in COURSE_READ_ONLY:
+            shape = list(TOOL_OUTPUT_SHAPES)[len(shaped)]
+            output = TOOL_OUTPUT_SHAPES[shape](output)
+            shaped[json.dumps([name, input], sort_keys=True, ensure_ascii=False)] = (shape, output)
+        calls.append(name)
+        return output
+
+    with standing_in(namespace, "execute_tool", execute_tool):
+        final, _ = _run(run_agent, namespace, task, path)
+    expect(len(shaped) == len(TOOL_OUTPUT_SHAPES), "检查程序想让模型多调用几次工具，模型却提前结束了：这一步的检查没法进行。")
+    for message in final.get("messages", []):
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            if block.get("type") != "tool_use":
+                continue
+            found = shaped.get(json.dumps([block.get("name"), block.get("input")], sort_keys=True, ensure_ascii=False))
+            if found is None:
+                continue
+            shape, output = found
+            results = _results_of(final["messages"], block["id"])
+            expect(results and output in text_of(results[0].get("content")),
+                   f"execute_tool 返回了{OUTPUT_SAID[shape]}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
+            expect(not results[0].get("is_error"),
+                   f"execute_tool 返回了{OUTPUT_SAID[shape]}，这是工具成功给出的结果，tool_result 不应该标 is_error："
+                   "只有以「错误」开头的文本才表示工具失败。")
+
+
 # --- reconcile -------------------------------------------------------------------------------
 
 def _with_pending(sample: str, name: str, tool_input: dict) -> dict:
@@ -755,9 +809,12 @@ class _ToolSpy:
 
     def __init__(self, namespace: dict):
         self.namespace, self.calls = namespace, []
+        self.shape = None  # a TOOL_OUTPUT_SHAPES name: the read-only outputs come in that shape
 
     def __call__(self, name, input):
         output = course_execute_tool(name, input)
+        if self.shape and name in COURSE_READ_ONLY:
+            output = TOOL_OUTPUT_SHAPES[self.shape](output)
         self.calls.append((name, input, output))
         return output
 
@@ -823,6 +880,15 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                    f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(not flag or spy.calls[0][2].startswith("错误"), f"{name} 重新执行成功了，它的结果不应该标 is_error。")
 
+        for shape, said in OUTPUT_SAID.items():
+            spy.shape = shape
+            _, block = _reconciled(reconcile, load_sample("cpB"), spy)
+            expect(spy.calls and spy.calls[0][2] in text_of(block.get("content")),
+                   f"read_file 重新执行后返回了{said}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
+            expect(not block.get("is_error"), f"read_file 重新执行后返回了{said}，这是工具成功给出的结果，不应该标 is_error："
+                                              "只有以「错误」开头的文本才表示工具失败。")
+        spy.shape = None
+
         worded = _with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"])  # the model wrote on after its call
         worded["messages"][-1]["content"].append({"type": "text", "text": "（先搜一下，再决定怎么整理。）"})
         _reconciled(reconcile, worded, spy)
@@ -843,6 +909,9 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is True, f"is_error 要是布尔值 True，你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
+            expect(reads_as_unknown(text_of(block.get("content")), True),
+                   f"{tool} 的结果写得像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为它没有生效、再做一次。"
+                   "content 要写明结果未知、可能已经生效、请先确认现状。")
 
         missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
         _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)

@@ -144,8 +144,43 @@ def merge_consecutive_turns(messages: list) -> list:
     return merged
 
 
+# The fields each content block must have, with their JSON types, as the Messages API validates a request.
+REQUIRED_FIELDS = {"text": {"text": str}, "tool_use": {"id": str, "name": str, "input": dict},
+                   "tool_result": {"tool_use_id": str}}
+
+
+def _check_fields(messages) -> None:
+    """Raise InvalidRequest, in the API's wording, for a message or block without what the API requires."""
+    if not isinstance(messages, list):
+        raise InvalidRequest("messages: Input should be a valid list")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+            raise InvalidRequest(f"messages.{i}.role: Input should be 'user' or 'assistant'")
+        content = message.get("content")
+        if isinstance(content, str):
+            continue
+        if not isinstance(content, list):
+            raise InvalidRequest(f"messages.{i}.content: Input should be a valid string or list")
+        for j, block in enumerate(content):
+            kind = block.get("type") if isinstance(block, dict) else None
+            if not isinstance(kind, str):
+                raise InvalidRequest(f"messages.{i}.content.{j}: Input should be a valid dictionary with a `type`")
+            for field, wanted in REQUIRED_FIELDS.get(kind, {}).items():
+                if field not in block:
+                    raise InvalidRequest(f"messages.{i}.content.{j}.{kind}.{field}: Field required")
+                if not isinstance(block[field], wanted):
+                    raise InvalidRequest(f"messages.{i}.content.{j}.{kind}.{field}: Input should be a valid "
+                                         f"{'string' if wanted is str else 'dictionary'}")
+            inner = block.get("content") if kind == "tool_result" else None
+            if inner is not None and not isinstance(inner, str) and not (
+                    isinstance(inner, list) and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in inner)):
+                raise InvalidRequest(f"messages.{i}.content.{j}.tool_result.content: Input should be a valid string "
+                                     "or list of content blocks")
+
+
 def check_tool_pairing(messages: list) -> None:
     """Raise InvalidRequest with the API's wording where the Messages API would refuse."""
+    _check_fields(messages)
     if not messages or messages[0].get("role") != "user":
         raise InvalidRequest("messages: first message must use the \"user\" role")
     messages = merge_consecutive_turns(messages)
@@ -206,11 +241,16 @@ def _history(messages: list) -> list:
         for block in content_blocks(message):
             if block.get("type") == "tool_use" and block.get("id") in results:
                 output, is_error = results[block["id"]]
-                own_error = output.startswith("错误")
                 calls.append({"name": block["name"], "input": block.get("input", {}), "output": output,
-                              "failed": is_error or own_error,
-                              "unknown": is_error and (not own_error or UNKNOWN_WORDS.search(output) is not None)})
+                              "failed": is_error or output.startswith("错误"),
+                              "unknown": reads_as_unknown(output, is_error)})
     return calls
+
+
+def reads_as_unknown(output: str, is_error: bool) -> bool:
+    """Whether a model reads a tool_result as "nobody knows whether the call ran": flagged is_error, and not
+    worded as a tool's own failure ("错误…") unless it says the outcome is unknown (UNKNOWN_WORDS)."""
+    return is_error and (not output.startswith("错误") or UNKNOWN_WORDS.search(output) is not None)
 
 
 def _matching(calls: list, name: str, input: dict) -> list:

@@ -138,3 +138,13 @@ def test_a_null_field_is_not_a_field_left_out():
     assert not same_messages(dumped, [{"role": "assistant", "content": [call]}])
     assert contract.first_difference(dumped, [{"role": "assistant", "content": [call]}]) == (
         "messages[0].content[0].caller", None, contract.MISSING)
+
+
+@pytest.mark.parametrize("a, b, equal", [
+    ({"a": [1, {"b": 2}], "c": "x"}, {"c": "x", "a": [1, {"b": 2}]}, True),  # key order does not count
+    ([1], [1.0], False), ({"a": True}, {"a": 1}, False), ({1: "x"}, {1.0: "x"}, False),  # Python's == says equal
+    ([{"a": 1}], [{"a": 1, "b": None}], False), ("1", 1, False),
+    ({"s": {1, 2}}, {"s": {2, 1}}, True), ({"s": {1}}, {"s": {1.0}}, True),  # no JSON: compared as Python values
+])
+def test_same_is_equality_as_json_data(a, b, equal):
+    assert contract.same(a, b) is equal and contract.same(b, a) is equal

@@ -154,9 +154,24 @@ def test_positions_follow_pwrite_lseek_o_append_and_truncate():
 
 
 def test_a_write_to_a_file_whose_name_is_gone_changes_that_file_only():
-    records = [opened(TMP, 3), {"op": "unlink", "path": TMP}, write(TMP + " (deleted)", 3, b"lost"), sync(TMP, 3)]
+    records = [opened(TMP, 3), {"op": "unlink", "path": TMP}, write(TMP + fs_trace.DELETED, 3, b"lost"), sync(TMP, 3)]
     states, fs = states_along(records)
     assert fs.content(CP) == OLD and states[-1] == {OLD}
+
+
+def test_strace_marks_a_descriptor_whose_name_is_gone_apart_from_a_file_so_named():
+    assert fs_trace.fd_path("3</work/cp.json.tmp>(deleted)") == "/work/cp.json.tmp" + fs_trace.DELETED
+    assert fs_trace.fd_path("4</work/cp.json.tmp (deleted)>") == "/work/cp.json.tmp (deleted)"  # a name like any other
+
+
+def test_an_o_dsync_file_named_like_a_deleted_one_is_another_file():
+    """A decoy "tmp (deleted)" opened O_DSYNC at the number the temporary file had: the temporary file's writes,
+    through that number after a dup2 strace does not see, are not synced."""
+    decoy = TMP + " (deleted)"
+    records = [opened(TMP, 3), {"op": "close", "path": TMP, "fd": 3}, opened(decoy, 3, "O_WRONLY|O_CREAT|O_DSYNC"),
+               write(TMP, 3, NEW), rename(TMP, CP), sync(os.path.dirname(CP), 5)]
+    states, _ = states_along(records)
+    assert states[-1] - {OLD, NEW}, "a power cut can leave the new name on a file whose content is not on disk"
 
 
 SAVE = textwrap.dedent('''

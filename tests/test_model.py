@@ -247,3 +247,17 @@ def test_consecutive_turns_are_merged_before_counting():
                                       {"role": "assistant", "content": "c"}])
     assert [m["role"] for m in merged] == ["user", "assistant"]
     assert [b["text"] for b in merged[0]["content"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize("block, where", [
+    ({"type": "tool_use", "name": "list_dir", "input": {"path": "."}}, "messages.1.content.0.tool_use.id: Field required"),
+    ({"type": "tool_use", "id": "toolu_1", "name": "list_dir", "input": "."}, "tool_use.input: Input should be a valid"),
+    ({"type": "text", "text": 5}, "messages.1.content.0.text.text: Input should be a valid string"),
+    ("纯文本", "messages.1.content.0: Input should be a valid dictionary"),
+])
+def test_a_malformed_block_gets_the_api_s_400_not_a_dropped_connection(block, where):
+    """A message the student built by hand without what the API requires is refused as the API refuses it."""
+    messages = [{"role": "user", "content": "整理纪要"}, {"role": "assistant", "content": [block]},
+                {"role": "user", "content": "继续"}]
+    with pytest.raises(anthropic.BadRequestError, match=where):
+        make_client(offline=True).messages.create(messages=messages, **request_params())

@@ -408,10 +408,11 @@ def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
 
 
 def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):
-    """A print loop makes strace log gigabytes within seconds (in memory, and read back at the step's end): the
-    step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline."""
+    """A loop writing to its output makes strace log gigabytes within seconds (in memory, and read back at the
+    step's end): the step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline.
+    (print itself goes to a kernel's OutStream, which makes no system call.)"""
     assert STEP_TRACE_BYTES > Limits().file_size, "writing one file full must stay the disk's trouble"
-    flood = "def flood():\n    while True:\n        print('x' * 65536)\n"
+    flood = "import os\ndef flood():\n    while True:\n        os.write(1, b'x' * 65536)\n"
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
     started = time.monotonic()
     trouble = SubmissionTrouble()
@@ -688,6 +689,9 @@ def look(client):
                        client._client._transport.handler.__code__ is make_client()._client._transport.handler.__code__,
                        client._client._transport.handler.__module__, str(make_client().base_url)],
             "mail_server": course.MailServer.__module__,
+            "streams": [(type(stream).__module__, type(stream).__name__, stream.write("输出"), stream.isatty())
+                        for stream in (sys.stdout, sys.stderr)],
+            "shell": [type(get_ipython()).__module__, type(get_ipython()).__name__, "ipykernel" in sys.modules],
             "proc": [sorted(n for n in os.listdir("/proc") if n.isdigit()), os.readlink("/proc/self"),
                      re.search(r"Pid:\t([0-9]+)", open("/proc/self/status").read()).group(1),
                      open("/proc/self/cmdline").read().split(chr(0))[1:3], open("/proc/1/comm").read().strip(),
@@ -728,6 +732,8 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["client"] == ["https://api.anthropic.com", "offline", "MockTransport", True, "course.model",
                               "https://api.anthropic.com"]
     assert seen["mail_server"] == "course.mail"
+    assert seen["streams"] == [["ipykernel.iostream", "OutStream", 2, False]] * 2  # print goes to the front end
+    assert seen["shell"] == ["ipykernel.zmqshell", "ZMQInteractiveShell", True]
     pid = str(seen["pid"])
     assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True]
 

@@ -15,6 +15,7 @@ import pytest
 
 from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
+from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
 from course.checks import describe_reply, short, text_of, unprivileged  # noqa: F401
 from course.model import InvalidRequest, check_tool_pairing
@@ -240,3 +241,19 @@ def emails_in_step(outcome, index: int) -> list:
     """The Message-IDs of the emails the grader's mail server received while step `index` ran (and while what it
     left behind lasted), whatever way they were sent."""
     return [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids) if phase == f"step {index}"]
+
+
+def output_said(output) -> str:
+    """What the feedback says about a tool's output when it is one of the shapes a student may misjudge (an empty
+    one, a long one, nothing found, a success that mentions an error); "" for an ordinary output."""
+    if not isinstance(output, str):
+        return ""
+    if output == "":
+        return "（这次 execute_tool 返回的是空字符串，比如读到一个空文件：空的输出也是成功）"
+    if len(output) > 2000:
+        return f"（这次 execute_tool 返回了 {len(output)} 个字符：整段都要放进 content，不能截短）"
+    if output.startswith("（没有"):
+        return f"（这次 execute_tool 返回的是「{short(output.strip(''.join(INVISIBLE)), 30)}」：什么也没找到也是成功的结果，不是失败）"
+    if not output.startswith("错误") and "错误" in output:
+        return "（这次 execute_tool 返回的文本中间提到了「错误」，开头不是：只有以「错误」开头的文本才表示工具失败）"
+    return ""

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
 from autograder.protocol import StepStatus
 
-from .helpers import emails_in_step, expect, fail, pairing_problem, problem, same, short, text_of, tools_answering
+from .helpers import (emails_in_step, expect, fail, output_said, pairing_problem, problem, same, short, text_of,
+                      tools_answering)
 from .shrink import counterexample, smallest_failing
 
 NOT_RUN = "（评分器：你的代码没有执行这个工具）"  # what the reference's tool returns when the student's did not run it
@@ -75,7 +76,7 @@ def check_rerun(result: Reconciled) -> None:
     expect(same(result.calls[0]["input"], result.pending["input"]), f"重新执行 {result.tool} 时要用悬空调用原来的 input")
     block = result.result_block()
     expect(carries_output(block.get("content"), result.calls[0]["output"]),
-           f"{result.tool} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出")
+           f"{result.tool} 的 tool_result 内容应该是 execute_tool 这次返回的真实输出{output_said(result.calls[0]['output'])}")
 
 
 def the_result(result: Reconciled) -> dict:
@@ -145,6 +146,6 @@ def check_same_as_reference(grading, outcome, index: int):
                                                                 shrunk.student_tool_calls(i)))
 
     smallest = smallest_failing(grading, f"reconcile_{outcome.scenario.name}_{index}", "reconcile",
-                                result.checkpoint, still_wrong)
+                                result.checkpoint, still_wrong, outcome.scenario.steps[index].get("outputs"))
     fail(f"对账之后的检查点和课程规定的不一样（{'、'.join(wrong)}；悬空的是 {result.tool}）"
          + counterexample(smallest, grading.seed))

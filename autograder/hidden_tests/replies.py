@@ -8,6 +8,7 @@ same call got. What the two runs did is then compared by the contract: the calls
 messages each one sent) and to the tools, in order; the state returned; the checkpoint left at the path.
 """
 import json
+import re
 from itertools import zip_longest
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from course.checks import MODEL_DUMP_ADVICE
 from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
 
-from .helpers import describe_reply, on_disk, problem, short, text_of, tools_answering
+from .helpers import describe_reply, on_disk, output_said, problem, short, text_of, tools_answering
 from .reconciled import NOT_RUN
 
 
@@ -99,13 +100,29 @@ def _shown(where: str, value) -> str:
     return short(text_of(value) if where.endswith(".content") and isinstance(value, list) else value, 80)
 
 
-def _sent_otherwise(replies: list, asked: int, where: str, mine, wanted) -> str:
-    """The feedback where the student's model call after `asked` replies sent other messages than the reference's."""
+def _result_output(messages: list, where: str):
+    """The text of the tool_result block `where` ("messages[3].content[0].is_error") is in, in the reference's
+    `messages`: the tool's output; None if `where` is not in a tool_result."""
+    found = re.match(r"messages\[(\d+)\]\.content\[(\d+)\]\.", where)
+    if not found:
+        return None
+    message, block = int(found.group(1)), int(found.group(2))
+    content = messages[message].get("content") if message < len(messages) else None
+    if not isinstance(content, list) or block >= len(content) or content[block].get("type") != "tool_result":
+        return None
+    return text_of(content[block].get("content"))
+
+
+def _sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: list) -> str:
+    """The feedback where the student's model call after `asked` replies sent other messages than the reference's
+    (`sent`: where, the student's value there, the reference's)."""
+    where, mine, wanted = sent
     before = f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}之后，" if asked else ""
     dumped = f"：值为 null 的字段是 SDK 对象的 model_dump() 带出来的，{MODEL_DUMP_ADVICE}" if (
         mine is None and wanted is MISSING) else ""
     return (f"{before}你的 run_agent 再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样："
-            f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}{dumped}")
+            f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}{dumped}"
+            f"{output_said(_result_output(wanted_messages, where))}")
 
 
 def replies_problem(grading, outcome, index: int) -> str | None:
@@ -125,7 +142,7 @@ def replies_problem(grading, outcome, index: int) -> str | None:
             wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]
             sent = first_difference(records[number]["messages"], wanted_messages, _result_judges(wanted_messages))
             if sent:
-                return _sent_otherwise(replies, asked, *sent)
+                return _sent_otherwise(replies, asked, sent, wanted_messages)
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
     results = _result_judges(state["messages"])

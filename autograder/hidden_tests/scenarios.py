@@ -20,6 +20,7 @@ from course import load_sample
 from hypothesis import strategies as st
 
 from autograder.sandbox import Scenario
+from course.checks import TOOL_OUTPUT_SHAPES
 
 from . import generated
 from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, checkpoints
@@ -33,6 +34,7 @@ FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the b
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
 FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
+WITHOUT_CLIENT = object()  # run_agent called without a client argument
 
 
 class Draw:
@@ -107,6 +109,17 @@ def finished(cp: dict) -> dict:
     cp["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论已经整理好了。"}]})
     cp["turns"] += 1
     return cp
+
+
+def output_shapes(rng, kinds: list) -> list:
+    """The "outputs" of each reconcile_read_only step (kinds: its cases' kinds): a long output on a read_file and on
+    another tool (each has a point of its own), an empty one and one that mentions an error, on runs that succeed."""
+    reads = [number for number, kind in enumerate(kinds) if kind == "read_file"]
+    others = [number for number, kind in enumerate(kinds) if kind not in ("read_file", "failing_rerun")]
+    long = {rng.choice(reads), rng.choice(others)}
+    shapes = dict.fromkeys(long, "long")
+    shapes.update(zip(rng.sample([n for n in reads + others if n not in long], 2), ("empty", "mentions_error")))
+    return [[shapes[number]] if number in shapes else [] for number in range(len(kinds))]
 
 
 def drawn(rng, strategy):
@@ -186,10 +199,11 @@ def build(max_turns: int, rng) -> dict:
     kinds = ["read_file", "read_file", "grep", "read_file", "list_dir", "web_search", "failing_rerun", "grep"]
     read_only = drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in kinds)))
     read_only, kinds = map(list, zip(*sorted(zip(read_only, kinds), key=lambda case: case[1] != "read_file")))
+    outputs = output_shapes(rng, kinds)
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only, "kinds": kinds},
-                 steps=[{**call("reconcile", cp), "report_args": True,
+                 steps=[{**call("reconcile", cp), "report_args": True, "outputs": outputs[number],
                          "batch": "read_file" if kind == "read_file" else "others"}
-                        for cp, kind in zip(read_only, kinds)]))
+                        for number, (cp, kind) in enumerate(zip(read_only, kinds))]))
 
     send = drawn(rng, checkpoints(DANGLING["send_email"]))
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
@@ -220,7 +234,8 @@ def build(max_turns: int, rng) -> dict:
     def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, client=CLIENT, **options):
         where = draw.file()
         files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
-        given = {"client": client} if client else {}  # no client: the documented run_agent(task, path=...)
+        # WITHOUT_CLIENT: the documented run_agent(task, path=...); None: client=None, as the signature allows
+        given = {} if client is WITHOUT_CLIENT else {"client": client}
         step = {**call("run_agent", task, **given, path=path(where)), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
         add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=standins,
@@ -233,10 +248,10 @@ def build(max_turns: int, rng) -> dict:
     agent("incident_read_only_crash", meeting, runs=2, standins=(), crash={"before_tool_call": 2})
 
     # When it resumes, run_agent is given the task in other words: the checkpoint's own task wins. One resume
-    # is called as the docstring allows, without a client: run_agent must make_client() itself.
+    # is called as the docstring allows, without a client, and one with client=None: run_agent must make_client().
     agent("agent_fresh", meeting)
-    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=None)
-    agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting))
+    agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=WITHOUT_CLIENT)
+    agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting), client=None)
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
           crash={"after_tool": "send_email"})
     # A few turns left; the process dies before one of the tool calls and is started again.
@@ -262,10 +277,13 @@ def build(max_turns: int, rng) -> dict:
     # ending on one that asks for no tool. The reference's run_agent on the same replies is the oracle.
     plans = drawn(rng, generated.reply_plans())
     tasks = [rng.choice((EMAIL_TASKS, MEETING_TASKS)[number % 2]) for number in range(len(plans))]
+    # The first read-only output of some runs in a shape a student may misjudge (TOOL_OUTPUT_SHAPES), each in one run.
+    shaped = dict(zip(rng.sample(range(len(plans)), len(TOOL_OUTPUT_SHAPES)), TOOL_OUTPUT_SHAPES))
     where = [draw.file() for _ in plans]
     add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  meta={"tasks": tasks, "files": where},
                  steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
-                         "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies"}
-                        for task, file, plan in zip(tasks, where, plans)]))
+                         "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies",
+                         "outputs": [shaped[number]] if number in shaped else []}
+                        for number, (task, file, plan) in enumerate(zip(tasks, where, plans))]))
     return scenarios

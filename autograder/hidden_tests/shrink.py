@@ -57,16 +57,17 @@ def simpler(cp: dict) -> list:
     return [c for c in out if json_size(c) < json_size(cp)]
 
 
-def smallest_failing(grading, label: str, function: str, case: dict, fails) -> dict:
+def smallest_failing(grading, label: str, function: str, case: dict, fails, outputs=None) -> dict:
     """The smallest checkpoint reached from `case` on which `function` still fails: `fails(outcome, index,
-    candidate)` says whether the student's call number `index` of a batch failed the same way."""
+    candidate)` says whether the student's call number `index` of a batch failed the same way. `outputs`: the
+    shapes of the failing call's tool outputs (a step's "outputs"), given to every candidate too."""
     current = case
     for number in range(ROUNDS):
         candidates = sorted(simpler(current), key=json_size)[:WIDTH]
         if not candidates:
             break
         steps = [{"kind": "call", "name": function, "args": [c], "kwargs": {}, "report_args": True,
-                  "batch": "shrink"} for c in candidates]
+                  "batch": "shrink", **({"outputs": outputs} if outputs else {})} for c in candidates]
         outcome = grading.outcome(f"shrink_{label}_{number}", Scenario(f"shrink_{label}_{number}", steps,
                                                                         independent_steps=True))
         failing = [c for index, c in enumerate(candidates) if fails(outcome, index, c)]

@@ -102,7 +102,7 @@ def test_resume_continues(grading):
     outcome = grading.outcome("agent_resume")  # run_agent(task, path=path), as the docstring allows
     checkpoint = outcome.scenario.meta["checkpoint"]
     message = problem(outcome, 0, "不传 client 的 run_agent(task, path=path)")
-    expect(message is None, f"{message}：client 的默认值是 None，这时要用 make_client() 造一个")
+    expect(message is None, f"{message}{client_advice(message)}")
     state = final_state(outcome)
     calls = outcome.answered_model_calls()
     expect(outcome.model_calls, "从检查点续跑时一次模型也没有调用：cpA 的任务还没做完")
@@ -132,6 +132,12 @@ def test_resume_continues(grading):
            and broken.files_after.get(meta["file"]) == meta["text"],
            "path 上的检查点读不出来（load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、把坏文件留在原处"
            "等人来看：当成没有检查点从头再来，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
+
+
+def client_advice(message: str | None) -> str:
+    """The hint for a run_agent that used client without making one when it was None."""
+    used_none = message and "'NoneType' object has no attribute 'messages'" in message
+    return "：client 是 None 时要用 make_client() 造一个" if used_none else ""
 
 
 def elsewhere(outcome) -> list:
@@ -198,6 +204,8 @@ def test_resume_pending(grading):
     """续跑前先给悬空调用对账；发信途中崩溃，重启后邮件不会发第二封"""
     outcome = grading.outcome("agent_pending")
     checkpoint = outcome.scenario.meta["checkpoint"]
+    message = problem(outcome, 0, "run_agent(task, client=None, path=path)")  # client=None, as the signature allows
+    expect(message is None, f"{message}{client_advice(message)}")
     final_state(outcome)
     expect(outcome.model_calls, "从 cpB 续跑时一次模型也没有调用")
     first = outcome.model_calls[0]
@@ -226,6 +234,12 @@ def test_resume_pending(grading):
     if message:
         fail(message)
     one_email(crash, "提示：存档点 A 要在执行工具之前保存；恢复时检查点里有悬空调用就先对账")
+    resumed = [call for call in crash.model_calls if call["step"] == 1]
+    snapshot = saved_state(resumed[0]) if resumed else {}
+    expect(not resumed or (snapshot.get("pendingToolUse", "缺少") is None
+                           and same(snapshot.get("messages"), resumed[0]["messages"])),
+           "悬空的 send_email 对账之后、调用模型之前也要先存档：对账补上的 is_error 结果和存档点 B 一样要落盘，"
+           "不管悬空的是什么工具")
 
 
 @pytest.mark.grade(GRADE, 1)

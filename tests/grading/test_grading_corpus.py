@@ -119,7 +119,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_by_wording": {"test_recovery_action": 1},  # each kind of call comes with both wordings
     "wrong_recovery_by_count": {"test_recovery_action": 2},  # the model's last reply leaves an even count too
     "wrong_ignores_client": {"test_run_agent": 4},
-    "wrong_client_required": {"test_run_agent": 4},  # run_agent(task) without a client, as documented
+    "wrong_client_required": {"test_run_agent": 3},  # run_agent(task) without a client, and with client=None
     # every resume starts afresh; and of the fresh runs sharing one folder, the second resumes the first's default file
     "wrong_ignores_path": {"test_run_agent": 0, "test_incident_fix": 1},
     "wrong_task_from_argument": {"test_run_agent": 4},
@@ -135,6 +135,13 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_readonly_case_insensitive": {"test_recovery_action": 2, "test_reconcile": 4},  # READ_FILE is not read_file
     "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
     "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
+    # a read-only tool's output in a shape a student may misjudge (OUTPUT_SHAPES): only "错误…" is a failure
+    "wrong_agent_empty_output_is_error": {"test_run_agent": 4},
+    "wrong_agent_error_anywhere": {"test_run_agent": 4},
+    "wrong_agent_nothing_found_is_error": {"test_run_agent": 4},
+    "wrong_agent_truncates_output": {"test_run_agent": 4},
+    "wrong_reconcile_error_anywhere": {"test_reconcile": 4},
+    "wrong_reconcile_truncates_output": {"test_reconcile": 3},  # a long read_file and a long other tool
     "wrong_tokens_input_only": {"test_run_agent": 3},
     "wrong_pending_model_dump": {"test_run_agent": 4},
     "wrong_messages_sdk_objects": {"test_run_agent": 0, "test_incident_fix": 0},
@@ -182,9 +189,25 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
     # each step gets a fresh /dev/shm; the fresh runs sharing one step all begin with the same list_dir: run once
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
+    # red team, round 3: each gained points over its twin before
+    "wrong_save_no_file_fsync": {"test_save_load": 3},  # the folder fsynced, the temporary file never
+    "tamper_deleted_name_dsync": {"test_save_load": 3},  # an O_DSYNC decoy named "<tmp> (deleted)" at tmp's number
+    "tamper_deleted_suffix_fsync": {"test_save_load": 3},  # fsyncs the decoy instead
+    "tamper_recovery_mmap_utime": {"test_recovery_action": 0},  # mmap writes, then os.utime puts the mtime back
+    "tamper_detect_stdout": {"test_reconcile": 4, "test_incident_fix": 1},  # sys.stdout is ipykernel's OutStream
+    "wrong_agent_tool_use_without_id": {"test_run_agent": 0, "test_incident_fix": 0},  # the API's 400, in words
+    # probing, round 3
+    "wrong_agent_save_reconcile_only_rerun": {"test_run_agent": 4},  # no save after a send_email's is_error result
+    "wrong_agent_client_default_at_definition": {"test_run_agent": 4},  # client=make_client() in the signature
+    "wrong_agent_pending_subscript": {"test_run_agent": 2, "test_incident_fix": 1},
+    "wrong_reconcile_says_failed": {"test_reconcile": 4},  # the model reads "错误：…没有生效" as a definite failure
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_deleted_name_dsync": "wrong_save_no_file_fsync",
+    "tamper_deleted_suffix_fsync": "wrong_save_no_file_fsync",
+    "tamper_recovery_mmap_utime": "wrong_recovery_saves",
+    "tamper_detect_stdout": "wrong_incident_rerun",
     "tamper_patch_checker": "wrong_incident_rerun",
     "tamper_swap_execute_tool": "wrong_incident_rerun",
     "tamper_silence_send": "wrong_incident_rerun",
@@ -220,6 +243,10 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
     "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",
+    "wrong_agent_tool_use_without_id": "tool_use.id: Field required",
+    "wrong_agent_save_reconcile_only_rerun": "不管悬空的是什么工具",
+    "wrong_reconcile_says_failed": "读起来像工具自己失败了",
+    "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
     "wrong_save_fsync_after_replace": "之后再改名",
     "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",
     "wrong_load_oserror_as_value_error": "原样抛出去",
@@ -267,7 +294,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_reconciles": "不应该修改传进来的检查点",
     "wrong_recovery_saves": "只做判断，却写了文件",
     "wrong_ignores_client": "没有用传进来的 client",
-    "wrong_client_required": "client 的默认值是 None",
+    "wrong_client_required": "client 是 None 时要用 make_client() 造一个",
     "wrong_ignores_path": "没有把检查点存到传进来的 path",
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
@@ -288,6 +315,12 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_clear_after_save_b": "pendingToolUse 清回 None 之后",
     "wrong_reconcile_trims_assistant": "原来的消息要原样保留",
     "wrong_reconcile_rerun_first_same_tool": "要用悬空调用原来的 input",
+    "wrong_agent_empty_output_is_error": "空的输出也是成功",
+    "wrong_agent_error_anywhere": "只有以「错误」开头",
+    "wrong_agent_nothing_found_is_error": "什么也没找到也是成功",
+    "wrong_agent_truncates_output": "不能截短",
+    "wrong_reconcile_error_anywhere": "只有以「错误」开头",
+    "wrong_reconcile_truncates_output": "不能截短",
     "wrong_reconcile_rerun_last_same_tool": "要用悬空调用原来的 input",
     "wrong_turns_after_save_a": "MAX_TURNS 要跨重启累计",
     "wrong_readonly_get_heuristic": "不在只读工具之列，不能重新执行",
