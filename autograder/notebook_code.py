@@ -14,6 +14,7 @@ the one way tests, the replay and the grader reach it, and `full_marks_notebook(
 hands it in as a student would (for the grading corpus and the grading benchmark).
 """
 import ast
+import copy
 import sys
 import types
 from pathlib import Path
@@ -32,13 +33,76 @@ RELEASE_NOTEBOOK = DEFAULT.release_notebook
 SANDBOX_MODULES = frozenset(sys.stdlib_module_names) | {"course", "anthropic", "httpx2"}
 
 
-def demo_definitions(source: str) -> str:
-    """What a demo cell defines without doing anything: imports, functions, classes, constants.
+def demo_definitions(source: str, changed: frozenset = frozenset()) -> str:
+    """What a demo cell defines without doing anything: imports, functions, classes, constants, and the values
+    the course's own functions build without an effect (the notebook's `client = make_client()`, a sample).
 
-    An assignment is kept only when its value is a literal, so defining never creates a client, a
-    file or a folder, never runs the lesson's functions, and never needs what a demo computed.
+    An assignment is kept only when its value is a literal or such a value, so defining never creates a file or
+    a folder, never runs the lesson's functions, and never needs what a demo computed; and only when none of its
+    names is in `changed`: names the notebook's demos change in a way the grader leaves out (`names_changed`),
+    which the grader would hold differently from the notebook.
     """
-    return kept_definitions(source, lambda node: _is_literal(node.value))
+    return kept_definitions(source, demo_value, changed)
+
+
+def demo_value(value) -> bool:
+    """A value a demo cell's assignment may keep: a literal, or one the course's functions build (VALUE_BUILDERS)."""
+    return _is_literal(value) or _built_by_the_course(value)
+
+
+def names_changed(source: str, keeps_value=lambda value: False) -> set:
+    """The names a cell's top-level statements change other than by an assignment whose value `keeps_value`
+    accepts: rebound in a loop or a with, by `+=`, by another assignment, or changed through an attribute or an
+    item (`crashing_client.messages.create = ...`)."""
+    try:
+        tree = ast.parse(python_source(source))
+    except SyntaxError:
+        return set()
+    changed, pending = set(), list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and keeps_value(node.value):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            changed |= {name for target in targets for name in _changed_through(target)}
+            pending.append(node.value)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            changed.add(node.id)
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            changed |= _changed_through(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return changed
+
+
+def _changed_through(target) -> set:
+    """The name an attribute or item assignment changes (`a.b[0] = ...` changes a); none for a plain name."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return {name for element in target.elts for name in _changed_through(element)}
+    if isinstance(target, ast.Starred):
+        return _changed_through(target.value)
+    while isinstance(target, (ast.Attribute, ast.Subscript)):
+        target = target.value
+        if isinstance(target, ast.Name):
+            return {target.id}
+    return set()
+
+
+# The course's functions that only build a value: calling one at definition time changes nothing outside the
+# process (an offline client, a bundled sample checkpoint, the request parameters).
+VALUE_BUILDERS = frozenset({"make_client", "load_sample", "request_params"})
+_BUILT_VALUE_NODES = (ast.Call, ast.Name, ast.Constant, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict,
+                      ast.keyword, ast.Load, ast.UnaryOp, ast.USub)
+
+
+def _built_by_the_course(value) -> bool:
+    """`value` calls only VALUE_BUILDERS, on literals: it needs nothing a demo computed."""
+    nodes = list(ast.walk(value))
+    return (any(isinstance(node, ast.Call) for node in nodes)
+            and all(isinstance(node, _BUILT_VALUE_NODES) for node in nodes)
+            and all(node.id in VALUE_BUILDERS for node in nodes if isinstance(node, ast.Name))
+            and all(isinstance(node.func, ast.Name) for node in nodes if isinstance(node, ast.Call)))
 
 
 def python_source(source: str) -> str:
@@ -62,9 +126,14 @@ def _compiles(source: str) -> bool:
     return True
 
 
-def kept_definitions(source: str, keeps_assignment) -> str:
+def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
     """A cell's functions, classes, imports of modules the sandbox has (another would only raise there),
-    and the assignments `keeps_assignment(node)` accepts; nothing it does at the top level."""
+    and the assignments whose value `keeps_value(expression)` accepts; nothing it does at the top level.
+
+    A top-level `if` or `try` is kept with what its branches define, filtered the same way (a helper defined
+    one way on Windows and another elsewhere, `try: sync = os.fdatasync except AttributeError: ...`), when its
+    test passes `keeps_value` too; the statements of a branch that do something are left out of it. An
+    assignment to a name in `leaves_out` is left out too."""
     source = python_source(source)
     try:
         tree = ast.parse(source)
@@ -73,18 +142,67 @@ def kept_definitions(source: str, keeps_assignment) -> str:
     lines = source.splitlines()
     kept = []
     for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            if not keeps_assignment(node):
-                continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if getattr(node, "level", 0) or any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
-                continue
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        kept.append("\n".join(lines[first - 1:node.end_lineno]))
+        definition = _definition(node, keeps_value, leaves_out)
+        if definition is node:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            kept.append("\n".join(lines[first - 1:node.end_lineno]))
+        elif definition is not None:  # an if or try some of whose statements were left out
+            kept.append(ast.unparse(definition))
     return "\n\n".join(kept)
+
+
+def _definition(node, keeps_value, leaves_out=frozenset()):
+    """`node` when it only defines, a copy of an if or try holding only its definitions, or None."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if any(isinstance(n, ast.Name) and n.id in leaves_out for target in targets for n in ast.walk(target)):
+            return None
+        return node if node.value is not None and keeps_value(node.value) else None
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        if getattr(node, "level", 0) or any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
+            return None
+        return node
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node
+    if isinstance(node, ast.If):
+        if not keeps_value(node.test):
+            return None
+        blocks = {"body": node.body, "orelse": node.orelse}
+    elif isinstance(node, (ast.Try, ast.TryStar)):
+        if not all(handler.type is None or _names_only(handler.type) for handler in node.handlers):
+            return None
+        blocks = {"body": node.body, "orelse": node.orelse, "finalbody": node.finalbody}
+        blocks.update({("handler", i): handler.body for i, handler in enumerate(node.handlers)})
+    else:
+        return None
+    filtered = {key: [kept for kept in (_definition(child, keeps_value, leaves_out) or _filler(child)
+                                        for child in block) if kept is not None] for key, block in blocks.items()}
+    if all(_filler(kept) for block in filtered.values() for kept in block):
+        return None
+    if all(len(filtered[key]) == len(block) and all(a is b for a, b in zip(filtered[key], block))
+           for key, block in blocks.items()):
+        return node
+    copied = copy.copy(node)
+    for key, block in filtered.items():
+        if isinstance(key, tuple):
+            copied.handlers = list(copied.handlers)
+            copied.handlers[key[1]] = copy.copy(copied.handlers[key[1]])
+            copied.handlers[key[1]].body = block or [ast.Pass()]
+        else:
+            setattr(copied, key, block or ([ast.Pass()] if blocks[key] and key != "orelse" else []))
+    return copied
+
+
+def _filler(node):
+    """`pass`, `...` or a docstring: a statement that does nothing."""
+    return node if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) \
+        else None
+
+
+def _names_only(expression) -> bool:
+    """An except clause's exception types: names, attributes and tuples of them, which run nothing."""
+    return all(isinstance(node, (ast.Name, ast.Attribute, ast.Tuple, ast.Load)) for node in ast.walk(expression))
 
 
 def _is_literal(value) -> bool:

@@ -20,8 +20,8 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import (SOURCE_NOTEBOOK, demo_definitions, is_definition_cell, is_demo_cell, kept_definitions,
-                            python_source, reference_solutions)
+from .notebook_code import (SOURCE_NOTEBOOK, demo_definitions, demo_value, is_definition_cell, is_demo_cell,
+                            kept_definitions, names_changed, python_source, reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -46,13 +46,17 @@ class Layout:
 
 def course_layout(source_notebook: Path = SOURCE_NOTEBOOK) -> Layout:
     notebook = nbformat.read(str(source_notebook), as_version=4)
+    demos = [cell.source for cell in notebook.cells if is_demo_cell(cell)]
+    # a name some demo changes in a way the grader leaves out (crashing_client's patched create) is not defined
+    changed = frozenset().union(*(names_changed(source, demo_value) for source in demos))
     definitions, locked = [], {}
     for number, cell in enumerate(notebook.cells):
         grading = cell.metadata.get("nbgrader", {})
         if is_definition_cell(cell):
             definitions.append((grading["grade_id"], None if grading.get("solution") else cell.source))
-        elif is_demo_cell(cell) and demo_definitions(cell.source):  # describe() and the like, never the demo
-            definitions.append((f"demo-{number}", demo_definitions(cell.source)))
+        elif is_demo_cell(cell):  # describe(), the notebook's client and the like, never the demo
+            if demo_definitions(cell.source, changed):
+                definitions.append((f"demo-{number}", demo_definitions(cell.source, changed)))
         if grading.get("locked") and "grade_id" in grading:
             locked[grading["grade_id"]] = cell.source
     return Layout(tuple(definitions), locked, frozenset(c.get("id") for c in notebook.cells if c.get("id")),
@@ -171,8 +175,9 @@ def _added_by_student(cell, layout: Layout) -> bool:
 
 
 # Calling these at the top level of a cell runs the lesson's code (an agent, a save, a tool), not a definition.
+# (make_client() only builds the offline client, as the notebook's first cell does: an assignment from it is kept.)
 COURSE_ACTIONS = frozenset({"run_agent", "reconcile", "incident_reconcile", "save_checkpoint", "load_checkpoint",
-                            "recovery_action", "execute_tool", "make_client", "MailServer", "replay_incident",
+                            "recovery_action", "execute_tool", "MailServer", "replay_incident",
                             "crash_explorer", "checkpoint_viewer", "crash_matrix", "plot_matrix", "ledger_matrix",
                             "display", "print", "input", "exec", "eval"})
 
@@ -181,12 +186,28 @@ def definitions_only(source: str) -> str:
     """The imports, functions, classes and assignments of a cell the student added.
 
     Extra cells are often experiments; what they do at the top level (print, run an
-    agent, call the lesson's functions) is left out, what they define is kept. So is an
-    import of a module the sandbox does not have (the instruments, a plotting library):
-    it works in the notebook, and in the sandbox it would only raise.
+    agent, call the lesson's functions) is left out, what they define is kept, also inside
+    a top-level if or try. A lambda is a definition whatever its body calls: the body does
+    not run when the cell does. So is an import of a module the sandbox does not have (the
+    instruments, a plotting library): it works in the notebook, and in the sandbox it would
+    only raise.
     """
-    return kept_definitions(source, lambda node: node.value is not None and
-                            not any(_runs_something(part) for part in ast.walk(node.value)))
+    return kept_definitions(source, lambda value: not any(_runs_something(part) for part in _evaluated(value)))
+
+
+def _evaluated(expression):
+    """The nodes of an expression that run when it is evaluated: all but the bodies of its lambdas (unless the
+    lambda is called right there)."""
+    pending = [expression]
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Lambda):
+            pending.append(node.func.body)
+        if isinstance(node, ast.Lambda):
+            pending.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+        else:
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def cell_as_seen(name: str) -> str:

@@ -49,6 +49,13 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_failure_words": {},  # a failed rerun: words before the error text, in text blocks, is_error
     "full_contract_forms": {},  # the task as a text block, a new dict from reconcile, text-block results, logging
     "full_range_loop": {},  # counts the turns with a for loop from the checkpoint's turns
+    # cells the student added, and the notebook's own client (found by probing: 15-22/23, 0/1 before)
+    "full_extra_if_os_name": {},  # a helper defined in both branches of a top-level if os.name == "nt"
+    "full_extra_try_import": {},  # try: sync_data = os.fdatasync except AttributeError: ...
+    "full_extra_print_lambda": {},  # say = lambda *p: print(...): the body does not run when it is defined
+    "full_extra_dispatch_lambda": {},  # a dict of lambdas, one calling execute_tool
+    "full_extra_cached_client": {},  # DEFAULT_CLIENT = make_client() in an added cell
+    "full_quiz_experiment_first": {},  # the quiz cell first asks the notebook's client, then answers
     "wrong_save_fsync_after_replace": {"test_save_load": 3},  # a power cut after the rename: an empty file
     "wrong_save_folder_fsync_before_rename": {"test_save_load": 3},  # a power cut after it returned: the old one
     "wrong_load_oserror_as_value_error": {"test_save_load": 3},  # a folder at the path: IsADirectoryError is due

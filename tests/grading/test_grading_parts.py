@@ -18,7 +18,7 @@ from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, sc
 from autograder.hidden_tests import generated, scenarios
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
-from autograder.notebook_code import RELEASE_NOTEBOOK, demo_definitions, load_module, load_reference
+from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, load_module, load_reference, names_changed)
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
                                    restore_missing_cells, submission_from_notebook)
 
@@ -84,13 +84,43 @@ def test_the_notebooks_own_helpers_are_defined_without_running_its_demos():
                             'def describe(message):\n    return str(message)\nclass Crash(Exception):\n    pass\n')
     assert "def describe" in kept and "class Crash" in kept and "LIMIT = 3" in kept
     assert "import json" in kept and "import anthropic" in kept
-    for left_out in ("instruments", "mkdtemp", "make_client", "DEMO_DIR", "print", "run_agent"):
+    assert "client = make_client()" in kept  # the notebook's client, as its first cell makes it
+    for left_out in ("instruments", "mkdtemp", "DEMO_DIR", "print", "run_agent"):
         assert left_out not in kept, left_out
     helpers = {name: source for name, source in course_layout().definitions if name.startswith("demo-")}
     assert any("def describe" in source for source in helpers.values())
+    assert not any("crashing_client" in source for source in helpers.values())  # a demo patches it afterwards
     module = load_module([nbformat.v4.new_code_cell(source) for name, source in course_layout().definitions
                           if source is not None], "helpers")  # defining them all runs nothing and raises nothing
     assert callable(module.describe) and not hasattr(module, "DEMO_DIR")
+    assert module.client.api_key == "offline"
+
+
+def test_a_demo_value_changed_later_is_not_defined():
+    """A name is defined from a demo only when the grader can hold it as the notebook does."""
+    demos = ('crashing = make_client()\ncrashing.messages.create = None\nsample = load_sample("cpA")\n'
+             'for sample in ("x",):\n    pass\nclient = make_client()\n')
+    changed = names_changed(demos, demo_value)
+    assert changed == {"crashing", "sample"}
+    assert demo_definitions(demos, frozenset(changed)) == "client = make_client()"
+
+
+def test_an_added_cell_keeps_what_its_if_and_try_define_and_every_lambda():
+    kept = definitions_only('if os.name == "nt":\n    def sync(f):\n        pass\nelse:\n    def sync(f):\n'
+                            '        os.fsync(f)\n')
+    assert kept.count("def sync") == 2 and kept.startswith('if os.name == "nt":')
+    kept = definitions_only("try:\n    sync = os.fdatasync\nexcept AttributeError:  # macOS\n    sync = os.fsync\n")
+    assert "sync = os.fdatasync" in kept and "except AttributeError" in kept
+    kept = definitions_only('if DEBUG:\n    print("x")\n    def log(m):\n        pass\nelse:\n    run_agent("t")\n')
+    assert "def log" in kept and "print" not in kept and "run_agent" not in kept
+    assert definitions_only('if True:\n    print("x")\ntry:\n    run_agent("t")\nexcept Exception:\n    pass\n') == ""
+    assert definitions_only('if run_agent("t"):\n    X = 1\n') == ""  # the test itself would run the agent
+    assert definitions_only('say = lambda *p: print("[agent]", *p)\n') == 'say = lambda *p: print("[agent]", *p)'
+    assert definitions_only("go = lambda x=run_agent('t'): x\n") == ""  # a default runs when it is defined
+    assert definitions_only("now = (lambda: run_agent('t'))()\n") == ""  # and so does a lambda called at once
+    assert definitions_only('try:\n    X = 1\nfinally:\n    print("x")\n') == "try:\n    X = 1\nfinally:\n    pass"
+    assert definitions_only("CLIENT = make_client()\n") == "CLIENT = make_client()"
+    assert definitions_only("state = run_agent('t')\n") == ""
 
 
 def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
