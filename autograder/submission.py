@@ -11,9 +11,11 @@ deleted cell costs only the checks that need it. Every such finding becomes a no
 Chinese for the student's feedback.
 """
 import ast
+import builtins
 import copy
 import json
 import re
+import symtable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +31,8 @@ NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves i
 @dataclass
 class Submission:
     code: dict = field(default_factory=dict)  # grade_id -> the student's source, for solution code cells
-    extra: list = field(default_factory=list)  # (after_grade_id, source): definitions from cells the student added
+    # (after_grade_id, source, number): definitions from the number-th code cell the student added after that cell
+    extra: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was wrong with the file, in Chinese
 
 
@@ -42,6 +45,7 @@ class Layout:
     locked_sources: dict  # grade_id -> source, for locked cells (setup and test cells)
     known_cell_ids: frozenset
     known_sources: frozenset
+    notebook_only: frozenset = frozenset()  # names the demo cells give a value in the notebook, the grader none
 
 
 def course_layout(source_notebook: Path = SOURCE_NOTEBOOK) -> Layout:
@@ -49,18 +53,20 @@ def course_layout(source_notebook: Path = SOURCE_NOTEBOOK) -> Layout:
     demos = [cell.source for cell in notebook.cells if is_demo_cell(cell)]
     # a name some demo changes in a way the grader leaves out (crashing_client's patched create) is not defined
     changed = frozenset().union(*(names_changed(source, demo_value) for source in demos))
-    definitions, locked = [], {}
+    definitions, locked, bound, kept = [], {}, set(), set()
     for number, cell in enumerate(notebook.cells):
         grading = cell.metadata.get("nbgrader", {})
         if is_definition_cell(cell):
             definitions.append((grading["grade_id"], None if grading.get("solution") else cell.source))
         elif is_demo_cell(cell):  # describe(), the notebook's client and the like, never the demo
+            bound |= global_names(cell.source)[0]
             if demo_definitions(cell.source, changed):
                 definitions.append((f"demo-{number}", demo_definitions(cell.source, changed)))
+                kept |= global_names(demo_definitions(cell.source, changed))[0]
         if grading.get("locked") and "grade_id" in grading:
             locked[grading["grade_id"]] = cell.source
     return Layout(tuple(definitions), locked, frozenset(c.get("id") for c in notebook.cells if c.get("id")),
-                  frozenset(c.source.strip() for c in notebook.cells))
+                  frozenset(c.source.strip() for c in notebook.cells), frozenset(bound - kept))
 
 
 def parse_notebook_text(text: str):
@@ -141,7 +147,7 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
     layout = layout or course_layout()
     solution_ids = [grade_id for grade_id, trusted in layout.definitions if trusted is None]
     submission = Submission(notes=list(notebook.metadata.get(NOTES_KEY, [])))
-    seen, after = {}, layout.definitions[0][0]
+    seen, after, added, left_out = {}, layout.definitions[0][0], {}, {}
     for cell in notebook.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if grade_id is not None:
@@ -156,16 +162,68 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
                     submission.notes.append(f"锁定的单元格 {grade_id} 被改动过；评分时用的是课程原版。")
             continue
         if cell.cell_type == "code" and _added_by_student(cell, layout):
+            added[after] = added.get(after, 0) + 1
             definitions = definitions_only(cell.source)
             if definitions:
-                submission.extra.append((after, definitions))
+                submission.extra.append((after, definitions, added[after]))
+            left_out[f"{after}+{added[after]}"] = global_names(cell.source)[0] - global_names(definitions)[0]
     for grade_id, count in seen.items():
         if count > 1:
             submission.notes.append(f"grade_id 为 {grade_id} 的单元格出现了 {count} 次，按最后一个评分。")
     for grade_id in solution_ids:
         if grade_id not in submission.code:
             submission.notes.append(f"没有找到答题单元格 {grade_id}（可能被删掉了），用到它的检查都不得分。")
+    submission.notes += left_out_notes(submission, layout, left_out)
     return submission
+
+
+# Names a cell can use without defining them: Python's builtins and what the kernel's namespace gives.
+GIVEN_NAMES = frozenset(dir(builtins)) | {"get_ipython", "display", "In", "Out", "exit", "quit", "__file__"}
+
+
+def global_names(source: str) -> tuple:
+    """(bound, used): the global names a cell binds, and those it uses (at its top level or inside its functions)
+    without binding them locally."""
+    try:
+        table = symtable.symtable(python_source(source), "<cell>", "exec")
+    except (SyntaxError, ValueError):
+        return set(), set()
+    bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    used, pending = set(), [table]
+    while pending:
+        scope = pending.pop()
+        used |= {s.get_name() for s in scope.get_symbols()
+                 if s.is_referenced() and (scope is table or s.is_global()) and not s.is_declared_global()}
+        pending.extend(scope.get_children())
+    return bound, used
+
+
+def left_out_notes(submission: Submission, layout: Layout, left_out: dict) -> list:
+    """Notes on the names the student's code uses that the notebook defines and the grader does not: assigned by a
+    statement of an added cell that the grader does not run (`left_out`: cell name -> such names), or by a demo.
+    In the notebook they exist, so the NameError they give in grading is the grader's doing, and is said so."""
+    bound, used = set(GIVEN_NAMES), set()
+    sources = [source for _, source in layout.definitions if source is not None]
+    sources += list(submission.code.values()) + [source for _, source, _ in submission.extra]
+    for source in sources:
+        bound |= global_names(source)[0]
+    for source in list(submission.code.values()) + [source for _, source, _ in submission.extra]:
+        used |= global_names(source)[1]
+    missing, notes = used - bound, []
+    for name, names in left_out.items():
+        if missing & names:
+            listed = "、".join(sorted(missing & names))
+            notes.append(f"{cell_as_seen(name)}里定义 {listed} 的语句评分时没有运行：评分时你加的单元格只取定义"
+                         "（import、def、class、if/try 里的这些定义和不做事的赋值），调用 run_agent、print 这类会做事的"
+                         f"语句不运行。你的代码用到了 {listed}，评分时它没有定义，会报 NameError；在你的 notebook 里它是有的，"
+                         "这不是你的代码写错了。把需要它的语句放进答题单元格，或在函数里自己得到它。")
+            missing -= names
+    if missing & layout.notebook_only:
+        listed = "、".join(sorted(missing & layout.notebook_only))
+        notes.append(f"你的代码用到了 {listed}：在 notebook 里它是课程的演示单元格运行时定义的；评分时不运行演示，只取其中的"
+                     f"定义（import、def、class 和 client = make_client() 这类不做事的赋值），所以评分时没有 {listed}，"
+                     "用到的地方会报 NameError。这不是你的代码写错了：在答题单元格里自己定义需要的值就能得分。")
+    return notes
 
 
 def _added_by_student(cell, layout: Layout) -> bool:
@@ -239,9 +297,9 @@ def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
             cells.append({"name": grade_id, "source": trusted})
         elif grade_id in submission.code:
             cells.append({"name": grade_id, "source": python_source(submission.code[grade_id])})
-        for number, (after, source) in enumerate(submission.extra):
+        for after, source, number in submission.extra:
             if after == grade_id:
-                cells.append({"name": f"{grade_id}+{number + 1}", "source": source})
+                cells.append({"name": f"{grade_id}+{number}", "source": source})
     return cells
 
 

@@ -18,9 +18,10 @@ from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, sc
 from autograder.hidden_tests import generated, scenarios
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
-from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, load_module, load_reference, names_changed)
+from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
+                                     load_module, load_reference, names_changed)
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
-                                   restore_missing_cells, submission_from_notebook)
+                                   restore_missing_cells, sandbox_cells, submission_from_notebook)
 
 
 OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
@@ -93,7 +94,7 @@ def test_the_notebooks_own_helpers_are_defined_without_running_its_demos():
     module = load_module([nbformat.v4.new_code_cell(source) for name, source in course_layout().definitions
                           if source is not None], "helpers")  # defining them all runs nothing and raises nothing
     assert callable(module.describe) and not hasattr(module, "DEMO_DIR")
-    assert module.client.api_key == "offline"
+    assert module.client.api_key == "offline" and "DEMO_DIR" in course_layout().notebook_only
 
 
 def test_a_demo_value_changed_later_is_not_defined():
@@ -121,6 +122,21 @@ def test_an_added_cell_keeps_what_its_if_and_try_define_and_every_lambda():
     assert definitions_only('try:\n    X = 1\nfinally:\n    print("x")\n') == "try:\n    X = 1\nfinally:\n    pass"
     assert definitions_only("CLIENT = make_client()\n") == "CLIENT = make_client()"
     assert definitions_only("state = run_agent('t')\n") == ""
+
+
+def test_a_name_the_grader_leaves_undefined_is_explained():
+    notebook = full_marks_notebook()
+    place = next(i for i, c in enumerate(notebook.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "imports")
+    notebook.cells.insert(place + 1, nbformat.v4.new_code_cell("print('experiment')"))
+    notebook.cells.insert(place + 2, nbformat.v4.new_code_cell(
+        "state = run_agent('x')\ndef first_turns():\n    return state['turns'], DEMO_DIR\n"))
+    submission = submission_from_notebook(notebook)
+    assert [(after, number) for after, _, number in submission.extra] == [("imports", 2)]
+    assert [cell["name"] for cell in sandbox_cells(submission)][1] == "imports+2"
+    added, demo = submission.notes
+    assert "你在 imports 后面加的第 2 个单元格里定义 state 的语句评分时没有运行" in added and "NameError" in added
+    assert "你的代码用到了 DEMO_DIR" in demo and "演示单元格" in demo
+    assert not submission_from_notebook(full_marks_notebook()).notes
 
 
 def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
