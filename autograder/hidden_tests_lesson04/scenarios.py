@@ -83,19 +83,27 @@ class Ledgers:
         return {"id": self.draw.tool_id(), "name": name, "input": dict(tool_input)}
 
     @staticmethod
-    def output_of(pending: dict) -> str:
+    def output_of(pending: dict, failed: bool = False) -> str:
+        """What the tool answered: its result, or (`failed`) the error text execute_tool returns for a failure."""
+        if failed:
+            return ("错误：邮件没有发出去：[Errno 111] Connection refused" if pending["name"] == "send_email"
+                    else f"错误：{pending['name']} 没有完成：服务暂时不可用（503）")
         if pending["name"] == "send_email":
             return delivered_text(pending)
         return f"{pending['name']} 已完成（{json.dumps(pending['input'], ensure_ascii=False)[:40]}）"
 
     def records(self, pending: dict, kinds) -> list:
+        """`pending`'s records, one per kind: "intent", "outcome", or "failed" (an outcome holding an error:
+        a definite result all the same). An intent may come twice: execute_with_ledger run again on a call that
+        had only its intent (the service said it never arrived) writes a second one."""
         found = []
         for kind in kinds:
             if kind == "intent":
                 found.append({"type": "intent", "toolUseId": pending["id"], "name": pending["name"],
                               "input": copy.deepcopy(pending["input"])})
             else:
-                found.append({"type": "outcome", "toolUseId": pending["id"], "output": self.output_of(pending)})
+                found.append({"type": "outcome", "toolUseId": pending["id"],
+                              "output": self.output_of(pending, failed=kind == "failed")})
         return found
 
     def others(self) -> list:
@@ -176,8 +184,17 @@ def build(max_turns: int, rng) -> dict:
     wordings = [MEETING_TASKS, EMAIL_TASKS]
     rng.shuffle(wordings)
     kinds = [(None, (), "up")] * 2 + [("result", (), "up")]
-    for tool in ("read_only",) * 2 + ("send_email",) * 5 + ("unheard_of",):
+    for tool in ("read_only",) * 2 + ("send_email",) * 5:
         kinds.append((tool, rng.choice([(), ("intent",), ("intent", "outcome")]), rng.choice(["sent", "empty", "down"])))
+    # a tool no list names, in each state of the ledger: the ledger decides for it as for any tool with an effect
+    for records in ((), ("intent",), ("intent", "outcome")):
+        kinds.append(("unheard_of", records, rng.choice(["sent", "empty", "down"])))
+    # states the lesson's own paths reach: an intent written twice (execute_with_ledger again after the service
+    # said it never arrived), then its outcome too; and an outcome holding an error, which is an outcome all the same
+    kinds.append(("send_email", ("intent", "intent"), rng.choice(["sent", "empty"])))
+    kinds.append((rng.choice(["send_email", *EFFECT_KINDS]), ("intent", "intent", "outcome"),
+                  rng.choice(["sent", "empty", "down"])))
+    kinds.append((rng.choice(["send_email", "non_idempotent"]), ("intent", "failed"), rng.choice(["sent", "empty", "down"])))
     for records, server in ((("intent", "outcome"), "down"), (("intent",), "sent"), (("intent",), "empty"),
                             ((), "sent"), (("intent",), "down")):
         kinds.append(("send_email", records, server))
