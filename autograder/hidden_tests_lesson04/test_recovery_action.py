@@ -5,11 +5,15 @@ call's own among other calls', one of which may have the same name and input) an
 state (it has the keyed email, it has none, it cannot be reached), passed as a `lookup` that
 answers accordingly. The expected answer is the reference's on the same case; the cases share
 one process in shuffled order. What a call did besides answering (a tool run, an email, a file
-written, an argument changed) also counts against it.
+written, an argument changed) also counts against it; a line of text appended to a log of its own does not.
 """
 import copy
+import json
+import os
 
 import pytest
+
+from course.ledger import LEDGER_NAME
 
 from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, problem,
                       reference_asks, same, short)
@@ -23,10 +27,50 @@ WHY = {"continue": "没有悬空调用，直接继续调用模型",
        "is_error": "台账里只有 intent，服务器又答不上来（连不上，或不支持按键查询）：结果真的未知，只能补 is_error"}
 
 
+HARMLESS_OPS = ("open", "write", "seek", "close", "fsync", "fdatasync")
+
+
+def holds_state(data: bytes) -> bool:
+    """Whether written bytes hold a checkpoint (its pendingToolUse, however it is written) or a ledger record."""
+    if b"pendingToolUse" in data:
+        return True
+    for line in data.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") in ("intent", "outcome") and "toolUseId" in record:
+            return True
+    return False
+
+
+def side_effects(outcome) -> list:
+    """The files the calls wrote that the lesson forbids a function that only decides to write: the ledger, a
+    checkpoint, or anything holding a checkpoint's or a record's data, or written in a way whose bytes cannot be
+    seen (rewritten, renamed, removed, mapped). Lines of text only appended to a log of its own are no side effect,
+    as a print is not. strace cannot tell the calls of one process apart: what one wrote counts for all."""
+    workdir = outcome.workdir.rstrip("/") + "/"
+    began = outcome.started_at[0] if outcome.started_at else None
+    forbidden = []
+    for name in files_written(outcome, 0):
+        events = [e for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == 0
+                  and (began is None or e["at"] > began) and workdir + name in (e.get("path"), e.get("dst"))]
+        opens = [e for e in events if e["op"] == "open"]
+        writes = [e for e in events if e["op"] == "write"]
+        appended_text = (opens and all(e["op"] in HARMLESS_OPS for e in events)
+                         and all("O_APPEND" in str(e.get("flags")) and "O_RDWR" not in str(e.get("flags"))
+                                 and "O_TRUNC" not in str(e.get("flags")) for e in opens)
+                         and all(isinstance(e.get("data"), bytes) for e in writes)
+                         and not holds_state(b"".join(e["data"] for e in writes)))
+        if not appended_text or os.path.basename(name) in (LEDGER_NAME, "checkpoint.json"):
+            forbidden.append(name)
+    return forbidden
+
+
 def check(grading, wanted: set):
     outcome = grading.outcome("recovery_action")
     cases = outcome.scenario.meta["cases"]
-    written = files_written(outcome, 0)  # strace cannot tell the calls of one process apart: it counts for all
+    written = side_effects(outcome)
     for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
         case = cases[index]
         action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
@@ -48,7 +92,8 @@ def check(grading, wanted: set):
         asked = [c for c in outcome.lookups if c["step"] == index and c.get("case")]
         expect(not asked or reference_asks(grading.reference, case["checkpoint"], case["records"], case["service"]),
                f"{what} 只在台账里只有 intent 时才问服务端（lookup）：这里{WHY[action]}，你的函数却问了 {len(asked)} 次{shown}")
-        expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}：它不该有任何副作用")
+        expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（检查点、台账，或者存着它们内容的文件）："
+                            "保存检查点、记台账由调用它的 reconcile 和 run_agent 来做，它不该有这样的副作用")
 
 
 @pytest.mark.grade(GRADE, 1)
