@@ -283,6 +283,16 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_email", email)
     agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"})
     agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"})
+    # resuming from the other checkpoints a crash leaves: at save point B (nothing pending: no reconcile), and at
+    # save point A with a tool no service can be asked about by key (append_line, charge_card) pending, its outcome
+    # already in the ledger beside the checkpoint: running it again does it twice
+    agent("agent_resume_nothing_pending", email, before_sending(draw.sample("cpC", email)))
+    recorded = draw.sample("cpC", email)
+    made = ledgers.call_of("non_idempotent")
+    recorded = draw.with_pending(recorded, made["name"], made["input"])
+    found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"))
+    agent("agent_resume_recorded", email, recorded, ledger_text=lines(found))
+    scenarios["agent_resume_recorded"].meta["records"] = found
 
     # -- the incident: its state (checkpoint at save point A, intent only, the email delivered), and a real kill --
     incident = draw.sample("cpC", again)

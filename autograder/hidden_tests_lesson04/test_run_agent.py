@@ -10,7 +10,10 @@ import pytest
 
 from autograder.protocol import StepStatus
 
-from .helpers import expect, fail, keyed, of, pairing_problem, problem, records_in, returned, saved_state, short
+from autograder.hidden_tests.helpers import usage_total
+
+from .helpers import (expect, expected_action, fail, keyed, of, pairing_problem, problem, records_in, returned, same,
+                      saved_state, short, text_of)
 
 GRADE = "test_run_agent"
 
@@ -42,18 +45,49 @@ def results_in(state: dict) -> set:
             for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"}
 
 
-def final(outcome, index: int) -> dict:
-    state = returned(outcome, index, "run_agent")
-    expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
+def final(outcome, index: int, what: str = "run_agent") -> dict:
+    state = returned(outcome, index, what)
+    expect(isinstance(state, dict), f"{what} 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
     expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
     return state
+
+
+def check_counters(outcome, state: dict, turns_before: int, where: str):
+    """turns and tokensUsed as the reference keeps them on the same run: turns counts every model call since the
+    task began, across restarts; tokensUsed is the last reply's input_tokens + output_tokens."""
+    calls = outcome.answered_model_calls()
+    if not calls:
+        return
+    wanted = turns_before + len(calls)
+    expect(same(state.get("turns"), wanted),
+           f"{where}，模型一共被调用了 {len(calls)} 次" + (f"（检查点里原来是 {turns_before}）" if turns_before else "")
+           + f"，turns 应该是 {wanted}，你的是 {short(state.get('turns'))}：turns 跨重启接着数，"
+             "MAX_TURNS 限的是整个任务的轮数，续跑时不能从 0 重新数")
+    expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
+           f"{where}，tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（{usage_total(calls[-1])}），"
+           f"你的是 {short(state.get('tokensUsed'))}：每次调用模型之后都要更新")
+
+
+def first_request(outcome, step: int):
+    asked = [c for c in outcome.model_calls if c["step"] == step]
+    return asked[0]["messages"] if asked else None
+
+
+def result_for(messages, call_id: str):
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") == call_id:
+                return block
+    return None
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
     """发信任务从头跑：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome"""
     outcome = grading.outcome("agent_email")
-    final(outcome, 0)
+    state = final(outcome, 0)
+    check_counters(outcome, state, 0, "发信任务从头跑")
     call_id = send_id(outcome)
     expect(call_id, "发信任务里模型没有要求 send_email：run_agent 没有把工具结果交回给模型吗？")
     expect(outcome.delivered_ids == [keyed(call_id)],
@@ -73,7 +107,7 @@ def test_sends_through_the_ledger(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
-    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error）"""
+    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做）"""
     for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
                          ("agent_crash_after_send", "send_email 送达之后、记下结果之前")):
         outcome = grading.outcome(name)
@@ -95,4 +129,42 @@ def test_every_crash_of_the_send(grading):
         expect(not asked or (saved.get("pendingToolUse", "缺少") is None and call_id in results_in(saved)),
                f"在{moment}被杀掉再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
+        check_counters(outcome, state, 0, f"在{moment}被杀掉再续跑")
+    resume_nothing_pending(grading)
+    resume_recorded(grading)
+
+
+def resume_nothing_pending(grading):
+    """The crash came after save point B: nothing is pending, so there is nothing to reconcile."""
+    outcome = grading.outcome("agent_resume_nothing_pending")
+    checkpoint = outcome.scenario.meta["checkpoint"]
+    where = "从存档点 B 的检查点续跑（pendingToolUse 是 None：崩溃发生在调用模型的时候）"
+    message = problem(outcome, 0, "run_agent")
+    expect(message is None, f"{where}：{message}。只有 pendingToolUse 不是 None 时才 reconcile：没有悬空调用，就没有要对的账")
+    state = final(outcome, 0, "run_agent")
+    expect(same(first_request(outcome, 0), checkpoint["messages"]),
+           f"{where}，第一次调用模型发出的 messages 应该和检查点里的完全一样：没有悬空调用，不用补任何结果")
+    check_counters(outcome, state, checkpoint["turns"], where)
+
+
+def resume_recorded(grading):
+    """A tool no service can be asked about by key is pending, its outcome already beside the checkpoint."""
+    outcome = grading.outcome("agent_resume_recorded")
+    meta = outcome.scenario.meta
+    checkpoint, records = meta["checkpoint"], meta["records"]
+    pending = checkpoint["pendingToolUse"]
+    where = (f"从检查点续跑：悬空的是 {pending['name']}（id {pending['id']}），检查点旁边的台账 ledger_path(path) 里"
+             "已经有它的 intent 和 outcome")
+    state = final(outcome, 0, "run_agent")
+    if expected_action(grading.reference, checkpoint, records, {"answers": {}, "down": False}) != "reuse":
+        return
+    again = [c for c in outcome.tool_calls if c["name"] == pending["name"]]
+    expect(not again, f"{where}，你的 run_agent 却又执行了 {len(again)} 次：{pending['name']} 的服务认不出幂等键，"
+                      "重做就是做两遍。续跑时要先 reconcile(state, ledger_path(path))，按这本台账复用记下的 outcome")
+    recorded = of(records, pending["id"], "outcome")[-1]["output"]
+    block = result_for(first_request(outcome, 0), pending["id"])
+    expect(block is not None and text_of(block.get("content")) == recorded and block.get("is_error") is not True,
+           f"{where}，续跑后第一次调用模型时，这次调用的 tool_result 应该就是台账 outcome 里记的 output"
+           f"（{short(recorded, 40)}），你的是 {short(block)}")
+    check_counters(outcome, state, checkpoint["turns"], "从悬空调用已有 outcome 的检查点续跑")
 
