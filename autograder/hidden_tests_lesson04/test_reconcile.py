@@ -15,6 +15,7 @@ from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_resu
 
 from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, same, short,
                       text_of)
+from .ledger_crashes import cuts
 
 GRADE = "test_reconcile"
 SCENARIOS = ("reconcile_up", "reconcile_down")
@@ -73,6 +74,20 @@ def new_records(outcome, case, result) -> list:
     return added
 
 
+def durable(outcome, index: int, case: dict, call_id: str, where: str):
+    """A power cut at any moment a record of reconcile's must already be on disk: at the tool's execution its
+    intent, once reconcile has returned its outcome (the model of autograder.crash_states, as for execute_with_ledger)."""
+    for kind, when, contents in cuts(outcome, case["ledger"], index):
+        if kind == "call":
+            continue
+        wanted = "intent" if kind == "tool" else "outcome"
+        for content in contents:
+            records, _ = records_in(content)
+            expect(of(records, call_id, wanted),
+                   f"模拟断电：对账{when}断电，台账里没有这次调用的 {wanted}：对账追加的记录也要在执行之前（intent）、"
+                   f"返回之前（outcome）落盘，用 append_ledger / execute_with_ledger（flush + os.fsync）{where}")
+
+
 def not_unknown(result, where: str):
     flag = result.result_block().get("is_error")
     expect(flag is None or flag is False, f"结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
@@ -95,7 +110,7 @@ def test_recorded_outcome_is_reused(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_service_knows_the_call(grading):
-    """只有 intent、服务器按键认得这次调用：不多发一封，结果是服务器的回答，并追加 outcome 记下它"""
+    """只有 intent、服务器按键认得这次调用：不多发一封，结果是服务器的回答，并追加 outcome 记下它（返回之前落盘）"""
     for outcome, index, case, action, result in cases(grading, {"record"}):
         where = situation(case, outcome)
         pending = result.pending
@@ -114,11 +129,12 @@ def test_service_knows_the_call(grading):
         recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == content,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
+        durable(outcome, index, case, pending["id"], where)
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_never_reached_is_sent_once(grading):
-    """调用从没到达服务器（没有 intent，或服务器说没收到）：经过台账、带同一把键执行恰好一次"""
+    """调用从没到达服务器（没有 intent，或服务器说没收到）：经过台账、带同一把键执行恰好一次（intent 在执行之前、outcome 在返回之前落盘）"""
     for outcome, index, case, action, result in cases(grading, {"execute"}):
         where = situation(case, outcome)
         pending = result.pending
@@ -137,6 +153,7 @@ def test_never_reached_is_sent_once(grading):
         not_unknown(result, where)
         recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == ran[0]["output"], f"执行之后要在台账里追加 outcome{where}")
+        durable(outcome, index, case, pending["id"], where)
 
 
 @pytest.mark.grade(GRADE, 1)
