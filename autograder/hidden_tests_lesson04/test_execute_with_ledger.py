@@ -7,9 +7,11 @@ its own, on one ledger that already holds other calls' records, one of them the 
 The grader runs every tool and the mail server, and reads the ledger at the moment each tool
 runs; strace records how the ledger was written, so a power cut at that moment is judged too.
 """
+import json
+
 import pytest
 
-from .helpers import emails_in_step, expect, keyed, of, problem, records_in, same, short
+from .helpers import emails_in_step, expect, fail, keyed, of, problem, records_in, same, short
 from .ledger_crashes import cuts
 
 GRADE = "test_execute_with_ledger"
@@ -22,6 +24,22 @@ def each_call(grading):
         message = problem(outcome, index, f"execute_with_ledger（{call['name']}）")
         expect(message is None, message)
         yield outcome, index, call, outcome.steps[index]["value"], outcome.student_tool_calls(index)
+
+
+def wrote_outcome(outcome, index: int, ledger: str, call_id: str) -> bool:
+    """Whether step `index` wrote an outcome record of this call into the ledger at all (durably or not), as strace
+    saw the bytes it wrote there."""
+    target = outcome.workdir.rstrip("/") + "/" + ledger
+    data = b"".join(e["data"] for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
+                    and e.get("op") == "write" and e.get("path") == target and isinstance(e.get("data"), bytes))
+    for line in data.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") == "outcome" and record.get("toolUseId") == call_id:
+            return True
+    return False
 
 
 def is_read_only(grading, call) -> bool:
@@ -68,6 +86,13 @@ def test_intent_before_outcome_after(grading):
                 records, _ = records_in(content)
                 wanted = "intent" if kind == "tool" else "outcome"
                 found = of(records, call["id"], wanted)
+                if not found and wanted == "outcome" and not wrote_outcome(outcome, index, ledger, call["id"]):
+                    failed = isinstance(ran[0]["output"], str) and ran[0]["output"].startswith("错误")
+                    fail(f"execute_with_ledger（{call['name']}）返回时，台账里没有这次调用的 outcome：它根本没有写"
+                         + (f"。这次 execute_tool 返回的是错误（{short(ran[0]['output'], 40)}）——出错也是确定的结果，"
+                            "照样要记进 outcome：不记，下次恢复只看到 intent，会当成结果未知或从没到达；"
+                            "要不要重试，由模型读了这段错误再决定" if failed else
+                            "。执行之后要追加一条 outcome，output 就是工具的输出"))
                 expect(found, f"模拟断电：{call['name']} 的台账记录，{when}断电，台账里没有这次调用的 {wanted}："
                               "每条记录返回之前都要落盘（append_ledger 里 flush + os.fsync）")
                 if kind == "end":

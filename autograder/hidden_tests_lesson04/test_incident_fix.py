@@ -23,6 +23,18 @@ def answer_to(messages, tool_id):
     return None
 
 
+def ledgers_written_elsewhere(outcome, ledger: str, call_id: str) -> list:
+    """Files other than the ledger beside the checkpoint into which the run wrote a record of this call."""
+    workdir = outcome.workdir.rstrip("/") + "/"
+    found = set()
+    for event in outcome.fs_events:
+        data = event.get("data") if isinstance(event, dict) and event.get("op") == "write" else None
+        path = event.get("path") if isinstance(data, bytes) else None
+        if isinstance(path, str) and path != workdir + ledger and call_id.encode() in data and b"toolUseId" in data:
+            found.add(path[len(workdir):] if path.startswith(workdir) else path)
+    return sorted(found)
+
+
 def resumed(grading):
     outcome = grading.outcome("incident_state")
     state = returned(outcome, 0, "从事故现场续跑的 run_agent")
@@ -50,7 +62,12 @@ def test_result_is_the_service_answer(grading):
     answers = {c["answer"] for c in outcome.lookups if c["answer"]}
     answers |= {c["output"] for c in outcome.tool_calls if c["name"] == "send_email" and c.get("key") == pending["id"]}
     expect(content in answers, f"悬空的 send_email 的结果应该是服务器按幂等键给的回答，你的是 {short(content, 60)}")
-    records, _ = records_in(outcome.files_after.get(outcome.scenario.meta["ledger"]))
+    ledger = outcome.scenario.meta["ledger"]
+    records, _ = records_in(outcome.files_after.get(ledger))
+    elsewhere = ledgers_written_elsewhere(outcome, ledger, pending["id"])
+    expect(of(records, pending["id"], "outcome") or not elsewhere,
+           f"这次调用的记录写进了 {short(elsewhere)}，不是检查点旁边的台账 {ledger}：续跑时要 reconcile(state, ledger_path(path))"
+           "，读和写的都是 path 旁边的那本台账，否则对账看不见崩溃前的 intent，下次恢复也找不到这次的 outcome")
     expect(of(records, pending["id"], "outcome"), "服务器的回答要追加进台账（outcome），下次恢复就不用再问")
     trouble = pairing_problem(state.get("messages"))
     expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
