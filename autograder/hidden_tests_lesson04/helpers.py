@@ -93,7 +93,9 @@ def describe_case(checkpoint: dict, records: list, service: dict, seed: int) -> 
     pending = checkpoint.get("pendingToolUse")
     if pending is None:
         return f"。反例：检查点里没有悬空调用，台账里有 {len(records)} 条别的调用的记录（评分种子 {seed}）"
-    ours = [r.get("type") for r in records if r.get("toolUseId") == pending["id"]]
+    ours = [r.get("type") + ("（output 是一段错误）" if r.get("type") == "outcome"
+                             and str(r.get("output", "")).startswith("错误") else "")
+            for r in records if r.get("toolUseId") == pending["id"]]
     others = len(records) - len(ours)
     server = ("连不上" if service.get("down") else
               "有这次调用的记录" if pending["id"] in service.get("answers", {}) else "没有这次调用的记录")

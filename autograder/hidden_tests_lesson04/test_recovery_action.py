@@ -21,7 +21,8 @@ from .helpers import (case_size, describe_case, emails_in_step, expect, expected
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用，直接继续调用模型",
        "rerun": "悬空的是只读工具，重新执行没有副作用",
-       "reuse": "台账里已经有这次调用的 outcome：直接复用，不用执行也不用问服务器",
+       "reuse": "台账里已经有这次调用的 outcome（output 是一段错误也一样：那是确定的结果，要不要重试由模型决定）："
+                "直接复用，不用执行也不用问服务器",
        "record": "台账里只有 intent，服务器按幂等键查到了这次调用：它已经生效，把服务器的回答记下来",
        "execute": "这次调用从没到达服务器（没有 intent，或者有 intent 而服务器说没收到过）：带同一把键执行一次",
        "is_error": "台账里只有 intent，服务器又答不上来（连不上，或不支持按键查询）：结果真的未知，只能补 is_error"}
