@@ -227,6 +227,19 @@ def _cases() -> list:
     pending = unheard["pendingToolUse"]
     intent = [{"type": "intent", "toolUseId": pending["id"], "name": pending["name"], "input": pending["input"]}]
     cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，有意图没结果", unheard, intent, nothing_sent, "is_error"))
+    cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，台账里什么也没有", unheard, [], nothing_sent, "execute"))
+    unheard_outcome = intent + [{"type": "outcome", "toolUseId": pending["id"], "output": "已完成"}]
+    cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，有意图也有结果", unheard, unheard_outcome, nothing_sent, "reuse"))
+    # an intent written twice: S3's call run again through execute_with_ledger (the server had said "not received")
+    cp, records, lookup = load_situation("S3")
+    cases.append(("情况 S3 之后又走了一遍 execute_with_ledger，崩溃在执行途中（两条 intent）", cp, records + records,
+                  lookup, "execute"))
+    done = records + records_for(cp["pendingToolUse"], ("intent", "outcome"))
+    cases.append(("情况 S3 之后又走了一遍 execute_with_ledger，做完了（两条 intent、一条 outcome）", cp, done, lookup, "reuse"))
+    cp, records, lookup = load_situation("S1")
+    failed = [dict(r, output="错误：邮件没有发出去：[Errno 111] Connection refused") if r["type"] == "outcome" else r
+              for r in records]
+    cases.append(("情况 S1，但记下的 outcome 是一段错误", cp, failed, lookup, "reuse"))
     return cases
 
 
