@@ -33,16 +33,22 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_class_ledger": {},
     "full_dsync_helpers": {},
     "full_recovery_logs_to_file": {},  # appends each decision to a log the cell opened when it was defined
+    "full_recovery_logs_each_call": {},  # ... to a log it opens at each call: a line of text is no side effect
+    "full_append_dirsync_first_two_writes": {},
+    "full_fdatasync_pathlib": {},
+    "full_positional_key_keyword_lookup": {},
+    "full_styled_classes_logging": {},
     "blank": ZERO,
     "wrong_answers": {"test_quiz_exactly_once": 0, "test_quiz_key": 0, "test_root_cause": 0},
     "wrong_effects_add_label": {"test_effects": 1},
     "wrong_effects_append_idempotent": {"test_effects": 1},
-    "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2},
+    # reconcile's own appends (record, execute) go through append_ledger too: judged under the same power-cut model
+    "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_append_no_newline": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 1,
                                 "test_reconcile": 3, "test_incident_fix": 2},  # every record after it unreadable
     "wrong_rewrite_in_place": {"test_append_ledger": 1},
     "wrong_no_folder_fsync": {"test_append_ledger": 2},
-    "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2},
+    "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 1},
     "wrong_recovery_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_intent_after_call": {"test_execute_with_ledger": 2, "test_reconcile": 4},
@@ -74,10 +80,22 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
+    "wrong_append_fsyncs_cwd": {"test_append_ledger": 2},
+    # found by probing (25/25 before, or points that varied with the seed); every run now holds the case
+    "wrong_agent_resume_reexecutes": {"test_run_agent": 1},  # append_line pending, its outcome in the ledger
+    "wrong_agent_reconcile_default_ledger": {"test_run_agent": 1, "test_incident_fix": 2},
+    "wrong_agent_reconcile_always": {"test_run_agent": 1, "test_incident_fix": 2},  # resumes at save point B
+    "wrong_agent_turns_restart": {"test_run_agent": 0},  # turns from 0 on resume, tokensUsed never set
+    "wrong_recovery_counts_records": {"test_recovery_action": 2},  # [intent, intent] and [intent, intent, outcome]
+    "wrong_recovery_retries_error_outcome": {"test_recovery_action": 3},
+    "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 2},  # unheard-of tools in each ledger state
+    "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
+    "wrong_reconcile_unsynced_own_append": {"test_reconcile": 3},  # its appends judged under the power-cut model
+    "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_reconcile": 4},
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
-    "tamper_dsync_dup2_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2},
+    "tamper_dsync_dup2_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -109,6 +127,17 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_ignores_lookup": "你的函数返回了 is_error。反例",
     "wrong_recovery_by_name": "反例",
     "wrong_agent_without_ledger": "execute_with_ledger",
+    "wrong_append_fsyncs_cwd": "fsync 所在的文件夹",
+    "wrong_agent_resume_reexecutes": "你的 run_agent 却又执行了",
+    "wrong_agent_reconcile_default_ledger": "不是检查点旁边的台账",
+    "wrong_agent_reconcile_always": "只有 pendingToolUse 不是 None 时才 reconcile",
+    "wrong_agent_turns_restart": "turns 跨重启接着数",
+    "wrong_recovery_counts_records": "'intent', 'intent'",
+    "wrong_recovery_retries_error_outcome": "outcome（output 是一段错误）",
+    "wrong_recovery_unknown_tool_is_error": "你的函数返回了 is_error。反例",
+    "wrong_recovery_saves_checkpoint": "它不该有这样的副作用",
+    "wrong_reconcile_unsynced_own_append": "对账追加的记录也要",
+    "wrong_execute_no_outcome_on_error": "出错也是确定的结果",
 }
 
 

@@ -45,6 +45,10 @@ NOT_YET_VISIBLE = {
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again", "wrong_skip_ledger_idempotent",
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
     "wrong_recovery_asks_before_outcome",  # lesson 4
+    # lesson 4, probed again: a resume at save point B, counters across a restart, a folder fsync of another folder,
+    # a tool that fails, a power cut during reconcile's own appends, a recovery_action that saves
+    "wrong_agent_reconcile_always", "wrong_agent_turns_restart", "wrong_append_fsyncs_cwd",
+    "wrong_execute_no_outcome_on_error", "wrong_reconcile_unsynced_own_append", "wrong_recovery_saves_checkpoint",
 }
 
 
