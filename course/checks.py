@@ -272,17 +272,28 @@ class _DiskEvents:
         return rename
 
     @contextlib.contextmanager
-    def watching(self):
+    def watching(self, function=None):
+        """Watch os's calls; also where `function`'s module keeps one of them under a name of its own
+        (`sync_data = os.fdatasync`, `from os import replace`), bound before the watch began."""
         real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename", "open", "unlink",
                                                      "remove")}
-        os.fsync, os.fdatasync = self._fsync(real["fsync"]), self._fsync(real["fdatasync"])
-        os.replace, os.rename = self._rename(real["replace"]), self._rename(real["rename"])
-        os.open, os.unlink, os.remove = self._open(real["open"]), self._unlink(real["unlink"]), self._unlink(real["remove"])
+        wrapped = {"fsync": self._fsync(real["fsync"]), "fdatasync": self._fsync(real["fdatasync"]),
+                   "replace": self._rename(real["replace"]), "rename": self._rename(real["rename"]),
+                   "open": self._open(real["open"]), "unlink": self._unlink(real["unlink"]),
+                   "remove": self._unlink(real["remove"])}
+        names = getattr(function, "__globals__", {})
+        kept = {key: value for key, value in names.items()
+                if any(value is original for original in real.values())}
+        for name, function_ in wrapped.items():
+            setattr(os, name, function_)
+        for key, value in kept.items():
+            names[key] = wrapped[next(name for name, original in real.items() if value is original)]
         try:
             yield self
         finally:
-            for name, function in real.items():
-                setattr(os, name, function)
+            for name, function_ in real.items():
+                setattr(os, name, function_)
+            names.update(kept)
 
     def file_synced(self, path) -> bool:
         """Whether a file was made durable: an fsync of a file, or `path` opened with O_SYNC or O_DSYNC."""
@@ -326,7 +337,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     state = load_sample("cpB")
 
     disk = _DiskEvents()
-    with disk.watching():
+    with disk.watching(save_checkpoint):
         call("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
@@ -380,7 +391,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
 
     newer = {**state, "turns": state["turns"] + 1}
     disk = _DiskEvents()
-    with disk.watching():
+    with disk.watching(save_checkpoint):
         call("save_checkpoint（覆盖已有的检查点）", save_checkpoint, copy.deepcopy(newer), target)
     renamed = disk.index(("rename", "checkpoint.json"))
     expect(("unlink", "checkpoint.json") not in disk.events[:renamed],

@@ -65,7 +65,7 @@ def check_append_ledger(append_ledger) -> None:
     first = {"type": "intent", "toolUseId": "toolu_01B", "name": "send_email", "input": dict(EMAIL_CALL["input"])}
     second = {"type": "outcome", "toolUseId": "toolu_01B", "output": "已发送给 team@example.com，主题「本周结论」"}
     events = _DiskEvents()
-    with events.watching():
+    with events.watching(append_ledger):
         call("append_ledger（台账还不存在）", append_ledger, path, first)
     expect(path.exists(), f"append_ledger 之后 {path.name} 不存在：台账就写在传进来的 path 上。")
     expect(events.file_synced(path),
@@ -75,7 +75,7 @@ def check_append_ledger(append_ledger) -> None:
     expect(("fsync", "folder") in events.events,
            "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
     events = _DiskEvents()
-    with events.watching():
+    with events.watching(append_ledger):
         call("append_ledger（台账已经有一行）", append_ledger, path, second)
     expect(events.file_synced(path), "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
     _expect_line_synced(events, path)
