@@ -25,6 +25,7 @@ import stat
 import sys
 import tempfile
 import threading
+import unicodedata
 from pathlib import Path
 
 import anthropic
@@ -722,6 +723,33 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(not seen.of("model"), f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型："
                                  "上限是跨重启累计的，否则一个反复崩溃的任务永远停不下来。")
 
+    last = {**load_sample("cpA"), "turns": max_turns - 1}  # one turn left: its tool call runs all the same
+    _prepare(namespace, last, folder / "last-turn.json")
+    ended, seen = _run(run_agent, namespace, last["task"], folder / "last-turn.json")
+    asked = [b for b in seen.of("model")[-1][3]["content"] if b["type"] == "tool_use"] if seen.of("model") else []
+    expect(not asked or (ended.get("pendingToolUse") is None and _save_point(ended) == "B"
+                         and _save_point(call("load_checkpoint", load, folder / "last-turn.json")) == "B"),
+           f"最后一轮（第 {max_turns} 轮）模型要求的工具也要执行，结果追加进 messages、存档（存档点 B）之后再停下："
+           "停在悬空调用上，返回的对话不完整，下次恢复还得对账。")
+
+    broken = folder / "broken.json"  # a checkpoint cut off half-way: load_checkpoint raises ValueError
+    text = json.dumps(load_sample("cpB"), ensure_ascii=False)[:200]
+    broken.write_text(text, encoding="utf-8")
+    recorder = _Recorder(namespace)
+    with recorder.watching():
+        try:
+            run_agent(last["task"], client=recorder.client, path=broken)
+            raised = None
+        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+            raised = error
+    if raised is None:
+        why = "；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来：之前的轮次白做了，已经发出去的邮件还可能再发一遍"
+    else:
+        why = "" if isinstance(raised, ValueError) else f"；你的 run_agent 抛出的是 {type(raised).__name__}"
+    expect(isinstance(raised, ValueError) and not recorder.of("model") and broken.read_text(encoding="utf-8") == text,
+           "path 上的检查点读不出来（只存了一半，load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、"
+           f"不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
+
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None
         dangling = load_sample(sample)
         _prepare(namespace, dangling, folder / f"{sample}.json")
@@ -994,12 +1022,18 @@ def _recovery_cases(recovery_action) -> None:
 
 # --- multiple choice -------------------------------------------------------------------------
 
+def answer_letter(value) -> str | None:
+    """A multiple-choice answer as one capital letter: spaces, lower case and a full-width letter (what a Chinese
+    input method types, "Ｃ") read as the letter they are; None for what is no string."""
+    return unicodedata.normalize("NFKC", value).strip().upper() if isinstance(value, str) else None
+
+
 def check_letter(name: str, namespace: dict, letters: str = "ABCD") -> None:
     """The answer `name` in the notebook's namespace (globals()) is one letter; whether it is right is the grader's."""
     __tracebackhide__ = True
     _needs(namespace, name)
     value = namespace[name]
-    expect(isinstance(value, str) and value.strip().upper() in set(letters),
+    expect(answer_letter(value) in set(letters),
            f'请把答案写成一个字母的字符串，例如 {name} = "{letters[0]}"；你的是 {value!r}。')
     print("格式正确 ✓ （只检查格式；答得对不对，提交后由隐藏测试判定）")
 

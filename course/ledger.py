@@ -47,7 +47,9 @@ def read_ledger(path) -> list[dict]:
         finally:
             os.close(fd)
     records = []
-    for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), start=1):
+    # lines end at "\n" only: json.dumps(ensure_ascii=False) leaves U+2028 and U+0085 in a record as they are
+    for number, raw in enumerate(complete.split(b"\n")[:-1], start=1):
+        line = raw.decode("utf-8", errors="replace")
         try:
             record = json.loads(line)
         except json.JSONDecodeError:

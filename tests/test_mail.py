@@ -1,4 +1,6 @@
 """Idempotency keys at the mail server (lesson 4): a key is delivered once, and can be looked up."""
+import json
+
 import pytest
 
 from course import MailServer, ServiceUnavailable, execute_tool, lookup_effect
@@ -75,3 +77,11 @@ def test_a_damaged_line_in_the_middle_is_an_error(tmp_path):
     path.write_text('{"type": "intent"}\nnot json\n{"type": "outcome"}\n', encoding="utf-8")
     with pytest.raises(ValueError, match="第 2 行"):
         read_ledger(path)
+
+
+def test_a_ledger_record_holding_a_line_separator_is_one_record(tmp_path):
+    """json.dumps(ensure_ascii=False), as the lesson asks, leaves U+2028 and U+0085 in a line: only "\\n" ends one."""
+    record = {"type": "outcome", "toolUseId": "toolu_01B", "output": "第一段\u2028第二段\x85第三段"}
+    path = tmp_path / "ledger.jsonl"
+    path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert read_ledger(path) == [record]

@@ -252,8 +252,9 @@ def output_said(output) -> str:
         return "（这次 execute_tool 返回的是空字符串，比如读到一个空文件：空的输出也是成功）"
     if len(output) > 2000:
         return f"（这次 execute_tool 返回了 {len(output)} 个字符：整段都要放进 content，不能截短）"
+    said = []
     if output.startswith("（没有"):
-        return f"（这次 execute_tool 返回的是「{short(output.strip(''.join(INVISIBLE)), 30)}」：什么也没找到也是成功的结果，不是失败）"
+        said.append(f"这次 execute_tool 返回的是「{short(output.strip(''.join(INVISIBLE)), 30)}」：什么也没找到也是成功的结果，不是失败")
     if not output.startswith("错误") and "错误" in output:
-        return "（这次 execute_tool 返回的文本中间提到了「错误」，开头不是：只有以「错误」开头的文本才表示工具失败）"
-    return ""
+        said.append("这次 execute_tool 返回的文本中间提到了「错误」，开头不是：只有以「错误」开头的文本才表示工具失败")
+    return f"（{'；'.join(said)}）" if said else ""

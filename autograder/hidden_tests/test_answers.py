@@ -1,5 +1,6 @@
 """The multiple-choice answers (test_quiz_failure, test_quiz_delete and test_root_cause, 1 point each)."""
 import pytest
+from course.checks import answer_letter
 
 from .helpers import expect, problem, short
 
@@ -22,7 +23,7 @@ def check(grading, name):
     expect(message is None, message)
     value = outcome.steps[index]["value"]
     expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
-    expect(value.strip().upper() == grading.answer(name), MISTAKES[name])
+    expect(answer_letter(value) == grading.answer(name), MISTAKES[name])
 
 
 @pytest.mark.grade("test_quiz_failure", 1)

@@ -254,6 +254,11 @@ def test_max_turns(grading):
                                     or f"run_agent 只调用了 {len(crash.answered_model_calls())} 次模型"))
     state = final_state(crash, 1)
     total = len(crash.answered_model_calls())
+    restarted = len([call for call in crash.answered_model_calls() if call["step"] == 1])
+    expect(total >= max_turns - start,
+           f"从 turns = {start} 的检查点续跑一个停不下来的任务，中途崩溃再重启：到 MAX_TURNS 为止还应该再调用 "
+           f"{max_turns - start} 次模型，你的 run_agent 一共只调用了 {total} 次就停下了（重启之后调用了 {restarted} 次）："
+           "重启后要从检查点接着跑（有悬空调用就先对账），直到模型不再调用工具或 turns 达到 MAX_TURNS")
     expect(total == max_turns - start,
            f"MAX_TURNS 要跨重启累计：检查点里 turns = {start}，中途崩溃再重启，前后一共只能再调用 "
            f"{max_turns - start} 次模型，你的 run_agent 调用了 {total} 次"

@@ -3,6 +3,7 @@ test_quiz_key, test_root_cause, 1 point each), read as values in one process.
 
 The expected classes are the reference's own table, read at judging time."""
 import pytest
+from course.checks import answer_letter
 
 from .helpers import expect, problem, short
 
@@ -55,7 +56,7 @@ def test_idempotent_writes(grading):
 def check(grading, name):
     value = value_of(grading, name)
     expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
-    expect(value.strip().upper() == grading.answer(name), MISTAKES[name])
+    expect(answer_letter(value) == grading.answer(name), MISTAKES[name])
 
 
 @pytest.mark.grade("test_quiz_exactly_once", 1)

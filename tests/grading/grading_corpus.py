@@ -11,7 +11,7 @@ A variant is a small Python file of sections:
 Answer cells a variant does not mention get the reference solution, read from the
 source notebook (autograder.notebook_code.full_marks_notebook, its only copy). Every
 function takes the Lesson (autograder.lessons) whose corpus it builds; lesson 3 by default. `${wrong:NAME}` and
-`${lower:NAME}` stand for a wrong letter and for the right one written " c ", so the
+`${lower:NAME}` stand for a wrong letter and for the right one written " c " (`${wide:NAME}`: full-width, "Ｃ"), so the
 variants stay right or wrong whatever letters the lesson's questions use.
 """
 import json
@@ -61,9 +61,11 @@ def _placeholders(code: str, lesson: Lesson) -> str:
         right = answers[name]
         if kind == "lower":
             return f" {right.lower()} "
+        if kind == "wide":  # the full-width letter a Chinese input method types
+            return chr(ord(right) - ord("A") + ord("Ａ"))
         return next(letter for letter in "ABCD" if letter != right)
 
-    return re.sub(r"\$\{(wrong|lower):(\w+)\}", replace, code)
+    return re.sub(r"\$\{(wrong|lower|wide):(\w+)\}", replace, code)
 
 
 def sections(name: str, lesson: Lesson = DEFAULT) -> list:
