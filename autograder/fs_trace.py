@@ -266,7 +266,9 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
         elif name in WRITES and len(args) > WRITES[name]:
             path = fd_path(args[WRITES[name]])
             record = {"op": "write", "path": path, "fd": fd_number(args[WRITES[name]]), "size": integer(result),
-                      "offset": integer(args[POSITIONED[name]]) if name in POSITIONED and len(args) > 3 else None}
+                      "offset": integer(args[POSITIONED[name]]) if name in POSITIONED and len(args) > 3 else None,
+                      # how many bytes write and pwrite64 were asked to write: more than `size` is a short write
+                      "wanted": integer(args[2]) if name in ("write", "pwrite64") and len(args) > 2 else None}
             if _within(path, roots):  # only these bytes are ever needed: decode nothing else
                 data = written_bytes(name, args)
                 record["data"] = None if data is None else data[:record["size"] or 0]

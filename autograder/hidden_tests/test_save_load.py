@@ -155,8 +155,13 @@ def test_atomic(grading):
     previous, why = on_disk(outcome, meta["file"])
     expect(outcome.files_after.get(meta["file"]) is not None, "一次失败的保存之后，path 上原来的检查点不见了")
     if why:
-        fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。提示：先写同一文件夹里的临时文件，"
-             "写完再用 os.replace 换上去，不要直接覆盖目标文件")
+        short_writes = [e for e in outcome.fs_events if e.get("step") == 1 and e.get("op") == "write"
+                        and e.get("wanted") is not None and e.get("size") is not None and e["size"] < e["wanted"]]
+        fail("一次写到一半失败的保存把原来的检查点写坏了（文件只剩半截）。" + (
+            f"磁盘快满时，os.write 只写进了 {short_writes[0]['size']} 字节（要写 {short_writes[0]['wanted']} 字节）、"
+            "返回实际写进的字节数而不报错，你的代码没有看返回值就接着 fsync、改名了：要循环写到全部写完"
+            "（或者用 open() 得到的文件对象写，它会写完或抛出异常）" if short_writes else
+            "提示：先写同一文件夹里的临时文件，写完再用 os.replace 换上去，不要直接覆盖目标文件"))
     expect(not checkpoint_differences(previous, meta["state"]), "一次失败的保存之后，path 上的检查点不再是上一份完整的检查点")
     expect(failed_save["status"] == StepStatus.RAISED,
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"

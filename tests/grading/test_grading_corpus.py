@@ -209,6 +209,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_pending_subscript": {"test_run_agent": 2, "test_incident_fix": 1},
     "wrong_reconcile_says_failed": {"test_reconcile": 4},  # the model reads "错误：…没有生效" as a definite failure
     "full_answers_fullwidth": {},  # "Ｃ", as a Chinese input method types it, is the letter C
+    "wrong_save_single_os_write": {"test_save_load": 2},  # one os.write, its count unread: a full disk cuts it short
     # checks "finished" before "pending": a checkpoint at save point A with a call dangling is returned as done
     "wrong_agent_finished_check_first": {"test_run_agent": 3, "test_incident_fix": 1},
 }
@@ -257,6 +258,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_save_reconcile_only_rerun": "不管悬空的是什么工具",
     "wrong_reconcile_says_failed": "读起来像工具自己失败了",
     "wrong_agent_finished_check_first": "次就停下了",
+    "wrong_save_single_os_write": "要循环写到全部写完",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
     "wrong_save_fsync_after_replace": "之后再改名",
     "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",

@@ -40,6 +40,7 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 # each needs a visible check of its own (a failing tool between two saves, a recording client, the default path,
 # a torn ledger...). Listed so that the gap is seen; a new mistake outside this list still needs a visible check.
 NOT_YET_VISIBLE = {
+    "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute", "wrong_own_reader_no_truncate",
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again", "wrong_skip_ledger_idempotent",
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
