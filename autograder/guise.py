@@ -105,13 +105,12 @@ def kernel_shell(ipython_dir: str):
 def kernel_streams() -> tuple:
     """(stdout, stderr) as a kernel's: ipykernel OutStreams (by class, name and module), whose writes go nowhere
     here (a kernel sends them to the front end)."""
-    import io
-
     from ipykernel.iostream import OutStream
 
     class QuietOutStream(OutStream):
         def __init__(self, name: str):  # no session, no IOPub thread
-            self.name = name
+            self.name, self._isatty = name, False
+            self._original_stdstream_copy = 1 if name == "stdout" else 2  # fileno(), as a kernel's capture gives
 
         def write(self, string: str) -> int:
             if not isinstance(string, str):
@@ -124,12 +123,6 @@ def kernel_streams() -> tuple:
 
         def flush(self):
             pass
-
-        def fileno(self):
-            raise io.UnsupportedOperation("fileno")
-
-        def isatty(self) -> bool:
-            return False
 
         def close(self):
             pass
