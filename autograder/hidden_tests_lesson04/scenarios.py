@@ -293,6 +293,16 @@ def build(max_turns: int, rng) -> dict:
     found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"))
     agent("agent_resume_recorded", email, recorded, ledger_text=lines(found))
     scenarios["agent_resume_recorded"].meta["records"] = found
+    # a read-only call pending (reconcile runs it again: clearing pendingToolUse alone leaves its tool_use unpaired,
+    # a 400 at the next model call), beside a ledger holding other calls' records or none at all
+    reading = draw.sample("cpC", email)
+    made = ledgers.call_of("read_only")
+    reading = draw.with_pending(reading, made["name"], made["input"])
+    others = ledgers.others()
+    agent("agent_resume_read_only", email, reading, ledger_text=lines(others) if others else None)
+    # save point A written, then the crash before the first intent: no ledger file beside the checkpoint yet. No
+    # record is "never started" (reconcile reads a missing ledger as empty): the email goes out once, through the ledger
+    agent("agent_resume_no_ledger", email, draw.sample("cpC", email))
 
     # -- the incident: its state (checkpoint at save point A, intent only, the email delivered), and a real kill --
     incident = draw.sample("cpC", again)

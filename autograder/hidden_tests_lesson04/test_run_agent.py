@@ -107,7 +107,7 @@ def test_sends_through_the_ledger(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
-    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做）"""
+    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做）；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
     for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
                          ("agent_crash_after_send", "send_email 送达之后、记下结果之前")):
         outcome = grading.outcome(name)
@@ -132,6 +132,8 @@ def test_every_crash_of_the_send(grading):
         check_counters(outcome, state, 0, f"在{moment}被杀掉再续跑")
     resume_nothing_pending(grading)
     resume_recorded(grading)
+    resume_read_only(grading)
+    resume_no_ledger(grading)
 
 
 def resume_nothing_pending(grading):
@@ -168,3 +170,40 @@ def resume_recorded(grading):
            f"（{short(recorded, 40)}），你的是 {short(block)}")
     check_counters(outcome, state, checkpoint["turns"], "从悬空调用已有 outcome 的检查点续跑")
 
+
+def resume_read_only(grading):
+    """A read-only call is pending: reconcile runs it again, and its tool_result is in the next request."""
+    outcome = grading.outcome("agent_resume_read_only")
+    checkpoint = outcome.scenario.meta["checkpoint"]
+    pending = checkpoint["pendingToolUse"]
+    where = f"从检查点续跑：悬空的是只读工具 {pending['name']}（id {pending['id']}）"
+    asked = first_request(outcome, 0)
+    expect(asked is None or result_for(asked, pending["id"]) is not None,
+           f"{where}，续跑后第一次调用模型时，对话里还没有这次调用的 tool_result：悬空的只读调用也要先 "
+           "reconcile(state, ledger_path(path))（再执行一次，补上配对的 tool_result），不能只把 pendingToolUse 清成 None："
+           "对话末尾的 tool_use 没有配对，API 会返回 400")
+    message = problem(outcome, 0, "run_agent")
+    expect(message is None, f"{where}：{message}")
+    state = final(outcome, 0, "run_agent")
+    trouble = pairing_problem(state.get("messages") if isinstance(state.get("messages"), list) else [])
+    expect(trouble is None, f"{where}，续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
+    check_counters(outcome, state, checkpoint["turns"], where)
+
+
+def resume_no_ledger(grading):
+    """Save point A with send_email pending, and no ledger file yet: nothing recorded means never started."""
+    outcome = grading.outcome("agent_resume_no_ledger")
+    checkpoint = outcome.scenario.meta["checkpoint"]
+    call_id = checkpoint["pendingToolUse"]["id"]
+    where = (f"从检查点续跑：悬空的是 send_email（id {call_id}），检查点旁边还没有台账文件"
+             "（存档点 A 写好之后、intent 写下之前就崩溃了）")
+    state = final(outcome, 0, "run_agent")
+    messages = state.get("messages") if isinstance(state.get("messages"), list) else []
+    unknown = unknown_results(messages)
+    expect(outcome.delivered_ids == [keyed(call_id)] and not unknown,
+           f"{where}，邮件服务器{received(outcome, call_id)}，对话里有 {unknown} 个 is_error 结果；应该正好 1 封、"
+           "带这次调用的键，结果是确定的：台账里没有记录（连文件都还没有）说明这次调用从没开始，"
+           "照样 reconcile(state, ledger_path(path))，经台账执行一次，不能退回第 3 课的对账补 is_error")
+    trouble = pairing_problem(messages)
+    expect(trouble is None, f"{where}，续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
+    check_counters(outcome, state, checkpoint["turns"], where)
