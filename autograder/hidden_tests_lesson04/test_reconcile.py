@@ -11,6 +11,8 @@ again there is harmless, any other execution is not.
 """
 import pytest
 
+import course.model
+
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
 from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, same, short,
@@ -170,11 +172,16 @@ def test_unknown_only_when_unanswerable(grading):
         expect(block.get("is_error") is True, "服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），"
                                               f"你的是 {short(block.get('is_error'))}{where}")
         expect(text_of(block.get("content")).strip(), f"is_error 结果也要在 content 里写一句：结果未知、请先确认{where}")
-        outputs = [c["output"] for c in result.calls]  # what a retry with the same key really answered may be kept
+        # what a retry with the same key really answered may be kept, but not its failure: the service was down for
+        # the retry, which says nothing of the first try (recorded, "not sent" would be reused as a definite result)
+        outputs = [c["output"] for c in result.calls if not str(c["output"]).startswith("错误")]
         guessed = [r for r in new_records(outcome, case, result) if r.get("type") == "outcome"
                    and r.get("output") not in outputs]
         expect(not guessed, "结果未知时台账不动：记一条 outcome，下次恢复就会把「未知」当成确定的结果复用，"
                             f"is_error 也丢了（你的 reconcile 追加了 {short(guessed)}）{where}")
+        expect(course.model.reads_as_unknown(text_of(block.get("content")), True),
+               "is_error 结果读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效、"
+               f"再做一次（再发一封信）。content 要写明结果未知、可能已经生效、请先确认现状{where}")
     for outcome, index, case, action, result in cases(grading, {"rerun"}):
         not_unknown(result, situation(case, outcome))
 
@@ -191,3 +198,8 @@ def test_one_paired_result_on_every_path(grading):
                             f"{situation(case, outcome)}")
         if action == "rerun":
             check_rerun(result)
+            # reading the ledger may cut a torn last line off (course.ledger.read_ledger does): records are compared
+            given, _ = records_in(outcome.scenario.files.get(case["ledger"]))
+            expect(ledger_after(outcome, case) == given,
+                   "悬空的是只读工具，重新执行之后台账不动：只读工具不记台账（不追加 intent，也不追加 outcome）"
+                   f"{situation(case, outcome)}")

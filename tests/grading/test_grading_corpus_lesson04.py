@@ -95,6 +95,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probed again (25/25 before): every run now resumes with a read-only call pending and with no ledger file yet
     "wrong_agent_readonly_pending_cleared": {"test_run_agent": 1},  # its tool_use left unpaired: a 400
     "wrong_agent_no_ledger_file_lesson3": {"test_run_agent": 1},  # no ledger file: never started, not unknown
+    "wrong_is_error_worded_as_failure": {"test_reconcile": 4},  # course.model.reads_as_unknown, as in lesson 3
+    "wrong_reconcile_rerun_records_outcome": {"test_reconcile": 4},  # the ledger is left alone on the rerun path
+    # with the mail server down, a resend's "错误：邮件没有发出去" recorded as the outcome and sent as the result
+    "wrong_reconcile_resend_instead_of_lookup": {"test_reconcile": 4},
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -146,6 +150,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_execute_no_outcome_on_error": "出错也是确定的结果",
     "wrong_agent_readonly_pending_cleared": "悬空的只读调用也要先",
     "wrong_agent_no_ledger_file_lesson3": "不能退回第 3 课的对账补 is_error",
+    "wrong_is_error_worded_as_failure": "读起来像工具自己失败了",
+    "wrong_reconcile_rerun_records_outcome": "只读工具不记台账",
+    "wrong_reconcile_resend_instead_of_lookup": "结果未知时台账不动",
 }
 
 
