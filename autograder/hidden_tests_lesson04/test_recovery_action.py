@@ -91,8 +91,13 @@ def check(grading, wanted: set):
         expect(not ran, f"{what} 只做判断，却通过 execute_tool 执行了 {short(ran)}：执不执行，由调用它的 reconcile 决定")
         expect(not emails_in_step(outcome, index), f"{what} 只做判断，却发出了邮件")
         asked = [c for c in outcome.lookups if c["step"] == index and c.get("case")]
-        expect(not asked or reference_asks(grading.reference, case["checkpoint"], case["records"], case["service"]),
+        asks = reference_asks(grading.reference, case["checkpoint"], case["records"], case["service"])
+        expect(not asked or asks,
                f"{what} 只在台账里只有 intent 时才问服务端（lookup）：这里{WHY[action]}，你的函数却问了 {len(asked)} 次{shown}")
+        expect(asked or not asks,
+               f"{what} 台账里只有 intent 时，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
+               "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
+               f"由传进来的 lookup 回答，不能写死在代码里{shown}")
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（检查点、台账，或者存着它们内容的文件）："
                             "保存检查点、记台账由调用它的 reconcile 和 run_agent 来做，它不该有这样的副作用")
 

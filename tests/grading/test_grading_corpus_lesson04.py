@@ -61,8 +61,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_is_error_when_answered": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
     "wrong_outcome_not_recorded": {"test_reconcile": 4, "test_incident_fix": 2},
     # the reference's reconcile asks the student's recovery_action, so its mistakes show there too
-    "wrong_recovery_ignores_lookup": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3,
-                                      "test_incident_fix": 1},
+    "wrong_recovery_ignores_lookup": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 3,
+                                      "test_incident_fix": 1},  # ... and its is_error without asking loses one
     "wrong_recovery_by_name": {"test_recovery_action": 2, "test_reconcile": 1},
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
@@ -88,7 +88,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_turns_restart": {"test_run_agent": 0},  # turns from 0 on resume, tokensUsed never set
     "wrong_recovery_counts_records": {"test_recovery_action": 2},  # [intent, intent] and [intent, intent, outcome]
     "wrong_recovery_retries_error_outcome": {"test_recovery_action": 3},
-    "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 2},  # unheard-of tools in each ledger state
+    "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 1},  # unheard-of tools in each ledger state
     "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
     "wrong_reconcile_unsynced_own_append": {"test_reconcile": 3},  # its appends judged under the power-cut model
     "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_reconcile": 4},
@@ -97,6 +97,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_no_ledger_file_lesson3": {"test_run_agent": 1},  # no ledger file: never started, not unknown
     "wrong_is_error_worded_as_failure": {"test_reconcile": 4},  # course.model.reads_as_unknown, as in lesson 3
     "wrong_reconcile_rerun_records_outcome": {"test_reconcile": 4},  # the ledger is left alone on the rerun path
+    "wrong_recovery_email_only_lookup": {"test_recovery_action": 3},  # does not ask where the reference asks
     # with the mail server down, a resend's "错误：邮件没有发出去" recorded as the outcome and sent as the result
     "wrong_reconcile_resend_instead_of_lookup": {"test_reconcile": 4},
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -152,6 +153,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_no_ledger_file_lesson3": "不能退回第 3 课的对账补 is_error",
     "wrong_is_error_worded_as_failure": "读起来像工具自己失败了",
     "wrong_reconcile_rerun_records_outcome": "只读工具不记台账",
+    "wrong_recovery_email_only_lookup": "你的函数没有问就下了结论",
     "wrong_reconcile_resend_instead_of_lookup": "结果未知时台账不动",
 }
 
