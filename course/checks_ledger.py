@@ -254,15 +254,14 @@ def check_recovery_action(recovery_action) -> None:
                f"{label}：recovery_action 只能返回 {', '.join(map(repr, ACTIONS))} 之一，你返回了 {action!r}。")
         pending_id = (cp["pendingToolUse"] or {}).get("id")
         kinds = {r.get("type") for r in records if r.get("toolUseId") == pending_id}
+        if action != wanted:
+            ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
+            fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
+                 f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
         expect(wanted == "rerun" or "intent" not in kinds or "outcome" in kinds or spy.calls,
                f"{label}：台账里只有 intent，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
                "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
                "由传进来的 lookup 回答，不能写死在代码里。")
-        if action == wanted:
-            continue
-        ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
-        fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
-             f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
     print(PASSED)
 
 
