@@ -183,19 +183,25 @@ def check_run_agent(run_agent, namespace: dict) -> None:
 
     def stand_in_reconcile(cp, ledger):
         seen.append(Path(ledger))
+        pending = cp["pendingToolUse"]
+        result = delivered_text(EMAIL_CALL) if pending["name"] == "send_email" else "（检查程序临时补上的结果）"
         cp["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"], "content": delivered_text(EMAIL_CALL)}]})
+            {"type": "tool_result", "tool_use_id": pending["id"], "content": result}]})
         cp["pendingToolUse"] = None
         return cp
 
-    path = _scratch("check-resume-") / "checkpoint.json"
-    namespace["save_checkpoint"](load_sample("cpC"), path)
-    with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile):
-        final = call("run_agent（从 cpC 续跑）", run_agent, task, client=make_client(offline=True), path=path)
-        delivered = mail.count()
-    expect(seen, "从 cpC 续跑时没有调用 reconcile：检查点里有悬空调用，要先对账。")
-    expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
-    expect(delivered == 0, "对账已经补上了结果，续跑后不应该再发信。")
+    for sample in ("cpC", "cpB"):  # send_email pending, then a read-only call
+        seen.clear()
+        start = load_sample(sample)
+        path = _scratch("check-resume-") / "checkpoint.json"
+        namespace["save_checkpoint"](start, path)
+        with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile):
+            call(f"run_agent（从 {sample} 续跑）", run_agent, start["task"], client=make_client(offline=True), path=path)
+            delivered = mail.count()
+        expect(seen, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{start['pendingToolUse']['name']}），"
+                     "要先对账，只读工具也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400。")
+        expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
+        expect(delivered == 0, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
 
 

@@ -49,8 +49,8 @@ NOT_YET_VISIBLE = {
     # a tool that fails, a power cut during reconcile's own appends, a recovery_action that saves
     "wrong_agent_reconcile_always", "wrong_agent_turns_restart", "wrong_append_fsyncs_cwd",
     "wrong_execute_no_outcome_on_error", "wrong_reconcile_unsynced_own_append", "wrong_recovery_saves_checkpoint",
-    # lesson 4, probed a third time: a resume with a read-only call pending, a folder fsync before the file exists
-    "wrong_agent_readonly_pending_cleared", "wrong_append_dirsync_before_create",
+    # lesson 4, probed a third time: a folder fsync before the file exists
+    "wrong_append_dirsync_before_create",
 }
 
 
