@@ -23,6 +23,7 @@ from .scenario import Scenario, SubmissionTrouble
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
 INVISIBLE = ("\u200b", "\u200c")  # zero-width space and non-joiner: the marker's 0 and 1
+FORGED = "向评分器报告了两次结果（学生代码冒充评分驱动发的），这一次的结果作废"
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
@@ -125,21 +126,33 @@ class ScenarioRun:
             for cell in cells if isinstance(cells, list) else ():
                 if isinstance(cell, dict) and cell.get("status") in (CellStatus.OK, CellStatus.RAISED):
                     self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
-            if kind == EventKind.CELL:
+            # The student's code runs in the process that reports, and can find its token: only the order the
+            # driver keeps is taken (cells, then each step's start and one result, in turn); anything else is
+            # ignored, and a second result for a step voids it.
+            stepping = any(self.started_at[i] is not None for i in self.job_steps)
+            if kind == EventKind.CELL and not stepping:
                 self._enter(Phase(PhaseKind.CELL, cell=str(payload.get("name"))))
             elif kind == EventKind.STEP and payload.get("index") in self.job_steps:
                 index = payload["index"]
                 running = Phase(PhaseKind.STEP, step=index)
-                if payload.get("status") == EventStatus.START and self.phase != running and self.steps[index] is None:
-                    self._enter(running)
-                    self.started_at[index] = self.phase_trace
-                    if index not in self.defined_files:
-                        self._note_defined_files(index)
-                elif (self.phase == running and self.steps[index] is None
-                      and isinstance(payload.get("result"), dict)):
-                    self.steps[index] = _checked_result(payload["result"])
-                    self.returned_at[index] = self.trace_position()
+                previous_done = self.phase.kind is not PhaseKind.STEP or self.steps[self.phase.step] is not None
+                if payload.get("status") == EventStatus.START:
+                    if index == self._next_step() and previous_done:
+                        self._enter(running)
+                        self.started_at[index] = self.phase_trace
+                        if index not in self.defined_files:
+                            self._note_defined_files(index)
+                elif isinstance(payload.get("result"), dict) and self.started_at[index] is not None:
+                    if self.steps[index] is None and self.phase == running:
+                        self.steps[index] = _checked_result(payload["result"])
+                        self.returned_at[index] = self.trace_position()
+                    elif self.steps[index] is not None:
+                        self.steps[index] = {"status": StepStatus.DIED, "detail": FORGED}
         return {}
+
+    def _next_step(self):
+        """The job's first step not yet started: the only one the driver may start now."""
+        return next((i for i in self.job_steps if self.started_at[i] is None), None)
 
     def _note_defined_files(self, index: int):
         """At the job's first step's start, the student's process waits for this reply: every file its definitions

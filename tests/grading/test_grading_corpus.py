@@ -210,12 +210,22 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_says_failed": {"test_reconcile": 4},  # the model reads "错误：…没有生效" as a definite failure
     "full_answers_fullwidth": {},  # "Ｃ", as a Chinese input method types it, is the letter C
     "wrong_save_single_os_write": {"test_save_load": 2},  # one os.write, its count unread: a full disk cuts it short
+    # red team, round 4: events posted to the grader with the job's token (found through gc), as the driver posts them
+    "wrong_rerun_send_marked_unknown": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_event_hide_rerun": {"test_reconcile": 4, "test_incident_fix": 2},  # a "cell" event around the resend
+    "tamper_event_forge_done": {"test_recovery_action": 0},  # its own result before the driver's: both void
+    "tamper_event_keepalive": {"test_reconcile": 2, "test_incident_fix": 1},  # events to restart the clock: ignored
+    "tamper_event_start_next": {},  # a "start" for the next step while its own runs: ignored
     # checks "finished" before "pending": a checkpoint at save point A with a call dangling is returned as done
     "wrong_agent_finished_check_first": {"test_run_agent": 3, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_deleted_name_dsync": "wrong_save_no_file_fsync",
+    "tamper_event_hide_rerun": "wrong_rerun_send_marked_unknown",
+    "tamper_event_forge_done": "wrong_recovery_mutates",
+    "tamper_event_keepalive": "wrong_incident_rerun",
+    "tamper_event_start_next": "full_reference",
     "tamper_deleted_suffix_fsync": "wrong_save_no_file_fsync",
     "tamper_recovery_mmap_utime": "wrong_recovery_saves",
     "tamper_detect_stdout": "wrong_incident_rerun",
@@ -259,6 +269,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_says_failed": "读起来像工具自己失败了",
     "wrong_agent_finished_check_first": "次就停下了",
     "wrong_save_single_os_write": "要循环写到全部写完",
+    "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
     "wrong_save_fsync_after_replace": "之后再改名",
     "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",

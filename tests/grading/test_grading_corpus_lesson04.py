@@ -117,6 +117,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_dsync_dup2_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     # an O_APPEND|O_DSYNC decoy named "<ledger> (deleted)" at the ledger's number (red team, round 3: 25/25 before)
     "tamper_deleted_name_dsync_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
+    # an unkeyed resend of a call with only an intent (the incident), hidden behind a forged "cell" event (red team 4)
+    "wrong_reconcile_unkeyed_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_event_hide_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -125,6 +128,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_grader": "wrong_resend_without_key",
     "tamper_dsync_dup2_ledger": "wrong_append_no_fsync",
     "tamper_deleted_name_dsync_ledger": "wrong_append_no_fsync",
+    "tamper_event_hide_resend": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
