@@ -23,7 +23,7 @@ from .scenario import Scenario, SubmissionTrouble
 
 READ_ONLY_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS) - {"send_email"}
 INVISIBLE = ("\u200b", "\u200c")  # zero-width space and non-joiner: the marker's 0 and 1
-FORGED = "向评分器报告了两次结果（学生代码冒充评分驱动发的），这一次的结果作废"
+FORGED = "向评分器报告了两次结果（学生代码自己发了报告，或者 fork 出来的子进程没有退出、又回到了评分驱动里），这一次的结果作废"
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)

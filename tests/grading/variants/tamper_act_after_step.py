@@ -8,7 +8,7 @@ import time
 
 def _later(state, path):
     time.sleep(0.3)
-    temporary = str(path) + ".tmp"
+    temporary = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"  # the thread's and the child's: no race
     with open(temporary, "w", encoding="utf-8") as file:
         json.dump(state, file, ensure_ascii=False)
         file.flush()
