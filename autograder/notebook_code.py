@@ -30,6 +30,7 @@ RELEASE_NOTEBOOK = DEFAULT.release_notebook
 
 # Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
 # (the notebook's widgets and replay live outside it, and a solution has no use for them).
+TRY_NODES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))  # TryStar: 3.11+
 SANDBOX_MODULES = frozenset(sys.stdlib_module_names) | {"course", "anthropic", "httpx2"}
 
 
@@ -169,7 +170,7 @@ def _definition(node, keeps_value, leaves_out=frozenset()):
         if not keeps_value(node.test):
             return None
         blocks = {"body": node.body, "orelse": node.orelse}
-    elif isinstance(node, (ast.Try, ast.TryStar)):
+    elif isinstance(node, TRY_NODES):
         if not all(handler.type is None or _names_only(handler.type) for handler in node.handlers):
             return None
         blocks = {"body": node.body, "orelse": node.orelse, "finalbody": node.finalbody}
