@@ -800,6 +800,15 @@ def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> No
     _expect_no_nulls(final.get("messages", []))
 
 
+def _expect_whole_output(result, output: str, returned: str) -> None:
+    """`result` (a tool_result, or None when there is none) carries a successful `output` whole and no is_error;
+    `returned` says what the tool returned."""
+    expect(result is not None and output in text_of(result.get("content")),
+           f"{returned}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
+    expect(not result.get("is_error"),
+           f"{returned}，这是工具成功给出的结果，tool_result 不应该标 is_error：只有以「错误」开头的文本才表示工具失败。")
+
+
 def _check_tool_outputs(run_agent, namespace: dict, task: str, path: Path) -> None:
     """Tool outputs in every TOOL_OUTPUT_SHAPES, from the third call on (the model reads on from the first two):
     each goes into its tool_result whole, and none is flagged is_error."""
@@ -826,11 +835,7 @@ def _check_tool_outputs(run_agent, namespace: dict, task: str, path: Path) -> No
                 continue
             shape, output = found
             results = _results_of(final["messages"], block["id"])
-            expect(results and output in text_of(results[0].get("content")),
-                   f"execute_tool 返回了{OUTPUT_SAID[shape]}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
-            expect(not results[0].get("is_error"),
-                   f"execute_tool 返回了{OUTPUT_SAID[shape]}，这是工具成功给出的结果，tool_result 不应该标 is_error："
-                   "只有以「错误」开头的文本才表示工具失败。")
+            _expect_whole_output(results[0] if results else None, output, f"execute_tool 返回了{OUTPUT_SAID[shape]}")
 
 
 # --- reconcile -------------------------------------------------------------------------------
@@ -922,10 +927,8 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         for shape, said in OUTPUT_SAID.items():
             spy.shape = shape
             _, block = _reconciled(reconcile, load_sample("cpB"), spy)
-            expect(spy.calls and spy.calls[0][2] in text_of(block.get("content")),
-                   f"read_file 重新执行后返回了{said}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
-            expect(not block.get("is_error"), f"read_file 重新执行后返回了{said}，这是工具成功给出的结果，不应该标 is_error："
-                                              "只有以「错误」开头的文本才表示工具失败。")
+            _expect_whole_output(block if spy.calls else None, spy.calls[0][2] if spy.calls else "",
+                                 f"read_file 重新执行后返回了{said}")
         spy.shape = None
 
         worded = _with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"])  # the model wrote on after its call

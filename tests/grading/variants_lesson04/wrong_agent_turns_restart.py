@@ -1,5 +1,5 @@
-"""错误：run_agent 续跑时把 turns 清零（「新进程重新数」），也不再更新 tokensUsed；课文说其余一切照旧：turns 和 tokensUsed
-接着数，MAX_TURNS 限的是跨重启的总轮数——反复崩溃的任务永远停不下来。台账部分和参考答案一样。"""
+"""错误：run_agent 续跑时把轮数从零重新数（「新进程重新数」），用量也不再更新；两个计数器本该从检查点接着累计，
+MAX_TURNS 限的是跨重启的总轮数，清零之后一个反复崩溃的任务永远停不下来。台账部分和参考答案一样。"""
 # %% run_agent
 def run_agent(task, client=None, path=CHECKPOINT_PATH):
     client = client or make_client()
