@@ -18,9 +18,11 @@ right answer does, not how to write it.
 """
 import contextlib
 import copy
+import functools
 import json
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
@@ -153,6 +155,24 @@ def text_of(content) -> str:
     return ""
 
 
+def call_text(call: dict | None) -> str:
+    """A tool call (a tool_use block or pendingToolUse) in one line: name(input), id."""
+    if not call:
+        return "null"
+    return f"{call.get('name')}({json.dumps(call.get('input', {}), ensure_ascii=False)})，id {call.get('id')}"
+
+
+def describe_block(block: dict) -> str:
+    """One content block in a line of Chinese: text, tool_use or tool_result (the notebooks' describe() uses it)."""
+    kind = block.get("type")
+    if kind == "tool_use":
+        return f"调用 {call_text(block)}"
+    if kind == "tool_result":
+        flag = "（is_error）" if block.get("is_error") else ""
+        return f"结果{flag} → {block.get('tool_use_id')}：{text_of(block.get('content'))}"
+    return text_of([block])
+
+
 def describe_reply(reply: dict) -> str:
     """A Messages API reply (the JSON body) as the student reads it: its stop reason and its blocks in order."""
     blocks = [f"工具调用 {b.get('name')}" if b.get("type") == "tool_use" else "文字" for b in reply.get("content") or []]
@@ -215,8 +235,27 @@ def unprivileged(function, *args):
     return ended["value"]
 
 
+_scratch_folders: list = []  # made by the checks now running; each check removes its own when it ends
+
+
 def _scratch(prefix: str) -> Path:
-    return Path(tempfile.mkdtemp(prefix=prefix))
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    _scratch_folders.append(folder)
+    return folder
+
+
+def leaves_no_scratch(check):
+    """A visible check that removes the folders it made however it ends: a student runs the checks many times."""
+    @functools.wraps(check)
+    def checking(*args, **kwargs):
+        __tracebackhide__ = True
+        made_before = len(_scratch_folders)
+        try:
+            return check(*args, **kwargs)
+        finally:
+            while len(_scratch_folders) > made_before:
+                shutil.rmtree(_scratch_folders.pop(), ignore_errors=True)
+    return checking
 
 
 # --- save_checkpoint / load_checkpoint -------------------------------------------------------
@@ -331,6 +370,7 @@ def _load_error(load_checkpoint, path: Path, what: str) -> ValueError:
     fail(f"文件{what}时应该抛 ValueError，你的函数却返回了 {short(value)}：返回值会被当成能用的检查点。")
 
 
+@leaves_no_scratch
 def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 1) -> None:
     __tracebackhide__ = True
     folder = _scratch("check-save-")
@@ -610,6 +650,7 @@ def _with_missing_note(cp: dict, note: str) -> dict:
     return cp
 
 
+@leaves_no_scratch
 def check_run_agent(run_agent, namespace: dict) -> None:
     """`namespace` is the notebook's globals(): the check stands in for save_checkpoint and reconcile there."""
     __tracebackhide__ = True
@@ -906,6 +947,7 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
     return pending, block
 
 
+@leaves_no_scratch
 def check_reconcile(reconcile, namespace: dict) -> None:
     """`namespace` is the notebook's globals(): execute_tool is watched there while reconcile runs."""
     __tracebackhide__ = True
@@ -1043,6 +1085,7 @@ def check_letter(name: str, namespace: dict, letters: str = "ABCD") -> None:
 
 # --- the incident, replayed in this process -----------------------------------------------------
 
+@leaves_no_scratch
 def check_incident_fix(namespace: dict) -> None:
     """Resume the incident's checkpoint with your run_agent and reconcile, the email already delivered."""
     __tracebackhide__ = True

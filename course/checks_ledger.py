@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
-                     expect, fail, short, standing_in, text_of)
+                     expect, fail, leaves_no_scratch, short, standing_in, text_of)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, reads_as_unknown
@@ -58,6 +58,7 @@ def check_effects(effects) -> None:
 
 # --- append_ledger ---------------------------------------------------------------------------
 
+@leaves_no_scratch
 def check_append_ledger(append_ledger) -> None:
     __tracebackhide__ = True
     folder = _scratch("check-ledger-")
@@ -124,6 +125,7 @@ def _of(records: list, call_id: str, kind: str) -> list:
     return [r for r in records if r.get("toolUseId") == call_id and r.get("type") == kind]
 
 
+@leaves_no_scratch
 def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
     __tracebackhide__ = True
     ledger = _scratch("check-execute-") / "ledger.jsonl"
@@ -158,6 +160,7 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
 
 # --- run_agent -------------------------------------------------------------------------------
 
+@leaves_no_scratch
 def check_run_agent(run_agent, namespace: dict) -> None:
     """The email task from scratch, then a resume from cpC with a stand-in reconcile."""
     __tracebackhide__ = True
@@ -306,6 +309,7 @@ def _reconcile_once(reconcile, cp: dict, ledger: Path, label: str) -> dict:
     return block
 
 
+@leaves_no_scratch
 def check_reconcile(reconcile, namespace: dict) -> None:
     __tracebackhide__ = True
     email = EMAIL_CALL
@@ -370,6 +374,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
 
 # --- the incident, replayed in this process ----------------------------------------------------
 
+@leaves_no_scratch
 def check_incident_fix(namespace: dict) -> None:
     """The incident's state: intent in the ledger, the email delivered, no outcome; resume with your code."""
     __tracebackhide__ = True

@@ -37,7 +37,7 @@ from typing import Callable
 
 import course
 from course import tools
-from course.checks import short
+from course.checks import call_text, describe_block, short
 from course.ledger import LEDGER_NAME
 from course.mail import MailServer
 from course.model import InvalidRequest, check_tool_pairing, content_blocks, make_client, warm_up
@@ -377,7 +377,7 @@ class ReplayResult:
                          f"进程被信号 {self.killed.signal} 杀死（就像 OOM Killer）。")
         lines.append(f"   此刻邮件服务器已收到 {self.emails_at_crash} 封；checkpoint.json："
                      + (self.at_crash.problem and f"读不回来，{self.at_crash.problem}"
-                        or state and f"turns={state.get('turns')}，pendingToolUse={_call_text(self.dangling)}"
+                        or state and f"turns={state.get('turns')}，pendingToolUse={call_text(self.dangling)}"
                         or "还不存在"))
         if self.resumed:
             ending = (f"抛出了异常：{self.resumed.error}" if self.resumed.error
@@ -414,23 +414,6 @@ def _text(content) -> str:
 
 def _task(result: ReplayResult) -> str:
     return ((result.final.state or result.at_crash.state or {}).get("task")) or "?"
-
-
-def _call_text(call: dict | None) -> str:
-    if not call:
-        return "null"
-    return f"{call.get('name')}({json.dumps(call.get('input', {}), ensure_ascii=False)})，id {call.get('id')}"
-
-
-def describe_block(block: dict) -> str:
-    """One content block in a line of Chinese: text, tool_use or tool_result."""
-    kind = block.get("type")
-    if kind == "tool_use":
-        return f"调用 {_call_text(block)}"
-    if kind == "tool_result":
-        flag = "（is_error）" if block.get("is_error") else ""
-        return f"结果{flag} → {block.get('tool_use_id')}：{_text(block.get('content'))}"
-    return _text([block])
 
 
 SAVE_STEPS = {"write": "写到一半", "closed": "写完", "before_rename": "改名之前", "after_rename": "改名之后"}

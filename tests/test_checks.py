@@ -1,5 +1,6 @@
 """The notebook's visible checks (course.checks): each typical mistake fails with its Chinese hint,
 and correct answers written in other styles pass."""
+import tempfile
 import textwrap
 
 import pytest
@@ -47,6 +48,15 @@ def save_checkpoint(state, path=CHECKPOINT_PATH):
 def test_the_reference_save_and_load_pass(namespace, capsys):
     checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
     assert "✓" in capsys.readouterr().out
+
+
+def test_a_check_leaves_no_folder_behind_passed_or_failed(namespace, monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where tempfile.mkdtemp makes the check's folders
+    checks.check_save_load(namespace["save_checkpoint"], namespace["load_checkpoint"])
+    checks.check_incident_fix(namespace)
+    define(namespace, SAVE_WITHOUT_FSYNC)
+    fails_with("一次 os.fsync 也没有调用", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_no_fsync_at_all(namespace):

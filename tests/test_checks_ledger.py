@@ -1,4 +1,5 @@
 """Lesson 4's visible checks (course.checks_ledger): the reference passes, each typical mistake fails with its hint."""
+import tempfile
 import textwrap
 
 import pytest
@@ -28,7 +29,8 @@ def fails_with(words: str, check, *args):
     assert words in str(caught.value), str(caught.value)
 
 
-def test_the_reference_passes_every_check(namespace, capsys):
+def test_the_reference_passes_every_check(namespace, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the checks make their folders
     checks.check_lesson3_code(namespace["save_checkpoint"], namespace["load_checkpoint"],
                               namespace["lesson3_reconcile"], namespace)
     checks.check_effects(namespace["EFFECTS"])
@@ -38,6 +40,7 @@ def test_the_reference_passes_every_check(namespace, capsys):
     checks.check_recovery_action(namespace["recovery_action"])
     checks.check_reconcile(namespace["reconcile"], namespace)
     checks.check_incident_fix(namespace)
+    assert list(tmp_path.iterdir()) == [], "a visible check left its folders behind"
     assert capsys.readouterr().out.count("✓") == 9  # lesson 3's two checks, then lesson 4's seven
 
 

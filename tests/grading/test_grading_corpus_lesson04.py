@@ -45,6 +45,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_pwrite_at_end": {},
     "full_two_writes_compact": {},
     "full_writev_append": {},
+    "full_reconcile_describe": {},  # calls the describe() of the notebook's first demo cell
     "blank": ZERO,
     "wrong_answers": {"test_quiz_exactly_once": 0, "test_quiz_key": 0, "test_root_cause": 0},
     "wrong_effects_add_label": {"test_effects": 1},

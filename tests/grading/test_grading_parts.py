@@ -12,12 +12,13 @@ import pytest
 
 from autograder.child import NotPlain, plain, python_value
 from autograder.folder import Folder
-from course import assistant_message, execute_tool, request_params
+from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
+from autograder.lessons import lesson
 from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
                                      load_module, load_reference, names_changed)
 from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
@@ -95,6 +96,16 @@ def test_the_notebooks_own_helpers_are_defined_without_running_its_demos():
                           if source is not None], "helpers")  # defining them all runs nothing and raises nothing
     assert callable(module.describe) and not hasattr(module, "DEMO_DIR")
     assert module.client.api_key == "offline" and "DEMO_DIR" in course_layout().notebook_only
+
+
+@pytest.mark.parametrize("assignment", ["lesson03", "lesson04"])
+def test_the_notebooks_describe_works_where_the_grader_defines_it(assignment):
+    """describe() calls what its demo cell imported (lesson 4: from the course runtime, which the sandbox has)."""
+    layout = course_layout(lesson(assignment).source_notebook)
+    module = load_module([nbformat.v4.new_code_cell(source) for name, source in layout.definitions
+                          if source is not None], "helpers")
+    for message in load_sample("cpC")["messages"]:  # text, tool_use and tool_result blocks
+        assert message["role"] in module.describe(message)
 
 
 def test_a_demo_value_changed_later_is_not_defined():
