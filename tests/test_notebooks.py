@@ -248,10 +248,13 @@ def test_solution_cells_leave_a_chinese_stub_in_release(lesson):
 @by_lesson
 def test_source_notebook_runs_offline_top_to_bottom(lesson, tmp_path, monkeypatch):
     offline_env(monkeypatch)
+    temporary = tmp_path / "tmp"  # the kernel's temp folder: what the demos and checks leave there is seen
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     path = copy_lesson(lesson, lesson.source_dir, tmp_path / lesson.name)
     nb = read(path)
     started = time.monotonic()
-    new_client(nb, path.parent).execute()
+    new_client(nb, path.parent).execute()  # ends with the kernel shut down
     seconds = time.monotonic() - started
     print(f"\n{lesson.name} source notebook: {len(nb.cells)} cells in {seconds:.1f} s")
     for cell in nb.cells:
@@ -260,6 +263,8 @@ def test_source_notebook_runs_offline_top_to_bottom(lesson, tmp_path, monkeypatc
             assert "✓" in text, f"{grading(cell)['grade_id']} printed no pass mark: {text!r}"
     assert sorted(p.name for p in path.parent.iterdir()) == sorted(p.name for p in lesson.source_dir.iterdir()), \
         "the notebook left files in its folder (demos belong in a temp folder)"
+    left = [p.name for p in temporary.iterdir() if p.name.startswith((f"{lesson.name}-demo-", "check-"))]
+    assert left == [], f"the demo folder or a visible check's folder outlived the kernel: {left}"
 
 
 # --- release/ -----------------------------------------------------------------------------
