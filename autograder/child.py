@@ -149,6 +149,10 @@ _ValueError, _BaseException = ValueError, BaseException
 _json_loads = json.loads
 _Socket, _AF_UNIX, _SOCK_STREAM = _socket.socket, _socket.AF_UNIX, _socket.SOCK_STREAM
 _os_exit = os._exit
+_environ = os.environ  # the process's own mapping, even if a cell rebinds os.environ
+# In a notebook these exist only inside `with MailServer():`, around a run, never while cells are defined, and never in
+# /proc/self/environ (putenv after start does not change it): the step's process gets them from its first step on.
+MAIL_ENV = (course.tools.SMTP_PORT_ENV, course.tools.MAILDIR_ENV)
 _threads_running = _thread._count  # threads other than the main one, whoever started them
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
@@ -416,13 +420,17 @@ def _cover_proc(job: Job):
     _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=64k,mode=555"),
            "mount over the driver")
     environ, target = f"{DRIVER}/environ", f"/proc/{job['student_pid']}/environ".encode()
-    _write(environ, environ_text(job["env"]))
+    _write(environ, environ_text(_without_mail(job["env"])))
     _check(_libc.mount(environ.encode(), target, None, MS_BIND, None), "bind the environment")
     _check(_libc.mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None), "mount -o remount,ro environ")
     os.unlink(environ)
     _check(_libc.mount(None, DRIVER.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
                        None),
            "mount -o remount,ro the driver's folder")
+
+
+def _without_mail(env: dict) -> dict:
+    return {name: value for name, value in env.items() if name not in MAIL_ENV}
 
 
 def _drop_capabilities():
@@ -472,7 +480,7 @@ def _confine(job, vm_size):
     sys.stdout, sys.stderr = _streams
     os.chdir(job["workdir"])
     os.environ.clear()
-    os.environ.update(job["env"])
+    os.environ.update(_without_mail(job["env"]))
     # A session and process group of its own: kill(0, ...) then reaches only the step's processes, never the
     # zygote, whose group it would otherwise share; without namespaces the grader kills the step by this group.
     os.setsid()
@@ -626,6 +634,7 @@ def _define_and_perform(job: Job, post, plain, describe):
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 
+    _environ.update({name: job["env"][name] for name in MAIL_ENV if name in job["env"]})  # `with MailServer():`
     for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
         event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []

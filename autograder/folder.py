@@ -33,6 +33,20 @@ def _open_own_unreadable(name: str, folder: int) -> int | None:
         os.close(handle)
 
 
+def _open_up(top: Path) -> None:
+    """Owner rwx on every folder under `top`, links not followed: a grader that is no root can then list and empty
+    them. The step's processes have ended, so nothing changes under it meanwhile."""
+    pending = [str(top)]
+    while pending:
+        folder = pending.pop()
+        try:
+            os.chmod(folder, stat.S_IRWXU)
+            with os.scandir(folder) as entries:
+                pending.extend(entry.path for entry in entries if entry.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+
+
 class Folder:
     """A working folder seen from the grader, through a directory fd opened once: nothing in it is followed
     out of it (a symlink the student's code leaves there never makes the grader read or write elsewhere)."""
@@ -161,3 +175,6 @@ class Folder:
     def remove(self):
         os.close(self.fd)
         shutil.rmtree(self.host_path, ignore_errors=True)
+        if os.path.lexists(self.host_path):  # a folder the step shut (mode 000): its files would fill the session's disk
+            _open_up(self.host_path)
+            shutil.rmtree(self.host_path, ignore_errors=True)

@@ -310,10 +310,18 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
         if record and (_within(record["path"], roots) or _within(record.get("dst"), roots)):
             record = {"step": step, **record, "at": at}
             if found and pid == last_pid and _continues(found[-1], record):
-                found[-1].update(data=found[-1]["data"] + record["data"], size=found[-1]["size"] + record["size"], at=at)
+                merged = found[-1]
+                if not isinstance(merged["data"], bytearray):  # grown in place: n small writes cost O(n), not O(n²)
+                    merged["data"] = bytearray(merged["data"])
+                merged["data"] += record["data"]
+                wanted = None if None in (merged.get("wanted"), record.get("wanted")) else merged["wanted"] + record["wanted"]
+                merged.update(size=merged["size"] + record["size"], wanted=wanted, at=at)
             else:
                 found.append(record)
             last_pid = pid
+    for record in found:
+        if isinstance(record.get("data"), bytearray):
+            record["data"] = bytes(record["data"])
     return found
 
 

@@ -280,6 +280,18 @@ def test_a_checkpoint_written_a_byte_at_a_time_is_one_write_and_its_save_stays_d
     assert all(state <= {None, expected} for state in states) and states[-1] == {expected}
 
 
+def test_many_small_writes_in_a_row_are_merged_into_one_write_of_bytes_in_linear_time():
+    """A cell writing 200 bytes at a time for seconds gives tens of thousands of calls: copying the merged data at
+    each one made the grader spend minutes on one step (red team, tamper_trace_merge_quadratic)."""
+    chunk, count = "x" * 200, 40_000
+    lines = [(7, 'openat(AT_FDCWD</w>, "/w/big", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3</w/big>', 0.0)]
+    lines += [(7, f'write(3</w/big>, "{chunk}", 200) = 200', 0.1)] * count
+    lines += [(7, 'write(3</w/big>, "tail", 9) = 4', 0.2)]  # cut short: the merged write says so
+    writes = [r for r in fs_trace.events(lines, 0, "/w") if r["op"] == "write"]
+    assert len(writes) == 1 and type(writes[0]["data"]) is bytes
+    assert writes[0]["data"] == chunk.encode() * count + b"tail" and writes[0]["size"] < writes[0]["wanted"]
+
+
 def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
     fs = FileSystem({CP: OLD})
     for record in [opened(TMP, 3), write(TMP, 3, b"half")]:

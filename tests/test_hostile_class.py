@@ -1,5 +1,5 @@
 """A hostile class: three perfect copies graded beside links, a FIFO, a renamed grade_id, a fork bomb,
-a memory hog, an output flood and an infinite loop, as root and as an ordinary instructor.
+a memory hog, an output flood, an infinite loop and a disk filler, as root and as an ordinary instructor.
 
 The run must complete; the perfect copies and the renamed-but-correct one keep full marks; nothing
 outside the submissions is read or copied; no file the grader writes is readable by more users than
@@ -37,10 +37,19 @@ HOSTILE_RECONCILE = {
     "s_flood": "def reconcile(cp):\n    while True:\n        print('x' * 65536)\n",
     "s_loop": "def reconcile(cp):\n    while True:\n        pass\n",
 }
+# Fills the session's disk from a folder it then shuts (mode 000): an ordinary user's grader must still remove it,
+# or every notebook this worker grades after it runs out of space (graded first, so that others follow it).
+DISK_FILLER = {
+    "s00_shut_folder": "import os\n\ndef reconcile(cp):\n    os.makedirs('shut', exist_ok=True)\n"
+                       "    for number in range(64):\n        try:\n"
+                       "            fd = os.open(f'shut/{number}', os.O_WRONLY | os.O_CREAT, 0o600)\n"
+                       "            os.posix_fallocate(fd, 0, 32 << 20)\n        except OSError:\n            break\n"
+                       "    os.chmod('shut', 0)\n    return cp\n",
+}
 PERFECT = ["s01_full", "s02_full", "s03_full_private"]
 LINKED = ["s_dangling", "s_outside", "s_zero", "s_fifo"]
 FULL_MARKS = PERFECT + LINKED + ["s_renamed"]
-STUDENTS = sorted(FULL_MARKS + list(HOSTILE_RECONCILE))
+STUDENTS = sorted(FULL_MARKS + list(HOSTILE_RECONCILE) + list(DISK_FILLER))
 
 
 def notebook_text(reconcile: str | None = None, rename: bool = False) -> str:
@@ -58,7 +67,7 @@ def build_class(course: Path, secret: Path) -> None:
     for student in STUDENTS:
         folder = course / "submitted" / student / "lesson03"
         folder.mkdir(parents=True)
-        text = notebook_text(HOSTILE_RECONCILE.get(student), rename=student == "s_renamed")
+        text = notebook_text({**HOSTILE_RECONCILE, **DISK_FILLER}.get(student), rename=student == "s_renamed")
         (folder / NOTEBOOK).write_text(text, encoding="utf-8")
     os.chmod(course / "submitted" / "s03_full_private" / "lesson03" / NOTEBOOK, 0o600)
     os.symlink("/nonexistent/notes.md", course / "submitted" / "s_dangling" / "lesson03" / "notes.md")

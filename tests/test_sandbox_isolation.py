@@ -660,6 +660,7 @@ from pathlib import Path
 import course, course.model, course.tools
 from course import execute_tool, make_client
 
+ENV_AT_DEFINITION = sorted(os.environ)  # a notebook has the mail server's variables only inside `with MailServer():`
 
 def _fresh(module):
     """The module's file, loaded again: what the course's code is, whatever was done to the loaded one."""
@@ -676,7 +677,7 @@ def look(client):
     return {"pid": os.getpid(), "ppid": os.getppid(), "name": __name__,
             "main": sys.modules["__main__"].__dict__ is globals(), "argv": os.path.basename(sys.argv[0]),
             "cell": bool(re.fullmatch(rf"/tmp/ipykernel_{os.getpid()}/[0-9]+[.]py", look.__code__.co_filename)),
-            "env": sorted(os.environ),
+            "env": sorted(os.environ), "env_at_definition": ENV_AT_DEFINITION,
             "same_code": [execute_tool.__code__.co_code == tools.execute_tool.__code__.co_code,
                           course.lookup_effect.__code__.co_code == tools.lookup_effect.__code__.co_code,
                           make_client.__code__.co_code == model.make_client.__code__.co_code],
@@ -695,7 +696,8 @@ def look(client):
             "proc": [sorted(n for n in os.listdir("/proc") if n.isdigit()), os.readlink("/proc/self"),
                      re.search(r"Pid:\t([0-9]+)", open("/proc/self/status").read()).group(1),
                      open("/proc/self/cmdline").read().split(chr(0))[1:3], open("/proc/1/comm").read().strip(),
-                     "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0]}
+                     "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0,
+                     "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()]}
 
 
 def send_around():
@@ -726,6 +728,8 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["name"] == "__main__" and seen["main"] and seen["argv"] == "ipykernel_launcher.py" and seen["cell"]
     assert {"JPY_PARENT_PID", "MPLBACKEND", "PYDEVD_USE_FRAME_EVAL", "HOME", "PATH", "TERM"} <= set(seen["env"])
     assert not any(name.startswith(("AUTOGRADER", "COURSE_OFFLINE")) for name in seen["env"])
+    assert {"COURSE_SMTP_PORT", "COURSE_MAILDIR"} <= set(seen["env"])  # a step runs as inside `with MailServer():`
+    assert not any(name.startswith("COURSE_") for name in seen["env_at_definition"])
     assert seen["same_code"] == [True, True, True]
     assert seen["modules"] == ["course.tools", "course.tools", "course.model"] and seen["closures"] == [None] * 3
     assert seen["read_file"] == ["read_file", "course.tools", True, "(path: str) -> str"]
@@ -735,7 +739,8 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["streams"] == [["ipykernel.iostream", "OutStream", 2, False]] * 2  # print goes to the front end
     assert seen["shell"] == ["ipykernel.zmqshell", "ZMQInteractiveShell", True]
     pid = str(seen["pid"])
-    assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True]
+    assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True,
+                           False]
 
 
 def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):

@@ -218,6 +218,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_event_start_next": {},  # a "start" for the next step while its own runs: ignored
     # checks "finished" before "pending": a checkpoint at save point A with a call dangling is returned as done
     "wrong_agent_finished_check_first": {"test_run_agent": 3, "test_incident_fix": 1},
+    # red team, round 5: the mail server's variables, there while cells were defined (a notebook has them only in
+    # `with MailServer():`), told the grader apart (23/23 before)
+    "tamper_detect_env_smtp": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -253,6 +256,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_grader_endpoints": "wrong_save_direct_write",
     "tamper_act_after_step": "wrong_save_direct_write",
     "tamper_detect_grader": "wrong_incident_rerun",
+    "tamper_detect_env_smtp": "wrong_incident_rerun",
     "tamper_gradebook": "wrong_incident_rerun",
     "tamper_detect_by_code": "wrong_incident_rerun",
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",

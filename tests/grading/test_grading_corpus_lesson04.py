@@ -121,6 +121,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # an unkeyed resend of a call with only an intent (the incident), hidden behind a forged "cell" event (red team 4)
     "wrong_reconcile_unkeyed_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     "tamper_event_hide_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
+    # the mail server's variables, there while cells were defined, told the grader apart (red team 5: 25/25 before)
+    "tamper_detect_env_smtp_down": {"test_recovery_action": 3, "test_reconcile": 4},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -130,6 +132,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_dsync_dup2_ledger": "wrong_append_no_fsync",
     "tamper_deleted_name_dsync_ledger": "wrong_append_no_fsync",
     "tamper_event_hide_resend": "wrong_reconcile_unkeyed_resend",
+    "tamper_detect_env_smtp_down": "wrong_recovery_down_executes",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain

@@ -289,6 +289,19 @@ def test_an_unreadable_file_is_written_with_its_mode_and_read_back_by_the_grader
     folder.remove()
 
 
+def test_a_folder_the_step_shut_is_removed_by_a_grader_that_is_no_root(tmp_path):
+    """A step that leaves a folder of mode 000 full of data (red team: tamper_locked_leftovers) must not keep that
+    space from the next notebooks graded in the same session."""
+    folder = Folder(tmp_path / "work", "/work/x")
+    shut = tmp_path / "work" / ".ipynb_checkpoints" / ".locked"
+    (shut / "deeper").mkdir(parents=True)
+    (shut / "deeper" / "filler").write_bytes(b"x" * 4096)
+    (shut / "deeper").chmod(0)
+    shut.chmod(0)
+    unprivileged(folder.remove)
+    assert not (tmp_path / "work").exists()
+
+
 def test_a_failing_rerun_fails_with_the_course_tools_and_the_reference_flags_it():
     reference = load_reference()
     for name, tool_input in generated.examples(generated.DANGLING["failing_rerun"], 20, 4):
