@@ -31,9 +31,7 @@ from the Messages API, and has its own test in tests/test_contract.py:
 """
 import json
 
-from course.checks import text_of  # the visible checks read a content the same way
-
-CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")
+from course.checks import CHECKPOINT_FIELDS, text_of  # the visible checks read a content and a checkpoint the same way
 PENDING_FIELDS = ("id", "name", "input")
 OS_ERROR_NAMES = frozenset(cls.__name__ for cls in (OSError, *OSError.__subclasses__())) - {"FileNotFoundError"}
 UNKNOWN = object()  # the content of a tool_result whose wording is free (a call that was not run)
@@ -178,7 +176,12 @@ def checkpoint_differences(state, expected: dict, results=None) -> list:
         return list(CHECKPOINT_FIELDS)
     wrong = [key for key in CHECKPOINT_FIELDS
              if key not in state or not _same_field(key, state[key], expected.get(key), results or {})]
-    return wrong + sorted(key for key in state if key not in CHECKPOINT_FIELDS)
+    return wrong + extra_fields(state)
+
+
+def extra_fields(state) -> list:
+    """The keys of checkpoint `state` that the format does not have, sorted."""
+    return sorted(key for key in state if key not in CHECKPOINT_FIELDS) if isinstance(state, dict) else []
 
 
 def _same_field(key: str, value, expected, results: dict) -> bool:

@@ -38,6 +38,7 @@ from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
 PASSED = "可见检查通过 ✓"
+CHECKPOINT_FIELDS = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")  # the format's, exactly
 COURSE_READ_ONLY = {"read_file", "grep", "list_dir", "web_search"}  # course tools that only look
 _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir": {"path": "./notes"},
                      "web_search": {"query": "检查点 恢复"}}
@@ -679,6 +680,9 @@ def check_run_agent(run_agent, namespace: dict) -> None:
              + ("不是历次响应的累加：每次调用模型之后用新的值覆盖它。" if summed else
                 f"这里应该是 {latest}，你的是 {short(final.get('tokensUsed'))}。"))
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
+    extra = sorted(set(final) - set(CHECKPOINT_FIELDS))
+    expect(not extra, f"run_agent 返回的状态里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
+                      f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；想多记的东西写进日志。")
     _expect_no_nulls(final.get("messages", []))
     expect(not seen.unlike_params, f"调用模型时要带上 **request_params()，你的请求里 {'、'.join(sorted(seen.unlike_params))} "
                                    "和它给的不一样：课程的 system 提示、工具清单和「一次最多一个工具调用」都在里面。")

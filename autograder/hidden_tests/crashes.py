@@ -17,13 +17,16 @@ from autograder.crash_states import FileSystem
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 
-from .helpers import same, short
+from .helpers import problem, same, short
 
 FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
                     "断电时，还没落盘的内容会丢，改名却可能已经生效")
 FOLDER_SYNC_ADVICE = "改名之后还要 fsync 所在的文件夹（os.open 文件夹再 os.fsync）：改名记在目录里，目录落盘了改名才扛得住断电"
 NO_DELETE_ADVICE = "不要先删掉旧的检查点再改名：os.replace 本身就会原子地把旧文件换掉，中间没有「没有检查点」的时刻"
 IN_PLACE_ADVICE = "不要直接写目标文件：先写同一文件夹里的临时文件，落盘之后再用 os.replace 换上去"
+MOVED_ADVICE = ("你的代码先写了另一个文件夹里的 {}，再直接写 path：临时文件和 path 不在同一个文件夹（常常也不在同一个文件系统）时，"
+                "shutil.move 这类工具会退化成「复制再删除」，复制就是直接写目标文件，os.replace 则直接报错。"
+                "临时文件要建在 path 所在的文件夹里（tempfile.mkstemp(dir=...)），落盘之后再用 os.replace 换上去")
 
 
 @dataclass
@@ -151,8 +154,21 @@ def advice(content, error, calls: list) -> str:
     if error is None:
         return FOLDER_SYNC_ADVICE
     if not any(e["op"] == "rename" for e in calls):
-        return IN_PLACE_ADVICE
+        elsewhere = _written_elsewhere(calls)
+        return MOVED_ADVICE.format(elsewhere[0]) if elsewhere else IN_PLACE_ADVICE
     return FILE_SYNC_ADVICE
+
+
+def _written_elsewhere(calls: list) -> list:
+    """Files the save wrote (not appended to, as a log is) in another folder than the file it then overwrote in
+    place: a temporary file made elsewhere and copied over the checkpoint (shutil.move across file systems)."""
+    overwritten = next((e["path"] for e in calls if e["op"] == "open" and "O_TRUNC" in str(e.get("flags"))), None)
+    if overwritten is None:
+        return []
+    before = calls[:next(i for i, e in enumerate(calls) if e["op"] == "open" and e["path"] == overwritten)]
+    appended = {e["path"] for e in before if e["op"] == "open" and "O_APPEND" in str(e.get("flags"))}
+    return sorted({e["path"] for e in before if e["op"] == "write" and e["path"] not in appended
+                   and os.path.dirname(e["path"]) != os.path.dirname(overwritten)})
 
 
 def first_failure(cuts: list, reference) -> str | None:
@@ -184,9 +200,11 @@ def student_loads(grading, contents: list) -> str | None:
     for index, content in enumerate(contents):
         expected, _ = reference_load(grading.reference, content)
         step = outcome.steps[index]
+        if step["status"] not in (StepStatus.RETURNED, StepStatus.RAISED):  # not defined, hung, died
+            return "读断电后留下的检查点时：" + problem(outcome, index, "load_checkpoint")
         if step["status"] != StepStatus.RETURNED or not same(step.get("value"), expected):
             got = (f"返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
-                   else f"抛出了 {(step.get('error') or {}).get('type', step['status'])}")
+                   else f"抛出了 {step['error']['type']}")
             return (f"断电后 path 上留下的是一份完整的检查点（{short(json.loads(content), 60)}），"
                     f"你的 load_checkpoint 读它却{got}")
     return None

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from autograder.contract import same  # noqa: F401 (for the other hidden tests)
+from autograder.contract import CHECKPOINT_FIELDS, extra_fields, same  # noqa: F401 (same: for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
@@ -114,6 +114,15 @@ def missing_message(outcome, name: str) -> str:
     elif report:
         reason = "这个单元格运行完了，但没有定义它"
     return f"没有找到 {name}（它应该在答题单元格 {cell} 里定义；{reason}）"
+
+
+def extra_fields_said(state, what: str) -> str | None:
+    """Feedback naming the fields of checkpoint `state` the format does not have; None if it has none. Said on its
+    own: compared with another checkpoint, an extra field reads as a difference even where both have it."""
+    extra = extra_fields(state)
+    return extra and (f"{what}里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
+                      f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；"
+                      "想多记的东西（例如排查用的信息）写进日志") or None
 
 
 def returned(outcome, index: int, what: str):

@@ -18,7 +18,7 @@ from course.checks import MODEL_DUMP_ADVICE
 from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
 
-from .helpers import describe_reply, on_disk, output_said, problem, short, text_of, tools_answering
+from .helpers import describe_reply, extra_fields_said, on_disk, output_said, problem, short, text_of, tools_answering
 from .reconciled import NOT_RUN
 
 
@@ -146,6 +146,9 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
     results = _result_judges(state["messages"])
+    extra = extra_fields_said(outcome.steps[index]["value"], "run_agent 返回的状态")
+    if extra:
+        return extra
     shown = "；".join(describe_reply(reply) for reply in replies)
     wrong = checkpoint_differences(outcome.steps[index]["value"], state, results)
     if wrong:

@@ -15,8 +15,8 @@ from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
 from .replies import replies_problem
-from .helpers import (expect, fail, field, files_after_step, on_disk, one_email, pairing_problem, problem, returned,
-                      same, saved_state, short, text_of, usage_total)
+from .helpers import (expect, extra_fields_said, fail, field, files_after_step, on_disk, one_email, pairing_problem,
+                      problem, returned, same, saved_state, short, text_of, usage_total)
 
 GRADE = "test_run_agent"
 
@@ -159,6 +159,8 @@ def test_save_points(grading):
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
     expect(why is None, f"run_agent 结束时{why}")
+    extra = extra_fields_said(saved, "run_agent 结束时，磁盘上的检查点")
+    expect(extra is None, extra)
     wrong = checkpoint_differences(saved, state)
     expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
                       "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")

@@ -198,6 +198,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
     # red team, round 3: each gained points over its twin before
     "wrong_save_no_file_fsync": {"test_save_load": 3},  # the folder fsynced, the temporary file never
+    # found by probing (2026-12-04): feedback that named the wrong cause
+    "wrong_save_tmp_other_fs": {"test_save_load": 3},  # shutil.move from /tmp copies over the checkpoint
+    "wrong_load_not_defined": {"test_save_load": 1, "test_incident_fix": 0},
+    "wrong_agent_extra_field": {"test_run_agent": 3},  # a seventh field, stopReason
     "tamper_deleted_name_dsync": {"test_save_load": 3},  # an O_DSYNC decoy named "<tmp> (deleted)" at tmp's number
     "tamper_deleted_suffix_fsync": {"test_save_load": 3},  # fsyncs the decoy instead
     "tamper_recovery_mmap_utime": {"test_recovery_action": 0},  # mmap writes, then os.utime puts the mtime back
@@ -326,6 +330,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_ignores_path": "没有把检查点存到传进来的 path",
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
+    "wrong_save_tmp_other_fs": "shutil.move 这类工具会退化成「复制再删除」",
+    "wrong_load_not_defined": "读断电后留下的检查点时：没有找到 load_checkpoint",
+    "wrong_agent_extra_field": "检查点格式没有的字段 stopReason",
     "wrong_no_save_after_reconcile": "对账之后、调用模型之前要先存档",
     "wrong_agent_quick_write": "模拟断电：run_agent",
     "wrong_tokens_input_only": "input_tokens + output_tokens",
