@@ -145,6 +145,7 @@ class SockFprog(ctypes.Structure):
 _type, _issubclass, _len, _id = type, issubclass, len, id
 _str_copy, _int_copy, _float_copy = str.__str__, int.__index__, float.__float__
 _dict_items, _list_iter, _tuple_iter = dict.items, list.__iter__, tuple.__iter__
+_dict_set, _list_append = dict.__setitem__, list.append
 _ValueError, _BaseException = ValueError, BaseException
 _json_loads = json.loads
 _Socket, _AF_UNIX, _SOCK_STREAM = _socket.socket, _socket.AF_UNIX, _socket.SOCK_STREAM
@@ -698,6 +699,9 @@ def _perform(step, namespace, workdir, given_client, case_lookup, plain, describ
             result = {"status": StepStatus.RETURNED, "value": plain(value)}
         except NotPlain as exc:
             result = {"status": StepStatus.UNSUPPORTED, "detail": str(exc)}
+        else:
+            if step.get("spoil_after"):
+                _spoil(value)
     result["seconds"] = time.monotonic() - started
     if step.get("report_args"):
         try:
@@ -707,6 +711,22 @@ def _perform(step, namespace, workdir, given_client, case_lookup, plain, describ
         except NotPlain as exc:
             result["args_after_problem"] = str(exc)
     return result
+
+
+def _spoil(value):
+    """Changes every dict and list in `value` in place (a key added, an item appended), as a caller that goes on
+    with a loaded checkpoint does (run_agent counts turns, appends messages); `value` passed plain(): no cycle."""
+    kind = _type(value)
+    if _issubclass(kind, dict):
+        inner = [item for _, item in _dict_items(value)]
+        _dict_set(value, "changedByCaller", True)
+    elif _issubclass(kind, list):
+        inner = list(_list_iter(value))
+        _list_append(value, "changed by the caller")
+    else:
+        return
+    for item in inner:
+        _spoil(item)
 
 
 def _standin(name, post, namespace):

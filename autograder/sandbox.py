@@ -145,7 +145,8 @@ class Sandbox:
                 for name, report in trouble.bad_cells.items():  # left out here: why, for the feedback
                     run.cells.setdefault(name, report)
                 files_after = {}
-                for relative in {*scenario.files, *scenario.read_after, *scenario.ledgers,
+                left = folder.regular_files() if scenario.read_left else []
+                for relative in {*scenario.files, *scenario.read_after, *scenario.ledgers, *left,
                                  *([scenario.watch] if scenario.watch else [])}:
                     data = folder.read_bytes(relative)  # a file cut off mid-character is still there, and broken
                     files_after[relative] = None if data is None else data.decode("utf-8", errors="replace")
@@ -174,6 +175,8 @@ class Sandbox:
             while (batch[-1] + 1 < len(scenario.steps) and scenario.steps[index].get("batch") is not None
                    and scenario.steps[batch[-1] + 1].get("batch") == scenario.steps[index].get("batch")):
                 batch.append(batch[-1] + 1)
+            for relative, content in scenario.files_before.get(index, {}).items():
+                run.folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
             for step in (scenario.steps[i] for i in batch):
                 for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
                     if isinstance(value, dict) and "$path" in value:

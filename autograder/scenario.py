@@ -61,6 +61,10 @@ class Scenario:
     service_down: bool = False  # the mail server cannot be reached: sends fail, lookups raise ServiceUnavailable
     ledgers: tuple = ()  # files (lesson 4's ledgers) whose text the grader reads at each tool call
     read_after: tuple = ()  # more relative paths whose text files_after holds (None if missing)
+    read_left: bool = False  # files_after also holds every regular file left in the folder (what a stray file is)
+    # step index -> {relative path: content, as in files}: written just before that step's process starts (the
+    # first step of a batch), over what the earlier steps left
+    files_before: dict = field(default_factory=dict)
     independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
     step_timeout: float = 5.0
     meta: dict = field(default_factory=dict)  # what the checks need to know (ids, expected values)

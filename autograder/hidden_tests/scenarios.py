@@ -165,7 +165,7 @@ def build(max_turns: int, rng) -> dict:
     kept = f"{draw.folder()}/{draw.letters(6)}"
     targets = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=kept) for kind in unjsonable}
     # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
-    add(Scenario("save_roundtrip", independent_steps=True, watch=saved,
+    add(Scenario("save_roundtrip", independent_steps=True, watch=saved, read_left=True,
                  files={saved: json.dumps(previous, ensure_ascii=False), **on_disk,
                         **{target: json.dumps(previous, ensure_ascii=False) for target in targets.values()}},
                  meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
@@ -178,6 +178,26 @@ def build(max_turns: int, rng) -> dict:
                         *({**call("save_checkpoint", unjsonable[kind], path(targets[kind])), "batch": "broken"}
                           for kind in unjsonable)]))
 
+    # Loads in one process between saves of new states: each reads what is on disk at that moment, also after the
+    # caller changed what the one before returned (a load that keeps its results, as functools.lru_cache does, fails).
+    # Then, in a process of its own, each kind of broken file is put at a path the student's save_checkpoint saved to
+    # twice (so whatever backup of the previous checkpoint it makes is there): load_checkpoint raises as on any broken
+    # file, never returns an older state. A folder cannot take a saved file's place in one atomic write: left out.
+    reloaded = draw.file()
+    load = call("load_checkpoint", path(reloaded))
+    reloads = [load, call("save_checkpoint", draw.sample("cpA", meeting), path(reloaded)), load,
+               {**load, "spoil_after": True}, load, call("save_checkpoint", draw.sample("cpC", email), path(reloaded)),
+               load]
+    backed = {kind: draw.file(prefix=kind.replace("_", "-") + "-") for kind in damaged if damaged[kind] != FOLDER}
+    saves = [call("save_checkpoint", cp, path(name)) for name in backed.values() for cp in (previous, state)]
+    first_backed = len(reloads) + len(saves)
+    add(Scenario("save_reload", independent_steps=True,
+                 files_before={first_backed: {backed[kind]: damaged[kind] for kind in backed}},
+                 meta={"reloads": len(reloads), "backed": backed, "first_backed": first_backed, "damaged": damaged,
+                       "previous": previous, "state": state},
+                 steps=[*({**step, "batch": "saves"} for step in reloads + saves),
+                        *({**call("load_checkpoint", path(name)), "batch": "broken"} for name in backed.values())]))
+
     # The default path, CHECKPOINT_PATH: a bare file name, in the folder the notebook runs in.
     add(Scenario("save_default_path", independent_steps=True, meta={"state": state},
                  steps=[call("save_checkpoint", state), call("load_checkpoint")]))
@@ -185,7 +205,7 @@ def build(max_turns: int, rng) -> dict:
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
     target = draw.file()
-    add(Scenario("save_atomic", watch=target, meta={"state": small, "big": big, "file": target}, steps=[
+    add(Scenario("save_atomic", watch=target, read_left=True, meta={"state": small, "big": big, "file": target}, steps=[
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
     ]))

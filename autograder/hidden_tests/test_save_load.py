@@ -68,9 +68,22 @@ def reference_save(reference, previous: str, marked: dict) -> tuple:
         return False, path.read_text(encoding="utf-8")
 
 
-def check_no_stray_files(outcome, index, keep, when, advice):
+def check_no_stray_files(outcome, index, keep, previous, when, advice):
+    """No file beside `keep` after step `index`; one that holds `previous` (the checkpoint at the path before the
+    save) is named as the copy of it that it is, whatever the code calls it."""
     left = stray_files(outcome, index, [keep])
+    copies = [name for name in left if same(_json_or_none(outcome.files_after.get(name)), previous)]
+    expect(not copies, f"{when}，path 旁边多了 {copies[0] if copies else ''}：它是上一份检查点的副本（保存时复制出来的备份）。"
+                       "save_checkpoint 只该留下 path 这一个文件：os.replace 原子地换上新的一份，用不着备份；"
+                       "留着它，检查点读不出来时就会有人（或代码）改读这份更早的，而读不出来的检查点需要人来看一眼")
     expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{advice}")
+
+
+def _json_or_none(text):
+    try:
+        return json.loads(text) if text is not None else None
+    except ValueError:
+        return None
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -83,7 +96,7 @@ def test_round_trip(grading):
     expect(why is None, f"save_checkpoint 保存之后：{why}")
     wrong = checkpoint_differences(saved, state)
     expect(not wrong, f"save_checkpoint 写进文件的内容和传给它的 state 不一样（{'、'.join(wrong)}）：要原样写下每个字段")
-    check_no_stray_files(outcome, 0, name, "一次成功的保存之后",
+    check_no_stray_files(outcome, 0, name, outcome.scenario.meta["previous"], "一次成功的保存之后",
                          "临时文件应该用 os.replace 改名成目标文件，而不是复制过去、把它留在原地")
     loaded = returned(outcome, 1, "load_checkpoint(path)")
     wrong = checkpoint_differences(loaded, state)
@@ -94,6 +107,44 @@ def test_round_trip(grading):
     returned(default, 0, "save_checkpoint(state)（默认的 CHECKPOINT_PATH，只有文件名，没有文件夹）")
     wrong = checkpoint_differences(returned(default, 1, "load_checkpoint()（默认的 CHECKPOINT_PATH）"), state)
     expect(not wrong, f"存到默认的 CHECKPOINT_PATH 再读回来，内容和保存的 state 不一样（{'、'.join(wrong)}）")
+    check_reloads(grading)
+
+
+def reference_values(reference, steps: list) -> list:
+    """What the reference's save_checkpoint and load_checkpoint return on `steps` (calls on $path arguments), run
+    in order in a folder of its own: at each load, the state on disk at that moment."""
+    with scratch_folder("reload") as folder:
+        values = []
+        for step in steps:
+            args = [Path(folder) / arg["$path"] if isinstance(arg, dict) and "$path" in arg else arg
+                    for arg in step["args"]]
+            args[-1].parent.mkdir(parents=True, exist_ok=True)
+            values.append(getattr(reference, step["name"])(*args))
+        return values
+
+
+def differing(value, wanted) -> str:
+    """The fields in which two checkpoints differ, for the feedback ("" unless both are dicts)."""
+    both = isinstance(value, dict) and isinstance(wanted, dict)
+    return f"（不一样的字段：{'、'.join(checkpoint_differences(value, wanted))}）" if both else ""
+
+
+def check_reloads(grading):
+    """Loads between saves, in one process: each gives the state on disk at that moment, as the reference's does."""
+    outcome = grading.outcome("save_reload")
+    steps = outcome.scenario.steps[:outcome.scenario.meta["reloads"]]
+    done = []  # the calls so far, as the feedback names them
+    for index, (step, wanted) in enumerate(zip(steps, reference_values(grading.reference, steps))):
+        call = "save_checkpoint(新的 state, path)" if step["name"] == "save_checkpoint" else "load_checkpoint(path)"
+        value = returned(outcome, index, call)
+        if step["name"] == "load_checkpoint":
+            expect(same(value, wanted),
+                   f"在同一个进程里依次调用 {' → '.join(done + [call])}：最后这次 load_checkpoint 应该读到 path 上此刻的"
+                   f"{'检查点 ' + short(wanted, 60) if wanted is not None else '内容（还没有文件，返回 None）'}，"
+                   f"你的函数返回了 {short(value, 60)}{differing(value, wanted)}。load_checkpoint 每次都要重新读文件，不能留着读过的结果"
+                   "（例如 functools.lru_cache）：存过新的检查点、或者调用方改过上次返回的 dict（run_agent 会追加消息、"
+                   "增加 turns）之后，留着的就不是磁盘上的那一份了")
+        done.append(call + ("（调用方随后改动了它返回的 dict）" if step.get("spoil_after") else ""))
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -128,6 +179,7 @@ def test_load_errors(grading):
         expect(os.path.basename(name) in message, f"{what}，报错信息里要写出是哪个文件（路径），你的信息是「{shown}」")
         expect(is_chinese(without_paths(message, outcome.workdir, name), meta["task"]),
                f"{what}，报错信息要用中文写给用户看，你的信息是「{shown}」")
+    check_no_older_state(grading)
     future = meta["first_broken"] + list(meta["broken"]).index("higher")
     version = json.loads(meta["damaged"]["higher"])["version"]
     message = without_paths(outcome.steps[future]["error"]["message"], outcome.workdir, meta["broken"]["higher"])
@@ -140,6 +192,22 @@ def test_load_errors(grading):
             expect(outcome.files_after.get(relative) == original.decode("utf-8", errors="replace"),
                    f"load_checkpoint 读过坏掉的检查点之后，文件 {relative} 被移走、删掉或改写了：读检查点不应该动它，"
                    "它是排查问题的证据，也可能还救得回来")
+
+
+def check_no_older_state(grading):
+    """Each kind of broken file, put at a path the student's save_checkpoint saved to twice (whatever backup it
+    made is there): load_checkpoint raises where the reference's does, never returns an older checkpoint."""
+    outcome = grading.outcome("save_reload")
+    meta = outcome.scenario.meta
+    for index, kind in enumerate(meta["backed"], meta["first_backed"]):
+        expected, _ = reference_outcome(grading, meta["damaged"][kind])
+        step = outcome.steps[index]
+        older = any(same(step.get("value"), cp) for cp in (meta["previous"], meta["state"]))
+        expect(expected == "returned" or step["status"] != StepStatus.RETURNED,
+               f"你的 save_checkpoint 在 path 上存过两次检查点之后，path 上的文件坏了（{LOAD_ERRORS[kind].removesuffix('时')}），"
+               "load_checkpoint 应该抛出异常，你的函数却返回了"
+               + ("更早存下的一份检查点（例如保存时留的备份）" if older else f" {short(step.get('value'), 60)}")
+               + "：读不出来的检查点需要人来看一眼，悄悄改读别的，做过的轮次会再做一遍，发过的邮件可能再发一封")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -166,7 +234,7 @@ def test_atomic(grading):
     expect(failed_save["status"] == StepStatus.RAISED,
            "磁盘写满、保存失败时，save_checkpoint 却正常返回了：异常被吞掉，调用方以为已经存好，"
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
-    check_no_stray_files(outcome, 1, meta["file"], "一次失败的保存之后",
+    check_no_stray_files(outcome, 1, meta["file"], meta["state"], "一次失败的保存之后",
                          "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
     check_unsaved(grading)
 

@@ -198,6 +198,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
     # red team, round 3: each gained points over its twin before
     "wrong_save_no_file_fsync": {"test_save_load": 3},  # the folder fsynced, the temporary file never
+    # found by probing (2026-12-04): a load that keeps its results, one that reads a backup
+    "wrong_load_lru_cache": {"test_save_load": 3},  # before: full marks (the hidden tests never loaded a path twice)
+    "wrong_load_falls_back_to_backup": {"test_save_load": 1},  # before: 2 (only for the .bak left beside the path)
     # found by probing (2026-12-04): feedback that named the wrong cause
     "wrong_save_tmp_other_fs": {"test_save_load": 3},  # shutil.move from /tmp copies over the checkpoint
     "wrong_load_not_defined": {"test_save_load": 1, "test_incident_fix": 0},
@@ -330,6 +333,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_ignores_path": "没有把检查点存到传进来的 path",
     "wrong_task_from_argument": "续跑时以检查点为准",
     "wrong_no_final_save": "最后一条回复追加进 messages 之后也要存档",
+    "wrong_load_lru_cache": "不能留着读过的结果",
+    "wrong_load_falls_back_to_backup": "它是上一份检查点的副本",  # and that load returned the older one
     "wrong_save_tmp_other_fs": "shutil.move 这类工具会退化成「复制再删除」",
     "wrong_load_not_defined": "读断电后留下的检查点时：没有找到 load_checkpoint",
     "wrong_agent_extra_field": "检查点格式没有的字段 stopReason",
