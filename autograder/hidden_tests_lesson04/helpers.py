@@ -11,7 +11,7 @@ from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files
                                              saved_state, short, text_of)
 from autograder.protocol import StepStatus
 from autograder.sandbox import scratch_folder
-from course.ledger import read_ledger
+from course.ledger import LEDGER_NAME, read_ledger
 from course.tools import message_id_for
 
 def case_size(value) -> int:
@@ -51,15 +51,29 @@ def records_in(content) -> tuple:
         content = content.encode("utf-8")
     if content is None:
         return [], None
-    if content not in _read:
-        with scratch_folder("ledger") as folder:
-            path = Path(folder) / "ledger.jsonl"
+    _read_all([content])
+    return copy.deepcopy(_read[content])
+
+
+def records_of_each(contents) -> dict:
+    """content (bytes, None: no file) -> its records as the course's read_ledger reads it, None if it cannot."""
+    _read_all([c for c in contents if c is not None])
+    return {c: [] if c is None else _read[c][0] for c in contents}
+
+
+def _read_all(contents) -> None:
+    """Read each content not read yet, all in one scratch folder (a power cut's states come by the hundred)."""
+    new = [c for c in dict.fromkeys(contents) if c not in _read]
+    if not new:
+        return
+    with scratch_folder("ledger") as folder:
+        for number, content in enumerate(new):
+            path = Path(folder) / f"{number}-{LEDGER_NAME}"
             path.write_bytes(content)
             try:
                 _read[content] = (read_ledger(path), None)
             except Exception as exc:  # noqa: BLE001 (any error is a ledger that cannot be read)
                 _read[content] = (None, exc)
-    return copy.deepcopy(_read[content])
 
 
 def of(records, call_id: str, kind: str) -> list:
@@ -88,14 +102,20 @@ def reference_asks(reference, checkpoint: dict, records: list, service: dict) ->
     return bool(asked)
 
 
+def record_said(record: dict) -> str:
+    """How the feedback tells a record apart: an outcome whose output is empty or an error says so."""
+    if record.get("type") != "outcome":
+        return ""
+    output = str(record.get("output", ""))
+    return "（output 是空字符串）" if not output else "（output 是一段错误）" if output.startswith("错误") else ""
+
+
 def describe_case(checkpoint: dict, records: list, service: dict, seed: int) -> str:
     """A generated case, briefly, as the feedback shows it (the data, never the test's code)."""
     pending = checkpoint.get("pendingToolUse")
     if pending is None:
         return f"。反例：检查点里没有悬空调用，台账里有 {len(records)} 条别的调用的记录（评分种子 {seed}）"
-    ours = [r.get("type") + ("（output 是一段错误）" if r.get("type") == "outcome"
-                             and str(r.get("output", "")).startswith("错误") else "")
-            for r in records if r.get("toolUseId") == pending["id"]]
+    ours = [r.get("type") + record_said(r) for r in records if r.get("toolUseId") == pending["id"]]
     others = len(records) - len(ours)
     server = ("连不上" if service.get("down") else
               "有这次调用的记录" if pending["id"] in service.get("answers", {}) else "没有这次调用的记录")

@@ -6,30 +6,46 @@ code made them. A state is read back with the course's read_ledger: half a recor
 an append that never returned and reads as not written; anything else that is not whole records
 is an error.
 """
+import json
 import os
+from collections import Counter
 
 from autograder.hidden_tests.crashes import describe, file_system
 
+from .helpers import records_of_each
 
-def _files(outcome) -> dict:
+
+def files_given(outcome) -> dict:
+    """The scenario's files, by their paths as the student's code saw them."""
     return {os.path.join(outcome.workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
             for name, data in outcome.scenario.files.items()}
 
 
 def cuts(outcome, relative: str, step: int) -> list:
-    """(kind, when, contents) for step `step` of the outcome, in the order things happened:
+    """(kind, when, contents) for step `step` of the outcome, in the order things happened (`moments` without the
+    step's start)."""
+    return [cut for cut in moments(outcome, relative, step) if cut[0] != "start"]
+
+
+def moments(outcome, relative: str, step: int) -> list:
+    """(kind, when, contents) for step `step` of the outcome, in the order things happened: "start" before its first
+    recorded call,
     "call" after each of its recorded file-system calls, "tool" at each of its tool calls (the grader
     got the request: the calls logged before it had been made), "end" once the step has returned, and again
     after each call that a thread or process it left behind made after that, and once all is over.
     `contents` is the set of what a power cut then could leave at `relative` (None: no file)."""
     target = os.path.join(outcome.workdir, relative)
-    fs = file_system(_files(outcome))
-    moments = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] <= step]
-    moments += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
+    fs = file_system(files_given(outcome))
+    events = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] <= step]
+    events += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
     if step < len(outcome.returned_at) and outcome.returned_at[step] is not None:
-        moments.append((outcome.returned_at[step], float("inf"), "returned", {}))
+        events.append((outcome.returned_at[step], float("inf"), "returned", {}))
     found, returned = [], False
-    for _, _, kind, record in sorted(moments, key=lambda moment: moment[:2]):
+    for _, _, kind, record in sorted(events, key=lambda moment: moment[:2]):
+        if kind == "call":
+            record = {**record, "step": _owner(outcome, record)}
+        if not found and (kind != "call" or record["step"] == step):
+            found.append(("start", "在这一步开始之前", fs.after_power_cut(target)))
         if kind == "returned":
             returned = True
             found.append(("end", "在函数返回的那一刻", fs.after_power_cut(target)))
@@ -44,5 +60,45 @@ def cuts(outcome, relative: str, step: int) -> list:
                 found.append(("call", f"在「{describe(record, outcome.workdir)}」之后", fs.after_power_cut(target)))
         else:
             found.append(("tool", f"在执行 {record.get('name')} 的那一刻", fs.after_power_cut(target)))
+    if not found:
+        found.append(("start", "在这一步开始之前", fs.after_power_cut(target)))
     found.append(("end", "在函数返回之后", fs.after_power_cut(target)))
     return found
+
+
+def _owner(outcome, event: dict) -> int:
+    """The step whose call was running when `event` happened: strace's records of a batch (steps sharing a process)
+    all carry its first step."""
+    owner, steps = event["step"], outcome.scenario.steps
+    for later in range(owner + 1, len(steps)):
+        began = outcome.started_at[later] if later < len(outcome.started_at) else None
+        if steps[later].get("batch") is None or steps[later].get("batch") != steps[owner].get("batch") \
+                or began is None or event["at"] < began:
+            break
+        owner = later
+    return owner
+
+
+LOSS_ADVICE = ("台账只追加，已经落盘的记录一条也不能丢：读台账时只能截掉末尾那半行（按字节找到最后一个换行，os.ftruncate 到那里再 "
+               "fsync，课程的 read_ledger 就是这样做的），不能按字符数截，也不能把整本台账清空重写——重写到一半断电，"
+               "记录就全没了，恢复代码会把做过的调用当成从没开始、再做一次")
+
+
+def first_loss(found: list) -> str | None:
+    """The first of these `moments` at which a power cut could leave the ledger without a record that was already
+    durable (in every state a power cut could leave at an earlier moment, the step's start included), or
+    unreadable: what happened, in the student's terms; None if there is none. A step that only appends never loses
+    one; one that rewrites the ledger in place (to drop a torn last line, say) has a moment the file is empty."""
+    read = records_of_each({content for _, _, contents in found for content in contents})
+    durable = None
+    for _, when, contents in found:
+        ordered = sorted(contents, key=lambda c: (c is not None, len(c or b""), c or b""))
+        held = [Counter(json.dumps(r, sort_keys=True) for r in read[c] or []) for c in ordered]
+        for state, content in zip(held, ordered):
+            if durable and (read[content] is None or durable - state):
+                kept = "读不出来了" if read[content] is None else f"只剩 {sum((durable & state).values())} 条"
+                return f"{when}断电，台账里之前已经落盘的 {sum(durable.values())} 条记录{kept}"
+        durable = held[0]
+        for state in held[1:]:
+            durable &= state
+    return None

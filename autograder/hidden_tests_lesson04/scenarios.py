@@ -19,12 +19,14 @@ input); the cases of a scenario are shuffled together, so neither position nor w
 """
 import copy
 import json
+import os
 
 from hypothesis import strategies as st
 
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
 from autograder.hidden_tests.scenarios import Draw, before_sending, drawn
 from autograder.sandbox import Scenario
+from course.checks import TOOL_OUTPUT_SHAPES
 from course.ledger import LEDGER_NAME, delivered_text
 
 AGENT_TIMEOUT = 20.0
@@ -42,6 +44,7 @@ EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which n
 # a mistake that confuses them (an idempotent write re-run, or left out of the ledger, as if read-only) meets every run
 EFFECT_KINDS = {"idempotent": ("add_label", "set_ticket_status", "write_file"),
                 "non_idempotent": ("append_line", "charge_card")}
+CHECKPOINT_NAME = "checkpoint.json"  # the lesson's CHECKPOINT_PATH
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
 
@@ -50,8 +53,9 @@ def call(name: str, *args, **kwargs) -> dict:
     return {"kind": "call", "name": name, "args": list(args), "kwargs": kwargs}
 
 
-def path(name: str) -> dict:
-    return {"$path": name}
+def path(name: str, form: str = "absolute") -> dict:
+    """`name` in the working folder, passed as a Path from the root ("absolute") or as the str `name` ("relative")."""
+    return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
 
 
 def lines(records: list) -> str:
@@ -73,6 +77,8 @@ class Ledgers:
         other tools with effects, by its table), unheard_of, or one kind of unheard-of name (generated.UNHEARD_OF)."""
         if kind == "read_only":
             name, tool_input = drawn(self.rng, DANGLING[self.rng.choice(READ_ONLY)])
+        elif kind == "failing_rerun":  # read-only, and run again it fails (a path the workspace does not have)
+            name, tool_input = drawn(self.rng, DANGLING[kind])
         elif kind == "send_email":
             name, tool_input = "send_email", self.email()
         elif kind in EFFECT_KINDS:
@@ -92,18 +98,20 @@ class Ledgers:
             return delivered_text(pending)
         return f"{pending['name']} 已完成（{json.dumps(pending['input'], ensure_ascii=False)[:40]}）"
 
-    def records(self, pending: dict, kinds) -> list:
+    def records(self, pending: dict, kinds, shape: str | None = None) -> list:
         """`pending`'s records, one per kind: "intent", "outcome", or "failed" (an outcome holding an error:
         a definite result all the same). An intent may come twice: execute_with_ledger run again on a call that
-        had only its intent (the service said it never arrived) writes a second one."""
+        had only its intent (the service said it never arrived) writes a second one. `shape`: the outcome's output
+        in one of the shapes a tool's output may take (TOOL_OUTPUT_SHAPES: empty, nothing found, ...)."""
         found = []
         for kind in kinds:
             if kind == "intent":
                 found.append({"type": "intent", "toolUseId": pending["id"], "name": pending["name"],
                               "input": copy.deepcopy(pending["input"])})
             else:
+                output = self.output_of(pending, failed=kind == "failed")
                 found.append({"type": "outcome", "toolUseId": pending["id"],
-                              "output": self.output_of(pending, failed=kind == "failed")})
+                              "output": TOOL_OUTPUT_SHAPES[shape](output) if shape and kind == "outcome" else output})
         return found
 
     def others(self) -> list:
@@ -114,13 +122,13 @@ class Ledgers:
             records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
         return records
 
-    def mixed(self, pending: dict, kinds) -> list:
+    def mixed(self, pending: dict, kinds, shape: str | None = None) -> list:
         """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
 
         Beside any call with an effect there is always a finished twin: another call (another id) with
         the same name and input, as when the model asks for the same email twice. Code that finds a
         call's records by anything but its id answers for the twin, in every case, whatever the seed."""
-        ours, theirs = self.records(pending, kinds), self.others()
+        ours, theirs = self.records(pending, kinds, shape), self.others()
         if pending["name"] not in READ_ONLY:
             twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
             at = self.rng.randint(0, len(theirs))
@@ -153,19 +161,25 @@ def build(max_turns: int, rng) -> dict:
         {"kind": "value", "name": name, "batch": "answers"}
         for name in ("EFFECTS", "QUIZ_EXACTLY_ONCE_ANSWER", "QUIZ_KEY_ANSWER", "ROOT_CAUSE_ANSWER")]))
 
-    # -- append_ledger: two appends to a ledger that has records already, one that creates the ledger --
+    # -- append_ledger: two appends to a ledger that has records already, one that creates the ledger, one that
+    # creates it under its bare name in the working folder (the default ledger_path(CHECKPOINT_PATH): its
+    # os.path.dirname is ""); the others' paths absolute or relative, drawn --
     old = [r for _ in range(rng.randint(1, 3))
            for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS, "unheard_of"])),
                                     ("intent", "outcome"))]
     existing, created = f"{draw.folder()}/{LEDGER_NAME}", f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"
     fresh = ledgers.call_of("send_email")
     new = ledgers.records(fresh, ("intent", "outcome"))
-    first = ledgers.records(ledgers.call_of(rng.choice([*EFFECT_KINDS, "unheard_of"])), ("intent",))[0]
-    add(Scenario("append", independent_steps=True, files={existing: lines(old)}, read_after=(created,),
-                 meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first},
-                 steps=[call("append_ledger", path(existing), new[0]),
-                        call("append_ledger", path(existing), new[1]),
-                        call("append_ledger", path(created), first)]))
+    first, bare = (ledgers.records(ledgers.call_of(rng.choice([*EFFECT_KINDS, "unheard_of"])), ("intent",))[0]
+                   for _ in range(2))
+    forms = rng.sample(["absolute", "relative", rng.choice(["absolute", "relative"])], 3)
+    add(Scenario("append", independent_steps=True, files={existing: lines(old)}, read_after=(created, LEDGER_NAME),
+                 meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
+                       "bare": bare},
+                 steps=[call("append_ledger", path(existing, forms[0]), new[0]),
+                        call("append_ledger", path(existing, forms[1]), new[1]),
+                        call("append_ledger", path(created, forms[2]), first),
+                        call("append_ledger", LEDGER_NAME, bare)]))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"
@@ -205,6 +219,10 @@ def build(max_turns: int, rng) -> dict:
             kinds.append((tool, records, "empty"))
     kinds.append((rng.choice(list(EFFECT_KINDS)), ("intent",), "down"))
     rng.shuffle(kinds)
+    # a recorded outcome in each shape a tool's output may take: "" or "（没有匹配的行）" is a definite result too
+    shapes = dict(zip(rng.sample([n for n, (tool, records, _) in enumerate(kinds)
+                                  if "outcome" in records and tool not in ("read_only", None, "result")],
+                                 len(TOOL_OUTPUT_SHAPES)), TOOL_OUTPUT_SHAPES))
     cases = []
     for number, (tool, records, server) in enumerate(kinds):
         task = st.sampled_from(wordings[number % 2])
@@ -215,7 +233,7 @@ def build(max_turns: int, rng) -> dict:
             made = ledgers.call_of(tool)
             cp = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=task))
             pending = cp["pendingToolUse"]
-        found = ledgers.mixed(pending, records) if pending else ledgers.others()
+        found = ledgers.mixed(pending, records, shapes.get(number)) if pending else ledgers.others()
         answers = {pending["id"]: delivered_text(pending)} if pending and server == "sent" \
             and pending["name"] == "send_email" else {}
         cases.append({"checkpoint": cp, "records": found,
@@ -225,15 +243,19 @@ def build(max_turns: int, rng) -> dict:
                          "report_args": True, "batch": "recovery"} for c in cases]))
 
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
-    def reconcile_cases(specs, down: bool, torn_ones: set) -> tuple:
-        """`torn_ones`: the cases whose ledger surely ends in half a record (others: sometimes)."""
+    def reconcile_cases(specs, down: bool, torn_ones: set, shapes: dict) -> tuple:
+        """`torn_ones`: the cases whose ledger surely ends in half a record (others: sometimes); `shapes`: case ->
+        the shape of its recorded outcome's output."""
         cases, files, before = [], {}, []
         for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
             cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
-            found = ledgers.mixed(pending, records)
+            found = ledgers.mixed(pending, records, shapes.get(number))
+            if number in torn_ones and lines(found).isascii():  # whole records before the half one, with Chinese
+                # in them: a reader that counts characters for bytes cuts into them
+                found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
             if found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
                 text = lines(found)
                 files[where] = torn(text, rng) if number in torn_ones or rng.random() < 0.3 else text
@@ -250,39 +272,60 @@ def build(max_turns: int, rng) -> dict:
     up_specs = [("send_email", ("intent", "outcome"), True), ("send_email", ("intent",), True),
                 ("send_email", ("intent",), True), ("send_email", ("intent",), False),
                 ("send_email", (), False), ("idempotent", (), False), ("unheard_of", ("intent",), False),
-                ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False), ("read_only", (), False)]
+                ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False),
+                ("failing_rerun", (), False)]
     down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
                   *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
     # reconcile appends to the ledger on two paths, record (an outcome) and execute (an intent, then an outcome):
-    # one case of each has half a record at the end of its ledger, and the next record must start a line of its own
-    recording = [number for number, (tool, records, sent) in enumerate(up_specs) if records == ("intent",) and sent]
-    executing = [number for number, (tool, records, sent) in enumerate(up_specs)
-                 if tool in ("send_email", *EFFECT_KINDS) and "outcome" not in records and not sent]
-    for name, specs, down, torn_ones in (("reconcile_up", up_specs, False,
-                                          {rng.choice(recording), rng.choice(executing)}),
+    # one case of each has half a record at the end of its ledger, and the next record must start a line of its own;
+    # so has one case of each other path (reuse, rerun, is_error): reading the ledger may cut that half line off, and
+    # nothing else (a reader that cuts into whole records, or rewrites the ledger, meets it whatever the seed)
+    def numbers(specs, path) -> list:
+        return [number for number, spec in enumerate(specs) if path(*spec)]
+
+    recording = numbers(up_specs, lambda tool, records, sent: records == ("intent",) and sent)
+    executing = numbers(up_specs, lambda tool, records, sent: tool in ("send_email", *EFFECT_KINDS)
+                        and "outcome" not in records and not sent)
+    reusing = numbers(up_specs, lambda tool, records, sent: "outcome" in records)
+    rerunning = numbers(up_specs, lambda tool, records, sent: tool in ("read_only", "failing_rerun"))
+    torn_up = {rng.choice(recording), rng.choice(executing), rng.choice(reusing), rng.choice(rerunning),
+               *numbers(up_specs, lambda tool, records, sent: tool == "unheard_of")}  # is_error: no lookup by key
+    # the recorded outcomes in shapes a tool's output may take, "" every time (a definite result, reused as it is)
+    reused = [("up", n) for n in reusing] + [("down", n) for n in numbers(down_specs, lambda t, r, s: "outcome" in r)]
+    rng.shuffle(reused)
+    shaped = dict(zip(reused, ["empty", *rng.sample([s for s in TOOL_OUTPUT_SHAPES if s != "empty"], len(reused) - 1)]))
+    for name, specs, down, torn_ones in (("reconcile_up", up_specs, False, torn_up),
                                          ("reconcile_down", down_specs, True, set())):
-        cases, files, before = reconcile_cases(specs, down, torn_ones)
+        side = name.rsplit("_", 1)[1]
+        cases, files, before = reconcile_cases(specs, down, torn_ones,
+                                               {n: shape for (where, n), shape in shaped.items() if where == side})
         add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
                      ledgers=tuple(c["ledger"] for c in cases), meta={"cases": cases},
                      steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,
                              "batch": "reconcile"} for c in cases]))
 
     # -- run_agent, end to end: the email task from scratch, and killed at each moment of its send --
-    def agent(name, task, checkpoint=None, runs=1, standins=SAVE_STANDINS, ledger_text=None, **options):
-        where = draw.file()
-        beside = f"{where.rsplit('/', 1)[0]}/{LEDGER_NAME}"
+    def agent(name, task, checkpoint=None, runs=1, standins=SAVE_STANDINS, ledger_text=None, form="absolute",
+              **options):
+        """`form`: how run_agent is given its checkpoint's path, "absolute" or "relative" (see `path`), or "default"
+        (none: CHECKPOINT_PATH, a bare name in the working folder, its ledger too)."""
+        where = CHECKPOINT_NAME if form == "default" else draw.file()
+        beside = os.path.join(os.path.dirname(where), LEDGER_NAME)
         given = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
         if ledger_text is not None:
             given[beside] = ledger_text
-        step = {**call("run_agent", task, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
+        where_to = {} if form == "default" else {"path": path(where, form)}
+        step = {**call("run_agent", task, client=CLIENT, **where_to), "timeout": AGENT_TIMEOUT,
                 "quick_timeout": AGENT_QUICK_TIMEOUT}
         add(Scenario(name, steps=[step] * runs, files=given, watch=where, standins=standins, read_after=(beside,),
                      meta={"task": task, "checkpoint": checkpoint, "file": where, "ledger": beside}, **options))
 
     email, again = draw.two_wordings(EMAIL_TASKS)
-    agent("agent_email", email)
-    agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"})
-    agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"})
+    # the three runs from scratch (each makes the ledger) are given the path in each form, the default one included
+    forms = rng.sample(["absolute", "relative", "default"], 3)
+    agent("agent_email", email, form=forms[0])
+    agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"}, form=forms[1])
+    agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"}, form=forms[2])
     # resuming from the other checkpoints a crash leaves: at save point B (nothing pending: no reconcile), and at
     # save point A with a tool no service can be asked about by key (append_line, charge_card) pending, its outcome
     # already in the ledger beside the checkpoint: running it again does it twice

@@ -1,6 +1,8 @@
 """append_ledger (test_append_ledger, 3 points): append-only, atomic and durable, judged on disk.
 
-Two appends to a ledger that already holds records, one that creates the ledger. strace
+Two appends to a ledger that already holds records, one that creates the ledger (each path given
+absolute or relative, drawn), and one that creates `ledger.jsonl` by its bare name in the working
+folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""). strace
 records the calls from outside; every state a crash or power cut could leave at each moment
 (autograder.crash_states) must read back, with the course's read_ledger and with the
 student's own, as the ledger before the append or after it: the old records never lost or
@@ -10,6 +12,7 @@ import pytest
 
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
+from course.ledger import LEDGER_NAME
 
 from .helpers import expect, fail, problem, records_in, same, short
 from .ledger_crashes import cuts
@@ -25,29 +28,38 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
                      "下一条记录还会接在同一行上"}
 
 
-def appended(grading):
+BARE = 3  # the step that creates a ledger named by its bare file name, in the working folder
+
+
+def appended(grading, indices=(0, 1, 2, BARE)):
     outcome = grading.outcome("append")
-    for index in range(len(outcome.steps)):
-        message = problem(outcome, index, "append_ledger(path, record)")
+    for index in indices:
+        what = (f'append_ledger("{LEDGER_NAME}", record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
+                'os.path.dirname 是空字符串，它所在的文件夹是 "."）' if index == BARE else "append_ledger(path, record)")
+        message = problem(outcome, index, what)
         expect(message is None, message)
     return outcome
 
 
 def allowed(meta, index: int) -> tuple:
     """(before, after) of step `index`, as lists of records."""
-    if index == 2:
-        return [], [meta["first"]]
+    if index in (2, BARE):
+        return [], [meta["first" if index == 2 else "bare"]]
     old = meta["old"] + meta["appended"][:index]
     return old, old + [meta["appended"][index]]
 
 
+def ledger_of(meta, index: int) -> str:
+    return {2: meta["created"], BARE: LEDGER_NAME}.get(index, meta["existing"])
+
+
 def check_cuts(grading, indices) -> None:
-    outcome = appended(grading)
+    outcome = appended(grading, indices)
     meta = outcome.scenario.meta
     states = set()
     for index in indices:
         before, after = allowed(meta, index)
-        relative = meta["created"] if index == 2 else meta["existing"]
+        relative = ledger_of(meta, index)
         for kind, when, contents in cuts(outcome, relative, index):
             wanted = (after,) if kind == "end" else (before, after)
             for content in sorted(contents, key=lambda c: (c is not None, len(c or b""), c or b"")):
@@ -57,7 +69,7 @@ def check_cuts(grading, indices) -> None:
                     continue
                 fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条，{when}断电，台账"
                      + _what(content, records, error, before, after) + "。"
-                     + _advice(kind, index, content, records, before, outcome.files_after.get(relative)))
+                     + _advice(kind, index in (2, BARE), content, records, before, outcome.files_after.get(relative)))
     message = student_reads(grading, sorted(s for s in states if s is not None), f"ledger_reads_{indices[0]}")
     if message:
         fail(message)
@@ -73,12 +85,12 @@ def _what(content, records, error, before, after) -> str:
         f"里读出 {len(records)} 条记录，应该是 {len(before)} 条（追加之前）或 {len(after)} 条（追加之后）"
 
 
-def _advice(kind, index, content, records, before, final: str | None) -> str:
+def _advice(kind, creating: bool, content, records, before, final: str | None) -> str:
     if final and not final.endswith("\n"):  # the ledger as the appends left it
         return ADVICE["newline"]
     if records is not None and all(r in records for r in before) and kind == "end":
         # a new ledger gone: its name was not made durable; there but without the line: the line was not
-        return ADVICE["folder"] if index == 2 and content is None else ADVICE["durable"]
+        return ADVICE["folder"] if creating and content is None else ADVICE["durable"]
     if records is None:
         return ADVICE["half"]
     return ADVICE["lost"]
@@ -108,7 +120,8 @@ def test_appends_keep_every_record(grading):
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
-                                   (meta["created"], [meta["first"]], "往还不存在的台账追加一条之后")):
+                                   (meta["created"], [meta["first"]], "往还不存在的台账追加一条之后"),
+                                   (LEDGER_NAME, [meta["bare"]], f"在当前文件夹里新建只有文件名的台账（{LEDGER_NAME}）之后")):
         text = outcome.files_after.get(relative)
         expect(text is not None, f"{what}，台账文件不在 path 上：台账就写在传进来的 path 上")
         records, error = records_in(text)
@@ -129,5 +142,5 @@ def test_power_cut_while_appending(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_power_cut_while_creating(grading):
-    """新建台账的那次追加，在任何时刻断电，读回来的都是空台账或有这一条的台账；返回之后文件和记录都已落盘"""
-    check_cuts(grading, (2,))
+    """新建台账的那次追加（路径带文件夹，或者只有文件名），在任何时刻断电，读回来的都是空台账或有这一条的台账；返回之后文件和记录都已落盘"""
+    check_cuts(grading, (2, BARE))

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from .helpers import emails_in_step, expect, fail, keyed, of, problem, records_in, same, short
-from .ledger_crashes import cuts
+from .ledger_crashes import LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
 
@@ -79,8 +79,11 @@ def test_intent_before_outcome_after(grading):
         expect(same(intents[0].get("name"), call["name"]) and same(intents[0].get("input"), call["input"]),
                f"intent 记录要写下这次调用的 name 和 input（恢复时靠它们知道做的是什么），你的是 {short(intents[0])}")
         expect(not of(then, call["id"], "outcome"), f"执行 {call['name']} 之前台账里就有了它的 outcome：结果要在执行之后才记")
-        for kind, when, contents in cuts(outcome, ledger, index):
-            if kind == "call":
+        found = moments(outcome, ledger, index)
+        lost = first_loss(found)
+        expect(not lost, f"模拟断电：execute_with_ledger（{call['name']}）{lost}。{LOSS_ADVICE}")
+        for kind, when, contents in found:
+            if kind in ("start", "call"):
                 continue
             for content in contents:
                 records, _ = records_in(content)
@@ -103,6 +106,19 @@ def test_intent_before_outcome_after(grading):
         expect(after is not None and all(r in after for r in old), "执行之后，台账里原来的记录不见了：台账只追加")
 
 
+def _key_fault(outcome, index: int, key) -> str:
+    """What is wrong with a key that is not the call's id, as far as this scenario shows."""
+    if not isinstance(key, str) or not key:
+        return ""
+    shared = [other["name"] for step in range(len(outcome.steps)) if step != index
+              for other in outcome.student_tool_calls(step) if other.get("key") == key]
+    if shared:
+        return (f"：另一次调用（id 不同，{shared[0]}）也带着这把键——参数一样的两次调用，服务器会把后一次当成前一次的重试，"
+                "它就不会生效。键要在同一次调用的重试之间不变、在不同调用之间不同：tool_use id 正好如此")
+    return ("：键要在同一次调用的重试之间不变、在不同调用之间不同，对账时还要查得到（lookup_effect(name, id) 按 id 查）："
+            "tool_use id 三样都满足，它就存在检查点的 pendingToolUse 里")
+
+
 @pytest.mark.grade(GRADE, 1)
 def test_key_is_the_call_id(grading):
     """有副作用的调用带着幂等键执行，键就是这次调用的 id；每封信在服务器上恰好投递一次，Message-ID 来自这个键"""
@@ -111,8 +127,7 @@ def test_key_is_the_call_id(grading):
             continue
         key = ran[0].get("key")
         expect(key == call["id"], f"执行 {call['name']} 时要带上幂等键 idempotency_key=call[\"id\"]（{call['id']}），"
-                                  f"你传的是 {short(key)}"
-                                  + ("：每次尝试都换一把新键，服务器就认不出重试" if isinstance(key, str) else ""))
+                                  f"你传的是 {short(key)}" + _key_fault(outcome, index, key))
         if call["name"] == "send_email":
             emails = emails_in_step(outcome, index)
             expect(emails == [keyed(call["id"])],

@@ -15,9 +15,9 @@ import course.model
 
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
-from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, records_in, same, short,
-                      text_of)
-from .ledger_crashes import cuts
+from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, record_said, records_in, same,
+                      short, text_of)
+from .ledger_crashes import LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_reconcile"
 SCENARIOS = ("reconcile_up", "reconcile_down")
@@ -51,14 +51,22 @@ def reconciled(outcome, index: int, case: dict) -> Reconciled:
 
 def situation(case: dict, outcome) -> str:
     pending = case["checkpoint"]["pendingToolUse"]
-    ours = [r.get("type") for r in case["records"] if r.get("toolUseId") == pending["id"]]
+    ours = [r.get("type") + record_said(r) for r in case["records"] if r.get("toolUseId") == pending["id"]]
     server = ("连不上" if outcome.scenario.service_down else "已经收到过这封信" if case["sent"] else "没有收到过")
     return f"（悬空的是 {pending['name']}，台账里它的记录是 {ours or '（没有）'}，服务器{server}）"
 
 
 def ledger_after(outcome, case) -> list:
+    """The ledger's records once reconcile is over; fail if it lost one of those it had (say at which moment)."""
     records, error = records_in(outcome.files_after.get(case["ledger"]))
+    given, _ = records_in(outcome.scenario.files.get(case["ledger"]))
+    kept = error is None and all(records.count(r) >= given.count(r) for r in given)
+    if not kept:
+        lost = first_loss(moments(outcome, case["ledger"], outcome.scenario.meta["cases"].index(case)))
+        expect(not lost, f"模拟断电：对账{lost}。{LOSS_ADVICE}{situation(case, outcome)}")
     expect(error is None, f"对账之后，台账读不出来了（{short(str(error), 80)}）{situation(case, outcome)}")
+    expect(kept, f"对账之后，台账里原来的 {len(given)} 条记录只剩 {sum(1 for r in given if r in records)} 条。"
+                 f"{LOSS_ADVICE}{situation(case, outcome)}")
     return records
 
 
@@ -78,9 +86,13 @@ def new_records(outcome, case, result) -> list:
 
 def durable(outcome, index: int, case: dict, call_id: str, where: str):
     """A power cut at any moment a record of reconcile's must already be on disk: at the tool's execution its
-    intent, once reconcile has returned its outcome (the model of autograder.crash_states, as for execute_with_ledger)."""
-    for kind, when, contents in cuts(outcome, case["ledger"], index):
-        if kind == "call":
+    intent, once reconcile has returned its outcome (the model of autograder.crash_states, as for execute_with_ledger);
+    and at no moment may one be lost that was on disk already (a torn last line dropped by rewriting the ledger)."""
+    found = moments(outcome, case["ledger"], index)
+    lost = first_loss(found)
+    expect(not lost, f"模拟断电：对账{lost}。{LOSS_ADVICE}{where}")
+    for kind, when, contents in found:
+        if kind in ("start", "call"):
             continue
         wanted = "intent" if kind == "tool" else "outcome"
         for content in contents:
@@ -148,6 +160,7 @@ def test_never_reached_is_sent_once(grading):
         if pending["name"] == "send_email":
             expect(emails_in_step(outcome, index) == [keyed(pending["id"])],
                    f"服务器应该正好收到 1 封带这次调用的键的信，实际收到 {len(emails_in_step(outcome, index))} 封{where}")
+        ledger_after(outcome, case)  # a ledger that lost records lacks the intent too: that is the fault to name
         then, _ = records_in(ran[0]["ledgers"].get(case["ledger"]))
         expect(of(then, pending["id"], "intent"), f"执行的那一刻台账里要有这次调用的 intent（走 execute_with_ledger）{where}")
         content = text_of(result.result_block().get("content"))
@@ -183,7 +196,11 @@ def test_unknown_only_when_unanswerable(grading):
                "is_error 结果读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效、"
                f"再做一次（再发一封信）。content 要写明结果未知、可能已经生效、请先确认现状{where}")
     for outcome, index, case, action, result in cases(grading, {"rerun"}):
-        not_unknown(result, situation(case, outcome))
+        # a rerun that failed (its output starts with "错误") is a definite failure: lesson 3 marks it is_error, as the
+        # API means the flag; this lesson's reference leaves it out. Either is right; unknown it is not
+        failed = result.calls and str(result.calls[0]["output"]).startswith("错误")
+        if not (failed and result.result_block().get("is_error") is True):
+            not_unknown(result, situation(case, outcome))
 
 
 @pytest.mark.grade(GRADE, 1)

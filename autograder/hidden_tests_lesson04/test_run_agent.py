@@ -6,14 +6,21 @@ scratch, then is killed at each moment of its send: as send_email reaches the gr
 intent written, nothing delivered) and right after the server delivered it (no outcome yet).
 Effects are counted at the grader's mail server, by Message-ID.
 """
+import json
+import random
+
 import pytest
 
+from autograder.fs_trace import DELETED
 from autograder.protocol import StepStatus
+from autograder.sandbox import Scenario
 
+from autograder.hidden_tests.crashes import describe, file_system
 from autograder.hidden_tests.helpers import usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, pairing_problem, problem, records_in, returned, same,
                       saved_state, short, text_of)
+from .ledger_crashes import files_given
 
 GRADE = "test_run_agent"
 
@@ -36,6 +43,17 @@ def unknown_results(messages) -> int:
 def received(outcome, call_id) -> str:
     mine = outcome.delivered_ids.count(keyed(call_id)) if call_id else 0
     return f"一共收到 {len(outcome.delivered_ids)} 封，其中带这次调用的键的 {mine} 封"
+
+
+def key_fault(outcome, call_id: str) -> str | None:
+    """What is wrong, if a send_email ran with a key other than its tool_use id: the email went out, but not as this
+    call's (the grader's server, lookup_effect and the ledger all know the call by its id)."""
+    keys = {c.get("key") for c in outcome.tool_calls if c["name"] == "send_email"} - {None, call_id}
+    if not keys:
+        return None
+    return (f"send_email 执行时带的幂等键是 {short(sorted(map(str, keys))[0])}，不是这次调用的 tool_use id（{call_id}）："
+            "键就用 pendingToolUse 的 id——它在重试之间不变、每次调用都不同，服务器、lookup_effect(name, id) 和 reconcile "
+            "都按它认出这次调用；另造的键（哪怕存进了检查点），对账时按 id 查不到，参数一样的两次调用还会撞在一起")
 
 
 def results_in(state: dict) -> set:
@@ -92,7 +110,7 @@ def test_sends_through_the_ledger(grading):
     expect(call_id, "发信任务里模型没有要求 send_email：run_agent 没有把工具结果交回给模型吗？")
     expect(outcome.delivered_ids == [keyed(call_id)],
            f"邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键（Message-ID {keyed(call_id)}）："
-           "run_agent 执行工具要走 execute_with_ledger")
+           + (key_fault(outcome, call_id) or "run_agent 执行工具要走 execute_with_ledger"))
     records, error = records_in(outcome.files_after.get(outcome.scenario.meta["ledger"]))
     expect(error is None and of(records, call_id, "intent") and of(records, call_id, "outcome"),
            "检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 intent 和 outcome："
@@ -117,8 +135,8 @@ def test_every_crash_of_the_send(grading):
         state = final(outcome, 1)
         call_id = send_id(outcome)
         expect(outcome.delivered_ids == [keyed(call_id)],
-               f"在{moment}被杀掉再续跑，邮件服务器{received(outcome, call_id)}，应该正好 1 封、"
-               f"带这次调用的键：续跑时要 reconcile(state, ledger_path(path))，按台账和幂等键决定")
+               f"在{moment}被杀掉再续跑，邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键："
+               + (key_fault(outcome, call_id) or "续跑时要 reconcile(state, ledger_path(path))，按台账和幂等键决定"))
         messages = state.get("messages") if isinstance(state.get("messages"), list) else []
         unknown = unknown_results(messages)
         expect(not unknown, f"在{moment}被杀掉再续跑，对话里有 {unknown} 个 is_error 结果：服务器答得上来，结果就是确定的")
@@ -134,6 +152,7 @@ def test_every_crash_of_the_send(grading):
     resume_recorded(grading)
     resume_read_only(grading)
     resume_no_ledger(grading)
+    resume_killed_mid_append(grading)
 
 
 def resume_nothing_pending(grading):
@@ -207,3 +226,52 @@ def resume_no_ledger(grading):
     trouble = pairing_problem(messages)
     expect(trouble is None, f"{where}，续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
     check_counters(outcome, state, checkpoint["turns"], where)
+
+
+def killed_mid_append(outcome, rng) -> tuple | None:
+    """(the files, what happened last) as a kill leaves them inside the append of the send's intent (every write
+    made so far is there: a process kill loses nothing the kernel has), at a point drawn between its first and its
+    last file-system call; None if the run wrote nothing between asking the model and sending."""
+    sent = next((c for c in outcome.tool_calls if c["name"] == "send_email"), None)
+    asked = [c["at"] for c in outcome.model_calls if sent and c["at"] <= sent["at"]]
+    if not asked:
+        return None
+    inside = [n for n, e in enumerate(outcome.fs_events) if asked[-1] < e["at"] <= sent["at"]]
+    if len(inside) < 2:
+        return None
+    last = inside[rng.randrange(len(inside) - 1)]  # after the first of its calls at the earliest, before its last
+    fs = file_system(files_given(outcome))
+    for event in outcome.fs_events[:last + 1]:
+        fs.apply(event)
+    workdir = outcome.workdir.rstrip("/") + "/"
+    files = {path[len(workdir):]: fs.files[number].content for path, number in fs.names.items()
+             if path.startswith(workdir) and DELETED not in path}  # a file with no name left is gone with the process
+    # the checkpoint is the grader's to save here (save point A, written before the intent)
+    files[outcome.scenario.watch] = json.dumps(saved_state(sent), ensure_ascii=False)
+    return files, describe(outcome.fs_events[last], outcome.workdir)
+
+
+def resume_killed_mid_append(grading):
+    """Killed inside the append of the send's intent (an append, too, can be cut short), then resumed from the files
+    as the kill left them: the email goes out once, with the call's key, and the task finishes."""
+    outcome = grading.outcome("agent_email")
+    call_id = send_id(outcome)
+    killed = killed_mid_append(outcome, random.Random(grading.seed))
+    if killed is None or call_id is None:
+        return  # test_sends_through_the_ledger says what is wrong
+    files, last = killed
+    scenario = outcome.scenario
+    resumed = grading.outcome("agent_killed_mid_append", Scenario(
+        "agent_killed_mid_append", steps=scenario.steps, files=files, watch=scenario.watch,
+        standins=scenario.standins, read_after=scenario.read_after, meta=scenario.meta))
+    where = (f"进程在追加 send_email 的 intent 的途中（「{last}」之后）被杀掉，再从检查点续跑（台账和你建的其它文件都是"
+             "被杀那一刻的样子）")
+    message = problem(resumed, 0, "run_agent")
+    expect(message is None, f"{where}：{message}。一次追加也可能被崩溃打断：它能留下的只是台账末尾的半行（读的时候丢掉）；"
+                            "追加时自己建的锁文件这类东西，进程被杀就没人删了，续跑的每一次追加都会被它挡住"
+                            "（fcntl.flock 这样的锁由内核在进程结束时释放）")
+    state = final(resumed, 0, "run_agent")
+    unknown = unknown_results(state.get("messages") if isinstance(state.get("messages"), list) else [])
+    expect(resumed.delivered_ids == [keyed(call_id)] and not unknown,
+           f"{where}，邮件服务器{received(resumed, call_id)}，对话里有 {unknown} 个 is_error 结果；应该正好 1 封、"
+           "带这次调用的键，结果是确定的")

@@ -46,6 +46,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_two_writes_compact": {},
     "full_writev_append": {},
     "full_reconcile_describe": {},  # calls the describe() of the notebook's first demo cell
+    "full_enum_match_dataclass": {},  # recovery_action returns members of a str Enum
+    "full_records_extra_fields": {},  # records with more fields (key, at, seq, ok), in another order
     "blank": ZERO,
     "wrong_answers": {"test_quiz_exactly_once": 0, "test_quiz_key": 0, "test_root_cause": 0},
     "wrong_effects_add_label": {"test_effects": 1},
@@ -54,10 +56,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_append_no_newline": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 1,
                                 "test_reconcile": 3, "test_incident_fix": 2},  # every record after it unreadable
-    "wrong_rewrite_in_place": {"test_append_ledger": 1},
+    # ... and execute_with_ledger's and reconcile's appends through it: a power cut at any moment loses no record
+    "wrong_rewrite_in_place": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_no_folder_fsync": {"test_append_ledger": 2},
     "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
-    "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 1},
+    "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 1,
+                                "test_reconcile": 3},
     "wrong_recovery_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_intent_after_call": {"test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_key_uuid": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
@@ -112,6 +116,19 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_returns_none": {"test_reconcile": 0},
     "wrong_recovery_lookup_args_swapped": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3,
                                            "test_incident_fix": 1},
+    # probed a fourth time (25/25 before, or points that varied with the seed):
+    # ledger_path(CHECKPOINT_PATH) is a bare name, whose os.path.dirname is "": run_agent(task) and the append judged
+    "wrong_append_dirname_relative": {"test_append_ledger": 1, "test_run_agent": 1},
+    # a power cut at every moment of reconcile, not only at the tool and at its return: rewriting the ledger loses it
+    "wrong_reconcile_repair_rewrites_ledger": {"test_reconcile": 3},
+    # a kill inside an append, then a resume: the lock file it left blocks every later append
+    "wrong_append_lockfile_stale": {"test_run_agent": 1},
+    # a recorded outcome whose output is "" (or another shape a tool's output takes) is reused like any other
+    "wrong_recovery_empty_output_not_reused": {"test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_key_uuid_in_checkpoint": {"test_run_agent": 0},  # a stable key, but not the call's id
+    # cuts whole records off every torn ledger; every path of reconcile now meets one (before: 2 to 5 lost, by seed)
+    "wrong_reader_truncates_by_chars": {"test_reconcile": 0},
+    "full_reconcile_rerun_marks_tool_error": {},  # lesson 3's is_error on a rerun that failed: a definite failure
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -149,7 +166,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_save_a_after_execute": "存档点 A 要在执行之前",
     "wrong_agent_no_save_after_reconcile": "reconcile 之后要照旧存一次档",
     "wrong_key_uuid": "要带上幂等键",
-    "wrong_key_from_input": "要带上幂等键",
+    "wrong_key_from_input": "不是这次调用的 tool_use id",
     "wrong_reuse_other_call": "（悬空的是",
     "wrong_resend_without_key": "没带幂等键，或者换了一把键",
     "wrong_is_error_when_answered": "不应该标 is_error",
@@ -174,6 +191,12 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_rerun_records_outcome": "只读工具不记台账",
     "wrong_recovery_email_only_lookup": "你的函数没有问就下了结论",
     "wrong_reconcile_resend_instead_of_lookup": "结果未知时台账不动",
+    "wrong_append_dirname_relative": "os.path.dirname 是空字符串",
+    "wrong_reconcile_repair_rewrites_ledger": "不能把整本台账清空重写",
+    "wrong_append_lockfile_stale": "锁文件",
+    "wrong_recovery_empty_output_not_reused": "output 是空字符串",
+    "wrong_key_uuid_in_checkpoint": "不是这次调用的 tool_use id",
+    "wrong_reader_truncates_by_chars": "不能按字符数截",
 }
 
 
