@@ -33,7 +33,8 @@ from pathlib import Path
 import anthropic
 
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client, reads_as_unknown, request_params, scripted_client
+from .model import (InvalidRequest, asks_to_redo, check_tool_pairing, make_client, reads_as_unknown, request_params,
+                    scripted_client)
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -154,6 +155,17 @@ def text_of(content) -> str:
     if isinstance(content, list):
         return "".join(b.get("text", "") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
     return ""
+
+
+def unknown_wording_problem(content: str) -> str | None:
+    """Why the course's model would not read `content`, the is_error result of a call nobody knows the outcome of,
+    as "unknown, look first" (in Chinese, after the result's name); None when it would (course.model.reads_as_unknown)."""
+    redo = asks_to_redo(content)
+    if redo:
+        return f"叫模型直接「{redo}」，没让它先确认现状：这次调用可能已经生效，模型照做就会再做一次（再发一封信）"
+    if not reads_as_unknown(content, True):
+        return "读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效，可能再做一次（再发一封信）"
+    return None
 
 
 def call_text(call: dict | None) -> str:
@@ -997,9 +1009,8 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(flag is True, f"is_error 要是布尔值 True，你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型。")
             expect(text_of(block.get("content")).strip(),
                    f"{tool} 的 is_error 结果也要在 content 里写一句话：结果未知，可能已经生效，请先确认现状。")
-            expect(reads_as_unknown(text_of(block.get("content")), True),
-                   f"{tool} 的结果写得像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为它没有生效、再做一次。"
-                   "content 要写明结果未知、可能已经生效、请先确认现状。")
+            wrong = unknown_wording_problem(text_of(block.get("content")))
+            expect(wrong is None, f"{tool} 的结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状。")
 
         missing = {"path": "./notes/meeting-08-31.md"}  # not in the workspace: the rerun fails
         _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)

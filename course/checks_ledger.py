@@ -16,10 +16,10 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
-                     expect, fail, leaves_no_scratch, short, standing_in, text_of)
+                     expect, fail, leaves_no_scratch, short, standing_in, text_of, unknown_wording_problem)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client, reads_as_unknown
+from .model import InvalidRequest, check_tool_pairing, make_client
 from .samples import load_sample
 from .tools import ServiceUnavailable, execute_tool as course_execute_tool, lookup_effect as course_lookup_effect
 
@@ -344,9 +344,8 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(not others, f"{label}：服务器答不上来，不能执行 {others}：信可能已经发出。")
             expect(flag is True, f"{label}：服务器答不上来，结果真的未知：tool_result 要带 is_error=True（布尔值），你的是 {short(flag)}。")
             expect(content.strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
-            expect(reads_as_unknown(content, True),
-                   f"{label}：is_error 结果写得像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为信没发出去、"
-                   "再发一封。content 要写明结果未知、可能已经生效、请先确认现状。")
+            wrong = unknown_wording_problem(content)
+            expect(wrong is None, f"{label}：is_error 结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状。")
             continue
         expect(not flag, f"{label}：结果是查得到的，不应该标 is_error——这正是台账要消灭的“未知”。")
         expect(delivered == 1, f"{label}：对账之后邮件服务器一共有 {delivered} 封信，应该正好 1 封。")

@@ -248,9 +248,46 @@ def _history(messages: list) -> list:
 
 
 def reads_as_unknown(output: str, is_error: bool) -> bool:
-    """Whether a model reads a tool_result as "nobody knows whether the call ran": flagged is_error, and not
-    worded as a tool's own failure ("错误…") unless it says the outcome is unknown (UNKNOWN_WORDS)."""
-    return is_error and (not output.startswith("错误") or UNKNOWN_WORDS.search(output) is not None)
+    """Whether a model reads a tool_result as "nobody knows whether the call ran": flagged is_error, not worded
+    as a tool's own failure ("错误…") unless it says the outcome is unknown (UNKNOWN_WORDS), and not telling it
+    to make the call again before it has looked (`asks_to_redo`): a model follows what the result tells it."""
+    return (is_error and (not output.startswith("错误") or UNKNOWN_WORDS.search(output) is not None)
+            and asks_to_redo(output) is None)
+
+
+# Reading a result for "do it again": a verb of doing the call again, unless the same clause before it warns
+# against it or says what may happen ("不要重发", "可能会再发一封"), or words right after it say it is a statement
+# ("重发没有成功", "重新执行可能导致…"). Such an instruction is fine once the text has said to look first: a
+# verifying verb before it, a condition ("如果…"), or "先" / "first" with a verifying verb anywhere.
+_CLAUSE_END = "。；;！!？?\n，,：:"
+_REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|再(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|"
+                   r"重试|重发|重做|重跑|\b(?:re-?send|re-?try|re-?run|redo)\b|"
+                   r"\b(?:call|run|send|try|do|execute|invoke|issue)\w*\b[^.;!?\n]{0,40}?\bagain\b", re.I)
+_NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
+                                  r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
+_NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都)")
+_VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)"
+           r"(?:确认|核实|核对|查清|查明|查一下|查看|查询|检查(?!点)|弄清|搞清|list_sent_emails|"
+           r"\b(?:verify|check|confirm|look up|find out)\b)")
+_GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
+_VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b",
+                           re.I)
+
+
+def asks_to_redo(output: str) -> str | None:
+    """The words with which `output` tells the model to make the call again without looking first (None if it
+    does not): "请重新调用 send_email，再执行一次" does; "请先确认现状，没有发出再重新发送" does not."""
+    if _VERIFY_FIRST.search(output):
+        return None
+    for found in _REDO.finditer(output):
+        before = output[:found.start()]
+        clause = re.split(f"[{_CLAUSE_END}]", before)[-1]
+        if _NOT_AN_ORDER_BEFORE.search(clause) or _NOT_AN_ORDER_AFTER.match(output, found.end()):
+            continue
+        if _GUARD.search(before):
+            return None
+        return found.group()
+    return None
 
 
 def _matching(calls: list, name: str, input: dict) -> list:

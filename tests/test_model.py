@@ -1,4 +1,5 @@
 """The scripted model, driven through the real anthropic SDK."""
+import itertools
 import json
 from pathlib import Path
 
@@ -8,7 +9,8 @@ import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
-from course.model import MODEL, answer_request, answering_model, merge_consecutive_turns
+from course.model import (MODEL, answer_request, answering_model, asks_to_redo, merge_consecutive_turns,
+                          reads_as_unknown)
 
 
 def ask(client, messages):
@@ -173,6 +175,43 @@ def test_a_check_that_could_not_be_made_leaves_the_outcome_unknown(client, check
     assert response.stop_reason == "end_turn"
     assert not [b for b in response.content if b.type == "tool_use"]
     assert "不重发" in response.content[0].text and "不知道" in response.content[0].text
+
+
+# --- how the model reads an is_error result: the outcome unknown, or an order to do the call again ----------
+
+UNKNOWN_SAID = ("{tool} 的执行结果未知：进程在记下结果之前崩溃了，它可能已经生效，也可能没有。", "进程崩溃了，{tool} 的结果不确定。",
+                "不知道 {tool} 有没有执行成功。", "The outcome of {tool} is unknown: the process died before recording it.")
+REDO_AT_ONCE = ("请重新调用 {tool}，再执行一次。", "请再执行一次。", "直接重试即可。", "为保险起见，请重新发送。", "请再发一封。",
+                "需要重新执行 {tool}。", "请重新运行这个工具，然后确认是否成功。", "Please call {tool} again.", "Retry the call.",
+                "Run it again to be sure, then check the result.")
+LOOK_FIRST = ("请先确认现状，再决定下一步。", "请先用 list_sent_emails 查一下是否已经发出，没有发出再重新发送。",
+              "如果确认没有生效，可以重新调用 {tool}。", "不要直接重发，请先核实。", "重新执行可能导致重复，请先确认现状。",
+              "请核实之后再决定要不要重试。", "上一次重发没有成功，信可能已经发出，请先确认。", "请先确认现状，再决定是否重新调用。",
+              "Check first whether it took effect before you call {tool} again.", "Do not retry blindly; verify first.", "")
+SAID_TOOLS = ("send_email", "delete_branch")
+
+
+@pytest.mark.parametrize("said, then, tool", list(itertools.product(UNKNOWN_SAID, LOOK_FIRST, SAID_TOOLS)))
+def test_an_unknown_outcome_with_a_look_first_reads_as_unknown(said, then, tool):
+    """Saying the outcome is unknown, then to look before anything (a resend only after it), is what reconcile says."""
+    text = (said + then).format(tool=tool)
+    assert reads_as_unknown(text, True) and asks_to_redo(text) is None
+
+
+@pytest.mark.parametrize("said, then, tool", list(itertools.product(UNKNOWN_SAID, REDO_AT_ONCE, SAID_TOOLS)))
+def test_an_order_to_do_the_call_again_without_looking_does_not_read_as_unknown(said, then, tool):
+    """"Unknown, call it again": the model does what the result says, and a second email goes out."""
+    text = (said + then).format(tool=tool)
+    assert not reads_as_unknown(text, True)
+    assert asks_to_redo(text) in text
+
+
+def test_an_order_to_send_again_is_not_looked_up_first(client):
+    """The model reads "请重新发送" after an unknown send as no unknown outcome: it does not look at the sent mail."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "send_email 的结果未知，请重新发送。", is_error=True))
+    response = ask(client, messages)
+    assert not [b for b in response.content if b.type == "tool_use" and b.name == "list_sent_emails"]
 
 
 def test_a_note_that_cannot_be_read_is_skipped_not_asked_for_again(client):

@@ -1,7 +1,7 @@
 """reconcile (test_reconcile, 5 points): the contract, on every path."""
 import pytest
 
-import course.model
+from course.checks import unknown_wording_problem
 
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 
@@ -50,9 +50,9 @@ def is_error_property(grading, result):
                              + (f"，你写的是 {written}" if written else "，你的没有 is_error"))
         expect(text_of(block.get("content")).strip(),
                f"{result.tool} 的 is_error 结果也要在 content 里写一句话，告诉模型结果未知、请先确认现状")
-        expect(course.model.reads_as_unknown(text_of(block.get("content")), True),
-               f"{result.tool} 的结果读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效，"
-               "可能再做一次（再发一封信）。对账时谁也不知道它成没成，content 要写明结果未知、可能已经生效、请先确认现状")
+        wrong = unknown_wording_problem(text_of(block.get("content")))
+        expect(wrong is None, f"{result.tool} 的结果{wrong}。对账时谁也不知道它成没成，content 要写明结果未知、可能已经生效、"
+                              "请先确认现状")
     elif _rerun_failed(result, state):
         expect(flag is True, f"重新执行的 {result.tool} 失败了（execute_tool 返回的文本以「错误」开头）：它的 tool_result "
                              f"要带 is_error: True（布尔值），你的是 {written or '没有 is_error'}")

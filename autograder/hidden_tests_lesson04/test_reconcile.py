@@ -11,7 +11,7 @@ again there is harmless, any other execution is not.
 """
 import pytest
 
-import course.model
+from course.checks import unknown_wording_problem
 
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
@@ -192,9 +192,8 @@ def test_unknown_only_when_unanswerable(grading):
                    and r.get("output") not in outputs]
         expect(not guessed, "结果未知时台账不动：记一条 outcome，下次恢复就会把「未知」当成确定的结果复用，"
                             f"is_error 也丢了（你的 reconcile 追加了 {short(guessed)}）{where}")
-        expect(course.model.reads_as_unknown(text_of(block.get("content")), True),
-               "is_error 结果读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效、"
-               f"再做一次（再发一封信）。content 要写明结果未知、可能已经生效、请先确认现状{where}")
+        wrong = unknown_wording_problem(text_of(block.get("content")))
+        expect(wrong is None, f"is_error 结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状{where}")
     for outcome, index, case, action, result in cases(grading, {"rerun"}):
         # a rerun that failed (its output starts with "错误") is a definite failure: lesson 3 marks it is_error, as the
         # API means the flag; this lesson's reference leaves it out. Either is right; unknown it is not

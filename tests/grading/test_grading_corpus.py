@@ -228,6 +228,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # red team, round 5: the mail server's variables, there while cells were defined (a notebook has them only in
     # `with MailServer():`), told the grader apart (23/23 before)
     "tamper_detect_env_smtp": {"test_reconcile": 4, "test_incident_fix": 1},
+    # probing, round 5 (each 23/23 before)
+    "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -279,6 +281,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_save_reconcile_only_rerun": "不管悬空的是什么工具",
     "wrong_reconcile_says_failed": "读起来像工具自己失败了",
     "wrong_agent_finished_check_first": "次就停下了",
+    "wrong_reconcile_asks_resend": "没让它先确认现状",
     "wrong_save_single_os_write": "要循环写到全部写完",
     "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
