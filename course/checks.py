@@ -967,8 +967,9 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
 def check_reconcile(reconcile, namespace: dict) -> None:
     """`namespace` is the notebook's globals(): execute_tool is watched there while reconcile runs."""
     __tracebackhide__ = True
-    spy = _ToolSpy(namespace)
-    with standing_in(namespace, "execute_tool", spy):
+    spy, saves = _ToolSpy(namespace), []  # save_checkpoint stood in for: nothing written over the student's own
+    with standing_in(namespace, "execute_tool", spy), \
+            standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
         for name in sorted(COURSE_READ_ONLY):
             cp = load_sample("cpB") if name == "read_file" else _with_pending("cpB", name, _READ_ONLY_INPUTS[name])
             pending, block = _reconciled(reconcile, cp, spy)
@@ -1021,6 +1022,9 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         expect(block.get("is_error") is True,
                "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
                f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
+    expect(not saves, "reconcile 调用了 save_checkpoint：对账只补上结果、返回检查点，存档由 run_agent 在对账之后做，"
+                      "存到它收到的 path。reconcile 不知道这个 path，自己存就存错了地方（默认的 checkpoint.json "
+                      "可能是另一个任务的检查点，被它盖掉）。")
     print(PASSED)
 
 

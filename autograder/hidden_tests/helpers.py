@@ -246,6 +246,36 @@ def files_written(outcome, index: int) -> list:
     return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 
 
+def holds_state(data: bytes) -> bool:
+    """Whether written bytes hold a checkpoint (its pendingToolUse, however it is written) or a ledger record."""
+    if b"pendingToolUse" in data:
+        return True
+    for line in data.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") in ("intent", "outcome") and "toolUseId" in record:
+            return True
+    return False
+
+
+def checkpoints_written(outcome, index: int) -> list:
+    """Where step `index` wrote a checkpoint (or a ledger record), however it wrote the file, and the names it
+    renamed or linked such a file to: relative to the working folder, or whole for one elsewhere (/tmp)."""
+    workdir = outcome.workdir.rstrip("/") + "/"
+    began = outcome.started_at[index] if index < len(outcome.started_at) else None  # before it: the definitions
+    events = [e for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
+              and (began is None or e["at"] > began)]
+    written = {}
+    for event in events:
+        if event["op"] == "write" and isinstance(event.get("data"), bytes):
+            written[event.get("path")] = written.get(event.get("path"), b"") + event["data"]
+    holding = {path for path, data in written.items() if isinstance(path, str) and holds_state(data)}
+    holding |= {e.get("dst") for e in events if e["op"] in ("rename", "link") and e.get("path") in holding}
+    return sorted(path.removeprefix(workdir) for path in holding if isinstance(path, str))
+
+
 def emails_in_step(outcome, index: int) -> list:
     """The Message-IDs of the emails the grader's mail server received while step `index` ran (and while what it
     left behind lasted), whatever way they were sent."""

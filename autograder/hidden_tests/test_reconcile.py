@@ -5,7 +5,7 @@ from course.checks import unknown_wording_problem
 
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 
-from .helpers import as_json, expect, output_said, same, short, text_of
+from .helpers import as_json, checkpoints_written, expect, fail, output_said, same, short, text_of
 from .reconciled import check_rerun, check_same_as_reference, expected, reconciled, the_result
 
 GRADE = "test_reconcile"
@@ -130,6 +130,15 @@ def test_one_paired_result_on_every_path(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_pending_cleared_and_checkpoint_returned(grading):
-    """对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点"""
+    """对账之后 pendingToolUse 为 None，version、task、turns、tokensUsed 原样不动，并返回检查点（存档是 run_agent 的事）"""
     for result in every_call(grading):
         fields_property(result)
+    for name in SCENARIOS:  # judged by what was written, however and wherever: a checkpoint (a text log is none)
+        outcome = grading.outcome(name)
+        for index in range(len(outcome.steps)):
+            saved = checkpoints_written(outcome, index)
+            if saved:
+                more = f" 等 {len(saved)} 个文件" if len(saved) > 1 else ""
+                fail(f"reconcile 写了 {saved[0]}{more}（存了检查点）：对账只补上结果、返回检查点，存档由 run_agent "
+                     "在对账之后做，存到它收到的 path。reconcile 不知道这个 path，自己存就存错了地方"
+                     "（默认的 checkpoint.json 可能是另一个任务的检查点，被它盖掉）")

@@ -8,7 +8,7 @@ from pathlib import Path
 from autograder.scenario_run import answering_lookup
 from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same,
-                                             saved_state, short, text_of)
+                                             holds_state, saved_state, short, text_of)
 from autograder.protocol import StepStatus
 from autograder.sandbox import scratch_folder
 from course.ledger import LEDGER_NAME, read_ledger

@@ -8,15 +8,14 @@ one process in shuffled order. What a call did besides answering (a tool run, an
 written, an argument changed) also counts against it; a line of text appended to a log of its own does not.
 """
 import copy
-import json
 import os
 
 import pytest
 
 from course.ledger import LEDGER_NAME
 
-from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, problem,
-                      reference_asks, same, short)
+from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, holds_state,
+                      problem, reference_asks, same, short)
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用，直接继续调用模型",
@@ -29,20 +28,6 @@ WHY = {"continue": "没有悬空调用，直接继续调用模型",
 
 
 HARMLESS_OPS = ("open", "write", "seek", "close", "fsync", "fdatasync")
-
-
-def holds_state(data: bytes) -> bool:
-    """Whether written bytes hold a checkpoint (its pendingToolUse, however it is written) or a ledger record."""
-    if b"pendingToolUse" in data:
-        return True
-    for line in data.splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get("type") in ("intent", "outcome") and "toolUseId" in record:
-            return True
-    return False
 
 
 def side_effects(outcome) -> list:

@@ -229,6 +229,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # `with MailServer():`), told the grader apart (23/23 before)
     "tamper_detect_env_smtp": {"test_reconcile": 4, "test_incident_fix": 1},
     # probing, round 5 (each 23/23 before)
+    "wrong_reconcile_saves_default": {"test_reconcile": 4},  # reconcile saves, to the default checkpoint.json
     "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
 }
 
@@ -281,6 +282,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_save_reconcile_only_rerun": "不管悬空的是什么工具",
     "wrong_reconcile_says_failed": "读起来像工具自己失败了",
     "wrong_agent_finished_check_first": "次就停下了",
+    "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
     "wrong_reconcile_asks_resend": "没让它先确认现状",
     "wrong_save_single_os_write": "要循环写到全部写完",
     "tamper_event_forge_done": "报告了两次结果",
