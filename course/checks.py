@@ -730,6 +730,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                    "（没有工具调用时是 None）：崩溃在 A 与 B 之间时，恢复全靠它。")
         elif _save_point(state) == "B":
             expect(state.get("pendingToolUse") is None, "存档点 B 存档时，pendingToolUse 应该已经清回 None。")
+    expect((folder / "a.json").exists(), "run_agent 结束时把 path 上的检查点删掉（或挪走）了：任务做完也要把检查点留着，"
+                                         "下次启动时没有检查点，run_agent 会把整个任务（连同发信）从头再做一遍。")
     expect(load(folder / "a.json") == final, "结束时磁盘上的检查点应该和返回的状态一致：最后一个存档点也要存。")
 
     again, seen = _run(run_agent, namespace, cp["task"], folder / "a.json")
@@ -737,6 +739,18 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            f"对一个已经做完的任务（检查点的最后一条消息是模型的收尾回复）再运行 run_agent，它又调用了 {len(seen.of('model'))} "
            "次模型：任务已经结束，应该原样返回检查点。真实的 API 会把结尾的 assistant 消息当成它要接着写的开头。")
     expect(again == final, "对一个已经做完的任务再运行 run_agent，返回的状态应该就是检查点里的那一份，不做任何改动。")
+    expect(call("load_checkpoint", load, folder / "a.json") == final,
+           "对一个已经做完的任务再运行 run_agent 之后，path 上的检查点要原样留着：删掉它，下次启动时 run_agent 会把"
+           "整个任务（连同发信）从头再做一遍。")
+    closing = final["messages"][-1]["content"]
+    for name, content in (("empty", []), ("texts", closing + closing)):  # an empty end_turn; several text blocks
+        ended = {**final, "messages": final["messages"][:-1] + [{"role": "assistant", "content": content}]}
+        _prepare(namespace, ended, folder / f"closing-{name}.json")
+        again, seen = _run(run_agent, namespace, cp["task"], folder / f"closing-{name}.json")
+        expect(not seen.of("model") and again == ended,
+               f"模型的收尾回复{'内容为空（content 是 []，停止原因 end_turn）' if not content else '有好几个文字块'}时，"
+               "任务也做完了：再运行 run_agent 要原样返回检查点、不调用模型。判断「做完了」看最后一条消息是不是 assistant 的，"
+               "不看它的内容块。")
 
     fresh, seen = _run(run_agent, namespace, cp["task"], folder / "new.json")
     as_text, as_block = {"role": "user", "content": cp["task"]}, {"role": "user", "content": [

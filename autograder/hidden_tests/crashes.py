@@ -17,7 +17,7 @@ from autograder.crash_states import FileSystem
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 
-from .helpers import problem, same, short
+from .helpers import KEEP_CHECKPOINT_ADVICE, problem, same, short
 
 FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
                     "断电时，还没落盘的内容会丢，改名却可能已经生效")
@@ -280,6 +280,9 @@ def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
                         "持久地存好（用 save_checkpoint）；返回之后也不要留下还在改检查点的线程或进程")
             if kind == "end":
                 return f"模拟断电：run_agent 返回之后断电，path 上{there}。最后一次存档也要完整地、持久地存好（用 save_checkpoint）"
+            if content is None and end is None and record["op"] in ("unlink", "rename") and record.get("path") == target:
+                return (f"run_agent 删掉（或改名挪走）了 path 上的检查点（「{describe(record, workdir)}」），"
+                        f"之后 path 上一直没有检查点。{KEEP_CHECKPOINT_ADVICE}")
             return (f"模拟断电：run_agent 运行中，在「{describe(record, workdir)}」之后断电，path 上{there}。"
                     "检查点要整份地换上去（save_checkpoint），不能直接改写 path 上的文件")
     return None

@@ -173,11 +173,22 @@ def usage_total(model_call: dict) -> int:
     return usage["input_tokens"] + usage["output_tokens"]
 
 
+KEEP_CHECKPOINT_ADVICE = ("检查点要一直留在 path 上，任务做完也一样：下次启动时没有检查点，run_agent 会把整个任务"
+                          "（连同发信）从头再做一遍")
+
+
+def removed(outcome, name: str) -> bool:
+    """Whether the steps removed the file `name` (deleted it, or renamed it away) and left none there."""
+    path = os.path.join(outcome.workdir, name)
+    return outcome.files_after.get(name) is None and any(
+        isinstance(e, dict) and e.get("op") in ("unlink", "rename") and e.get("path") == path for e in outcome.fs_events)
+
+
 def on_disk(outcome, name: str):
     """The JSON at `name` when the scenario ended: (state, None), or (None, why there is none)."""
     text = outcome.files_after.get(name)
     if text is None:
-        return None, "path 上没有检查点文件"
+        return None, "path 上没有检查点文件" + ("：你的代码把它删掉（或改名挪走）了" if removed(outcome, name) else "")
     try:
         return json.loads(text), None
     except ValueError:

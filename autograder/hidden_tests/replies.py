@@ -18,7 +18,8 @@ from course.checks import MODEL_DUMP_ADVICE
 from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
 
-from .helpers import describe_reply, extra_fields_said, on_disk, output_said, problem, short, text_of, tools_answering
+from .helpers import (KEEP_CHECKPOINT_ADVICE, describe_reply, extra_fields_said, on_disk, output_said, problem, removed,
+                      short, text_of, tools_answering)
 from .reconciled import NOT_RUN
 
 
@@ -33,10 +34,11 @@ def _same_action(mine, wanted) -> bool:
     return mine[0] == "model" or (mine[1] == wanted[1] and same(mine[2], wanted[2]))
 
 
-def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> tuple:
+def reference_run(grading, task: str, plan: list, calls: list, tools: list, checkpoint: dict | None = None) -> tuple:
     """(actions, requests, state, saved): what the reference's run_agent did (as `_action` names them, in order),
     the messages of each of its model calls, what it returned and left on disk, given the replies and tool
-    outputs the student's run got (`calls`, `tools`, as the grader recorded them)."""
+    outputs the student's run got (`calls`, `tools`, as the grader recorded them), resuming from `checkpoint`
+    (None: none at the path)."""
     answered = [call for call in calls if call["status"] == 200]
     actions, requests, replies, ran = [], [], [], []
 
@@ -63,6 +65,8 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list) -> t
 
     with scratch_folder("agent") as folder, tools_answering(grading.reference, execute_tool):
         path = Path(folder) / "checkpoint.json"
+        if checkpoint is not None:
+            path.write_text(json.dumps(checkpoint, ensure_ascii=False), encoding="utf-8")
         state = grading.reference.run_agent(task, client=course.model.offline_client(answer), path=path)
         return actions, requests, state, json.loads(path.read_text(encoding="utf-8"))
 
@@ -154,9 +158,12 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     if wrong:
         return f"模型的回复依次是：{shown}。run_agent 返回的状态和参考答案在同样的回复下返回的不一样（{'、'.join(wrong)}）"
     meta = outcome.scenario.meta
-    left, why = on_disk(outcome, meta["files"][index] if "files" in meta else meta["file"])
+    file = meta["files"][index] if "files" in meta else meta["file"]
+    left, why = on_disk(outcome, file)
     wrong = checkpoint_differences(left, saved, results)
     if wrong:
+        advice = (KEEP_CHECKPOINT_ADVICE if removed(outcome, file)
+                  else "模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
         return (f"模型的回复依次是：{shown}。run_agent 结束时 path 上的检查点和参考答案留下的不一样"
-                f"（{why or '、'.join(wrong)}）：模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
+                f"（{why or '、'.join(wrong)}）：{advice}")
     return None

@@ -17,6 +17,7 @@ import json
 import string
 
 from course import load_sample
+from course.model import ENDING_SHAPES, shaped
 from hypothesis import strategies as st
 
 from autograder.sandbox import Scenario
@@ -104,9 +105,17 @@ def with_missing_note(cp: dict) -> dict:
     return cp
 
 
-def finished(cp: dict) -> dict:
-    """cp one step on, the task done: the model's closing reply saved at point A, nothing pending."""
-    cp["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论已经整理好了。"}]})
+def closing_replies(rng) -> list:
+    """The model's closing reply in every shape a reply without a tool call comes in (course.model.ENDING_SHAPES:
+    several text blocks, no content at all, cut off...), in shuffled order."""
+    reply = {"content": [{"type": "text", "text": "本周的结论已经整理好了。"}], "stop_reason": "end_turn",
+             "stop_sequence": None, "usage": {"input_tokens": 0, "output_tokens": 0}}
+    return [shaped(reply, shape) for shape in rng.sample(ENDING_SHAPES, len(ENDING_SHAPES))]
+
+
+def finished(cp: dict, closing: dict) -> dict:
+    """cp one step on, the task done: the model's closing reply (a reply body) saved at point A, nothing pending."""
+    cp["messages"].append({"role": "assistant", "content": closing["content"]})
     cp["turns"] += 1
     return cp
 
@@ -291,7 +300,15 @@ def build(max_turns: int, rng) -> dict:
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
           model="endless")
-    agent("agent_finished", resumed_meeting, finished(draw.sample("cpA", meeting)))
+    # Done, the closing reply in each shape it may have: returned as it is, the checkpoint left where it is.
+    closings = closing_replies(rng)
+    done = [finished(draw.sample("cpA", meeting), closing) for closing in closings]
+    where = [draw.file() for _ in done]
+    add(Scenario("agent_finished", standins=STANDINS, independent_steps=True, read_after=tuple(where),
+                 files={file: json.dumps(cp, ensure_ascii=False) for file, cp in zip(where, done)},
+                 meta={"task": resumed_meeting, "checkpoints": done, "closings": closings, "files": where},
+                 steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
+                         "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "finished"} for file in where]))
 
     # Fresh runs, one process for all: the model's replies in every shape (course.model.shaped), each run
     # ending on one that asks for no tool. The reference's run_agent on the same replies is the oracle.

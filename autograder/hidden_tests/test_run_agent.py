@@ -14,9 +14,10 @@ from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
-from .replies import replies_problem
-from .helpers import (expect, extra_fields_said, fail, field, files_after_step, on_disk, one_email, pairing_problem,
-                      problem, returned, same, saved_state, short, text_of, usage_total)
+from .replies import reference_run, replies_problem
+from .helpers import (KEEP_CHECKPOINT_ADVICE, describe_reply, expect, extra_fields_said, fail, field, files_after_step,
+                      on_disk, one_email, pairing_problem, problem, removed, returned, same, saved_state, short, text_of,
+                      usage_total)
 
 GRADE = "test_run_agent"
 
@@ -158,7 +159,8 @@ def test_save_points(grading):
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
-    expect(why is None, f"run_agent 结束时{why}")
+    expect(why is None, f"run_agent 结束时{why}" + (f"。{KEEP_CHECKPOINT_ADVICE}"
+                                                    if removed(outcome, outcome.scenario.meta["file"]) else ""))
     extra = extra_fields_said(saved, "run_agent 结束时，磁盘上的检查点")
     expect(extra is None, extra)
     wrong = checkpoint_differences(saved, state)
@@ -284,10 +286,35 @@ def test_max_turns(grading):
            "否则返回的对话里 tool_use 缺了 tool_result")
 
     done = grading.outcome("agent_finished")
-    state = final_state(done)
-    expect(not done.model_calls, "检查点的最后一条消息已经是模型的收尾回复（任务做完了），恢复后不应该再调用模型："
-                                 f"你的 run_agent 又调用了 {len(done.model_calls)} 次，真实的 API 会把结尾的 assistant 消息"
-                                 "当成要它接着写的开头")
-    untouched = {key: value for key, value in done.scenario.meta["checkpoint"].items() if key != "task"}  # task: above
-    expect(same({key: value for key, value in state.items() if key != "task"}, untouched),
-           "任务已经做完时，run_agent 应该原样返回检查点里的状态")
+    for index in range(len(done.steps)):
+        message = finished_problem(grading, done, index)
+        if message:
+            fail(message)
+
+
+def finished_problem(grading, outcome, index: int) -> str | None:
+    """How run number `index`, resumed from a checkpoint whose task is done (its last message the model's closing
+    reply, in one of the shapes a reply without a tool call has), did otherwise than the reference's on it."""
+    meta = outcome.scenario.meta
+    checkpoint, file = meta["checkpoints"][index], meta["files"][index]
+    done = f"检查点的最后一条消息已经是模型的收尾回复（{describe_reply(meta['closings'][index])}），任务做完了"
+    calls = [c for c in outcome.model_calls if c["step"] == index]
+    actions, _, state, saved = reference_run(grading, meta["task"], [], calls, outcome.student_tool_calls(index),
+                                             checkpoint)
+    if len(calls) > sum(action[0] == "model" for action in actions):  # the reference calls nothing here
+        return (f"{done}，恢复后不应该再调用模型：你的 run_agent 又调用了 {len(calls)} 次，真实的 API 会把结尾的 "
+                "assistant 消息当成要它接着写的开头")
+    trouble = problem(outcome, index, "你的 run_agent")
+    if trouble:
+        return f"{done}：{trouble}"
+    # the task is test_resume_continues's to judge
+    wrong = [key for key in checkpoint_differences(outcome.steps[index]["value"], state) if key != "task"]
+    if wrong:
+        return f"{done}，run_agent 应该原样返回检查点里的状态，你的返回值里 {'、'.join(wrong)} 不一样"
+    left, why = on_disk(outcome, file)
+    if removed(outcome, file):
+        return f"{done}，run_agent 返回之后，{why}。{KEEP_CHECKPOINT_ADVICE}"
+    wrong = [key for key in checkpoint_differences(left, saved) if key != "task"]
+    if wrong:
+        return f"{done}，path 上的检查点要原样留着，你的 run_agent 返回之后{why or '它的 ' + '、'.join(wrong) + ' 变了'}"
+    return None

@@ -231,6 +231,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 5 (each 23/23 before)
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # reconcile saves, to the default checkpoint.json
     "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
+    "wrong_agent_finished_deletes": {"test_run_agent": 4},  # a finished task's checkpoint removed on resuming
+    "wrong_agent_finished_first_block": {"test_run_agent": 4},  # IndexError on a closing reply with no content
+    "wrong_agent_done_deletes": {"test_run_agent": 2},  # the checkpoint removed once the task is done (was 2 before)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -284,6 +287,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_finished_check_first": "次就停下了",
     "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
     "wrong_reconcile_asks_resend": "没让它先确认现状",
+    "wrong_agent_finished_deletes": "检查点要一直留在 path 上",
+    "wrong_agent_finished_first_block": "内容块依次是 [没有内容]",
+    "wrong_agent_done_deletes": "检查点要一直留在 path 上",
     "wrong_save_single_os_write": "要循环写到全部写完",
     "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",

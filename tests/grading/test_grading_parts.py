@@ -198,8 +198,14 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
     replies = first["agent_replies"]  # fresh runs, each with a file of its own in a nested folder
     assert all("/" in name for name in replies.meta["files"]) and len(set(replies.meta["files"])) == len(replies.steps)
     assert all(step["kwargs"]["client"] == scenarios.CLIENT and step["replies"] for step in replies.steps)
+    finished = first["agent_finished"]  # the task done, the closing reply in each shape: a file for each
+    assert len(set(finished.meta["files"])) == len(finished.steps) == len(ENDING_SHAPES)
+    assert [cp["messages"][-1] for cp in finished.meta["checkpoints"]] == \
+        [{"role": "assistant", "content": closing["content"]} for closing in finished.meta["closings"]]
+    assert {"role": "assistant", "content": []} in [cp["messages"][-1] for cp in finished.meta["checkpoints"]]
+    assert all(finished.meta["task"] != cp["task"] for cp in finished.meta["checkpoints"])
     for name, scenario in first.items():
-        if name.startswith("agent_") and name != "agent_replies":
+        if name.startswith("agent_") and "files" not in scenario.meta:
             assert "/" in scenario.meta["file"] and scenario.watch == scenario.meta["file"] != "checkpoint.json"
             kwargs = scenario.steps[0]["kwargs"]  # one resume without a client, one with client=None
             assert ("client" not in kwargs) if name == "agent_resume" else \
