@@ -234,6 +234,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_finished_deletes": {"test_run_agent": 4},  # a finished task's checkpoint removed on resuming
     "wrong_agent_finished_first_block": {"test_run_agent": 4},  # IndexError on a closing reply with no content
     "wrong_agent_done_deletes": {"test_run_agent": 2},  # the checkpoint removed once the task is done (was 2 before)
+    "full_generator_agent": {},  # a generator yields at each save point; match on the loaded checkpoint
+    "full_to_dict_blocks": {},  # the reply's blocks as block.to_dict()
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
