@@ -35,14 +35,18 @@ from .fs_trace import DELETED
 MAX_PREFIXES = 8  # prefixes of a file's pending changes tried (evenly spaced, none and all included)
 
 
-def _changed(content: bytes, change: tuple) -> bytes:
-    """`content` after one ("write", offset, data) or ("truncate", length)."""
+def _change(content: bytearray, change: tuple):
+    """Apply one ("write", offset, data) or ("truncate", length) to `content`, in place: a file written a byte at a
+    time costs each change its own bytes, not a copy of the whole file."""
     if change[0] == "truncate":
         length = change[1]
-        return content[:length] + b"\0" * (length - len(content))
+        del content[length:]
+        content.extend(bytes(length - len(content)))
+        return
     _, offset, data = change
-    content = content + b"\0" * (offset - len(content))
-    return content[:offset] + data + content[offset + len(data):]
+    if offset > len(content):
+        content.extend(bytes(offset - len(content)))
+    content[offset:offset + len(data)] = data
 
 
 def _part(change: tuple) -> tuple | None:
@@ -56,28 +60,37 @@ class _File:
     def __init__(self, durable: bytes):
         self.durable = durable  # what a power cut keeps for certain
         self.pending = []  # changes since it was last made durable, in order
-        self.content = durable  # what the page cache holds
+        self.content = bytearray(durable)  # what the page cache holds
+        self.states = None  # after_power_cut's answer until the file changes: asked after every call of a step
 
     def change(self, change: tuple):
-        self.content = _changed(self.content, change)
+        _change(self.content, change)
         self.pending.append(change)
+        self.states = None
 
     def sync(self):
-        self.durable, self.pending = self.content, []
+        self.durable, self.pending, self.states = bytes(self.content), [], None
 
     def after_power_cut(self) -> set:
+        if self.states is None:
+            self.states = self._after_power_cut()
+        return self.states
+
+    def _after_power_cut(self) -> set:
         count = len(self.pending)
         kept = sorted({round(i * count / (MAX_PREFIXES - 1)) for i in range(MAX_PREFIXES)} if count >= MAX_PREFIXES
                       else range(count + 1))
-        states, content, done = set(), self.durable, 0
+        states, content, done = set(), bytearray(self.durable), 0
         for number in kept:
             for change in self.pending[done:number]:
-                content = _changed(content, change)
+                _change(content, change)
             done = number
-            states.add(content)
+            states.add(bytes(content))
             part = _part(self.pending[number]) if number < count else None
             if part:
-                states.add(_changed(content, part))
+                cut_off = bytearray(content)
+                _change(cut_off, part)
+                states.add(bytes(cut_off))
         return states
 
 
@@ -222,7 +235,7 @@ class FileSystem:
     def content(self, path: str) -> bytes | None:
         """What a process crash leaves at `path` (the page cache), None when no file is there."""
         number = self.names.get(os.path.normpath(path))
-        return None if number is None else self.files[number].content
+        return None if number is None else bytes(self.files[number].content)
 
     def after_power_cut(self, path: str) -> set:
         """Every content a power cut now could leave at `path` (None: no file there)."""

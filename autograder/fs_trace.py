@@ -326,10 +326,14 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
 
 
 def _continues(previous: dict, record: dict) -> bool:
-    """`record` writes on where `previous`, the same process's last call, wrote to the same file: one write to the
-    crash-state model (a crash between them leaves a prefix, which it already tries), and a checkpoint written a
-    byte or a line at a time stays a few events."""
-    return (record["op"] == previous["op"] == "write" and record["fd"] == previous["fd"]
-            and record["path"] == previous["path"] and record["offset"] is None is previous["offset"]
-            and record.get("data") is not None and previous.get("data") is not None
-            and record["size"] == len(record["data"]) and previous["size"] == len(previous["data"]))
+    """`record` writes on where `previous`, the same process's last call, wrote to the same file (write after write,
+    or pwrite at the offset where the last pwrite ended): one write to the crash-state model (a crash between them
+    leaves a prefix, which it already tries), and a checkpoint written a byte or a line at a time stays a few
+    events, not thousands that crowd out the rename and fsyncs after them (sandbox.MAX_EVENTS_PER_STEP)."""
+    whole_writes = (record["op"] == previous["op"] == "write" and record["fd"] == previous["fd"]
+                    and record["path"] == previous["path"]
+                    and record.get("data") is not None and previous.get("data") is not None
+                    and record["size"] == len(record["data"]) and previous["size"] == len(previous["data"]))
+    if not whole_writes or previous["offset"] is None:
+        return whole_writes and record["offset"] is None
+    return record["offset"] == previous["offset"] + previous["size"]

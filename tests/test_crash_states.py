@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -290,6 +291,39 @@ def test_many_small_writes_in_a_row_are_merged_into_one_write_of_bytes_in_linear
     writes = [r for r in fs_trace.events(lines, 0, "/w") if r["op"] == "write"]
     assert len(writes) == 1 and type(writes[0]["data"]) is bytes
     assert writes[0]["data"] == chunk.encode() * count + b"tail" and writes[0]["size"] < writes[0]["wanted"]
+
+
+def test_pwrites_each_where_the_last_one_ended_are_merged_and_others_are_not():
+    """A checkpoint pwritten a byte at a time is one write, as with write: thousands of events crowded the rename and
+    the folder's fsync out of the step's records, and a durable save lost its point (corpus full_save_pwrite_bytes)."""
+    lines = [(7, 'openat(AT_FDCWD</w>, "/w/t", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 3</w/t>', 0.0)]
+    lines += [(7, f'pwrite64(3</w/t>, "{char}", 1, {offset}) = 1', 0.1) for offset, char in enumerate("abcdef")]
+    lines += [(7, 'pwrite64(3</w/t>, "Z", 1, 0) = 1', 0.2), (7, 'write(3</w/t>, "!", 1) = 1', 0.3)]
+    writes = [(r["data"], r["offset"]) for r in fs_trace.events(lines, 0, "/w") if r["op"] == "write"]
+    assert writes == [(b"abcdef", 0), (b"Z", 0), (b"!", None)]
+
+
+def test_a_run_of_out_of_order_pwrites_is_judged_once_where_it_ends():
+    """pwrite byte by byte from the end: no merging, so thousands of records. The power cuts inside the run are
+    judged once, after its last write (prefixes of all of it): not a rebuild of the file at each of them."""
+    from types import SimpleNamespace
+
+    from autograder.hidden_tests.crashes import Save, power_cuts
+    from autograder.protocol import StepStatus
+
+    data = NEW * 400
+    records = [opened(CP, 3, "O_WRONLY|O_TRUNC")]
+    records += [write(CP, 3, data[i:i + 1], offset=i) for i in reversed(range(len(data)))]
+    records += [sync(CP, 3), close(CP, 3)]
+    outcome = SimpleNamespace(workdir=W, scenario=SimpleNamespace(meta={"file": "cp.json"}, files={"cp.json": OLD}),
+                              fs_events=[{"step": 0, "at": n, **r} for n, r in enumerate(records)], returned_at=[None],
+                              steps=[{"status": StepStatus.RETURNED}])
+    started = time.process_time()
+    cuts = power_cuts(outcome, [Save(0, {"old": 1}, {"new": 2}, "in place")])
+    assert time.process_time() - started < 10
+    assert [cut.when for cut in cuts][:2] == ["在「打开 cp.json（清空）」之后", "在「写入 cp.json（1 字节）」之后"]
+    half_done = {state for state in cuts[1].contents if state.startswith(b"\0") and state.endswith(data[-100:])}
+    assert len(cuts) == 5 and {OLD, data} <= cuts[1].contents and half_done and cuts[-1].contents == {data}
 
 
 def test_the_graders_own_replacement_is_atomic_and_durable_at_once():

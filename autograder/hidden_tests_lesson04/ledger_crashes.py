@@ -10,7 +10,7 @@ import json
 import os
 from collections import Counter
 
-from autograder.hidden_tests.crashes import describe, file_system
+from autograder.hidden_tests.crashes import describe, file_system, run_goes_on
 
 from .helpers import records_of_each
 
@@ -41,7 +41,8 @@ def moments(outcome, relative: str, step: int) -> list:
     if step < len(outcome.returned_at) and outcome.returned_at[step] is not None:
         events.append((outcome.returned_at[step], float("inf"), "returned", {}))
     found, returned = [], False
-    for _, _, kind, record in sorted(events, key=lambda moment: moment[:2]):
+    events.sort(key=lambda moment: moment[:2])
+    for number, (_, _, kind, record) in enumerate(events):
         if kind == "call":
             record = {**record, "step": _owner(outcome, record)}
         if not found and (kind != "call" or record["step"] == step):
@@ -51,7 +52,9 @@ def moments(outcome, relative: str, step: int) -> list:
             found.append(("end", "在函数返回的那一刻", fs.after_power_cut(target)))
         elif kind == "call":
             fs.apply(record)
-            if record["step"] != step:
+            following = events[number + 1] if number + 1 < len(events) else None
+            if record["step"] != step or (following and following[2] == "call" and run_goes_on(
+                    record, {**following[3], "step": _owner(outcome, following[3])})):
                 continue
             if returned:
                 found.append(("end", f"在函数返回之后，它留下的线程或进程「{describe(record, outcome.workdir)}」之后",

@@ -36,6 +36,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_class_agent": {},
     "full_list_blocks": {},
     "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
+    "full_save_pwrite_bytes": {},  # thousands of one-byte pwrites, then fsync, os.replace, fsync of the folder
     "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
     "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined
     "full_save_demo_at_definition": {},  # the cell saves a demo checkpoint when it is defined

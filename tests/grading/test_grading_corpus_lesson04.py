@@ -43,6 +43,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_fsync_reopened_fd": {},
     "full_line_buffered": {},
     "full_pwrite_at_end": {},
+    "full_pwrite_bytes_ledger": {},  # the line pwritten a byte at a time at the end, then fsync
     "full_two_writes_compact": {},
     "full_writev_append": {},
     "full_reconcile_describe": {},  # calls the describe() of the notebook's first demo cell
