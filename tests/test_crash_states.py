@@ -326,6 +326,15 @@ def test_a_run_of_out_of_order_pwrites_is_judged_once_where_it_ends():
     assert len(cuts) == 5 and {OLD, data} <= cuts[1].contents and half_done and cuts[-1].contents == {data}
 
 
+def test_what_a_crash_leaves_is_bytes_whatever_the_model_keeps_inside():
+    """Lesson 4 writes the files a kill leaves back into a scenario: a bytearray there made the grader fail."""
+    fs = FileSystem({CP: OLD})
+    for record in [opened(TMP, 3), write(TMP, 3, b"ab"), write(TMP, 3, b"cd", offset=2)]:
+        fs.apply(record)
+    assert fs.content(TMP) == b"abcd" and type(fs.content(TMP)) is bytes
+    assert all(type(state) is bytes for state in fs.after_power_cut(TMP) if state is not None)
+
+
 def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
     fs = FileSystem({CP: OLD})
     for record in [opened(TMP, 3), write(TMP, 3, b"half")]:

@@ -244,7 +244,7 @@ def killed_mid_append(outcome, rng) -> tuple | None:
     for event in outcome.fs_events[:last + 1]:
         fs.apply(event)
     workdir = outcome.workdir.rstrip("/") + "/"
-    files = {path[len(workdir):]: fs.files[number].content for path, number in fs.names.items()
+    files = {path[len(workdir):]: fs.content(path) for path in fs.names
              if path.startswith(workdir) and DELETED not in path}  # a file with no name left is gone with the process
     # the checkpoint is the grader's to save here (save point A, written before the intent)
     files[outcome.scenario.watch] = json.dumps(saved_state(sent), ensure_ascii=False)
