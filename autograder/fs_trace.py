@@ -314,7 +314,8 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
                 if not isinstance(merged["data"], bytearray):  # grown in place: n small writes cost O(n), not O(n²)
                     merged["data"] = bytearray(merged["data"])
                 merged["data"] += record["data"]
-                wanted = None if None in (merged.get("wanted"), record.get("wanted")) else merged["wanted"] + record["wanted"]
+                wanted = (None if None in (merged.get("wanted"), record.get("wanted"))
+                          else merged["wanted"] + record["wanted"])
                 merged.update(size=merged["size"] + record["size"], wanted=wanted, at=at)
             else:
                 found.append(record)
@@ -334,6 +335,8 @@ def _continues(previous: dict, record: dict) -> bool:
                     and record["path"] == previous["path"]
                     and record.get("data") is not None and previous.get("data") is not None
                     and record["size"] == len(record["data"]) and previous["size"] == len(previous["data"]))
-    if not whole_writes or previous["offset"] is None:
-        return whole_writes and record["offset"] is None
+    if not whole_writes:
+        return False
+    if previous["offset"] is None:
+        return record["offset"] is None
     return record["offset"] == previous["offset"] + previous["size"]
