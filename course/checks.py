@@ -157,6 +157,19 @@ def text_of(content) -> str:
     return ""
 
 
+KEEP_CHECKPOINT_ADVICE = ("检查点要一直留在 path 上，任务做完也一样：下次启动时没有检查点，run_agent 会把整个任务"
+                          "（连同发信）从头再做一遍")
+
+
+def extra_fields_said(state, what: str) -> str | None:
+    """Feedback naming the fields of checkpoint `state` the format does not have; None if it has none. Said on its
+    own: compared with another checkpoint, an extra field reads as a difference even where both have it."""
+    extra = sorted(key for key in state if key not in CHECKPOINT_FIELDS) if isinstance(state, dict) else []
+    return extra and (f"{what}里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
+                      f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；"
+                      "想多记的东西（例如排查用的信息）写进日志") or None
+
+
 def unknown_wording_problem(content: str) -> str | None:
     """Why the course's model would not read `content`, the is_error result of a call nobody knows the outcome of,
     as "unknown, look first" (in Chinese, after the result's name); None when it would (course.model.reads_as_unknown)."""
@@ -692,9 +705,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
              + ("不是历次响应的累加：每次调用模型之后用新的值覆盖它。" if summed else
                 f"这里应该是 {latest}，你的是 {short(final.get('tokensUsed'))}。"))
     expect(final.get("pendingToolUse") is None, "任务结束时不应该还有悬空的工具调用（pendingToolUse 应该是 None）。")
-    extra = sorted(set(final) - set(CHECKPOINT_FIELDS))
-    expect(not extra, f"run_agent 返回的状态里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
-                      f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；想多记的东西写进日志。")
+    extra = extra_fields_said(final, "run_agent 返回的状态")
+    expect(extra is None, f"{extra}。")
     _expect_no_nulls(final.get("messages", []))
     expect(not seen.unlike_params, f"调用模型时要带上 **request_params()，你的请求里 {'、'.join(sorted(seen.unlike_params))} "
                                    "和它给的不一样：课程的 system 提示、工具清单和「一次最多一个工具调用」都在里面。")
@@ -730,8 +742,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                    "（没有工具调用时是 None）：崩溃在 A 与 B 之间时，恢复全靠它。")
         elif _save_point(state) == "B":
             expect(state.get("pendingToolUse") is None, "存档点 B 存档时，pendingToolUse 应该已经清回 None。")
-    expect((folder / "a.json").exists(), "run_agent 结束时把 path 上的检查点删掉（或挪走）了：任务做完也要把检查点留着，"
-                                         "下次启动时没有检查点，run_agent 会把整个任务（连同发信）从头再做一遍。")
+    expect((folder / "a.json").exists(), f"run_agent 结束时把 path 上的检查点删掉（或挪走）了。{KEEP_CHECKPOINT_ADVICE}。")
     expect(load(folder / "a.json") == final, "结束时磁盘上的检查点应该和返回的状态一致：最后一个存档点也要存。")
 
     again, seen = _run(run_agent, namespace, cp["task"], folder / "a.json")
@@ -740,8 +751,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "次模型：任务已经结束，应该原样返回检查点。真实的 API 会把结尾的 assistant 消息当成它要接着写的开头。")
     expect(again == final, "对一个已经做完的任务再运行 run_agent，返回的状态应该就是检查点里的那一份，不做任何改动。")
     expect(call("load_checkpoint", load, folder / "a.json") == final,
-           "对一个已经做完的任务再运行 run_agent 之后，path 上的检查点要原样留着：删掉它，下次启动时 run_agent 会把"
-           "整个任务（连同发信）从头再做一遍。")
+           f"对一个已经做完的任务再运行 run_agent 之后，path 上的检查点要原样留着。{KEEP_CHECKPOINT_ADVICE}。")
     closing = final["messages"][-1]["content"]
     for name, content in (("empty", []), ("texts", closing + closing)):  # an empty end_turn; several text blocks
         ended = {**final, "messages": final["messages"][:-1] + [{"role": "assistant", "content": content}]}

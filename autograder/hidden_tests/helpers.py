@@ -13,11 +13,12 @@ import re
 
 import pytest
 
-from autograder.contract import CHECKPOINT_FIELDS, extra_fields, same  # noqa: F401 (same: for the other hidden tests)
+from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
-from course.checks import describe_reply, short, text_of, unprivileged  # noqa: F401
+from course.checks import (KEEP_CHECKPOINT_ADVICE, describe_reply, extra_fields_said, short, text_of,  # noqa: F401
+                           unprivileged)
 from course.model import InvalidRequest, check_tool_pairing
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -116,15 +117,6 @@ def missing_message(outcome, name: str) -> str:
     return f"没有找到 {name}（它应该在答题单元格 {cell} 里定义；{reason}）"
 
 
-def extra_fields_said(state, what: str) -> str | None:
-    """Feedback naming the fields of checkpoint `state` the format does not have; None if it has none. Said on its
-    own: compared with another checkpoint, an extra field reads as a difference even where both have it."""
-    extra = extra_fields(state)
-    return extra and (f"{what}里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
-                      f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；"
-                      "想多记的东西（例如排查用的信息）写进日志") or None
-
-
 def returned(outcome, index: int, what: str):
     """The value step `index` returned, or fail saying why there is none."""
     message = problem(outcome, index, what)
@@ -171,10 +163,6 @@ def mentions_number(text: str, number: int) -> bool:
 def usage_total(model_call: dict) -> int:
     usage = model_call["reply"]["usage"]
     return usage["input_tokens"] + usage["output_tokens"]
-
-
-KEEP_CHECKPOINT_ADVICE = ("检查点要一直留在 path 上，任务做完也一样：下次启动时没有检查点，run_agent 会把整个任务"
-                          "（连同发信）从头再做一遍")
 
 
 def removed(outcome, name: str) -> bool:
