@@ -211,7 +211,10 @@ class Sandbox:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
             # strace cannot tell the calls of one process apart: what it saw counts for the first of them
-            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid)[:MAX_EVENTS_PER_STEP]
+            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid)
+            if len(events) > MAX_EVENTS_PER_STEP:  # judged on the first ones only: the verdict says so
+                trouble.kinds["trace"] += 1
+                events = events[:MAX_EVENTS_PER_STEP]
             run.fs_events += events
             run.settle_defined_files(batch, events)
             listing = run.folder.regular_files()

@@ -99,6 +99,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_no_reconcile": {"test_run_agent": 3, "test_incident_fix": 0},
     "wrong_run_agent_stub": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_save_direct_write": {"test_save_load": 2},
+    "tamper_flood_trace": {"test_save_load": 2},  # thousands of writes first, so the trace cap hides the rest
     "wrong_save_no_fsync": {"test_save_load": 3},
     "wrong_save_delete_then_rename": {"test_save_load": 3},  # a power cut between the two leaves no checkpoint
     "wrong_load_none_on_error": {"test_save_load": 3},
@@ -279,9 +280,11 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_send_after_return": "wrong_rerun_all_is_error",
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",
+    "tamper_flood_trace": "wrong_save_direct_write",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "tamper_flood_trace": "评分器每一步只记录前 5000 次",
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
     "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",
     "wrong_agent_tool_use_without_id": "tool_use.id: Field required",
