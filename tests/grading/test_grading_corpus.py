@@ -100,6 +100,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_run_agent_stub": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_save_direct_write": {"test_save_load": 2},
     "tamper_flood_trace": {"test_save_load": 2},  # thousands of writes first, so the trace cap hides the rest
+    "tamper_flood_trace_recovery": {"test_recovery_action": 0},
     "wrong_save_no_fsync": {"test_save_load": 3},
     "wrong_save_delete_then_rename": {"test_save_load": 3},  # a power cut between the two leaves no checkpoint
     "wrong_load_none_on_error": {"test_save_load": 3},
@@ -281,6 +282,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",
     "tamper_flood_trace": "wrong_save_direct_write",
+    "tamper_flood_trace_recovery": "wrong_recovery_saves",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
