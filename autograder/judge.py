@@ -38,7 +38,7 @@ from .submission import Submission, cell_as_seen, course_layout, read_submission
 SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
 REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现了评分器内部的代码，已隐藏。）"
-TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_STEP} 次文件操作（比如一次只写几个字节，或者反复打开、关闭文件）。"
+TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_STEP} 次文件操作（比如在几个文件之间来回写入，或者反复打开、关闭文件）。"
              f"评分器每一步只记录前 {MAX_EVENTS_PER_STEP} 次：之后的写入、改名和 fsync 都没有算进断电检查，"
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
 
