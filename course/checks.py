@@ -501,17 +501,23 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
            f"版本不符的报错要同时写出文件里的版本（{future}）和代码认的版本（{checkpoint_version}），"
            f"你的是：{short(str(err))}")
 
-    bare = _scratch("check-bare-")  # the default path is a bare file name: os.path.dirname of it is ""
-    here = os.getcwd()
-    os.chdir(bare)
-    try:
+    with working_in(_scratch("check-bare-")):  # the default path is a bare file name: os.path.dirname of it is ""
         call('save_checkpoint(state, "checkpoint.json")（只有文件名，和默认的 CHECKPOINT_PATH 一样）', save_checkpoint,
              copy.deepcopy(state), "checkpoint.json")
         again = call('load_checkpoint("checkpoint.json")', load_checkpoint, "checkpoint.json")
-    finally:
-        os.chdir(here)
     expect(again == state, "存到只有文件名的 path（当前文件夹里）再读回来，内容和原来不一样。")
     print(PASSED)
+
+
+@contextlib.contextmanager
+def working_in(folder: Path):
+    """The current folder is `folder` inside the block (contextlib.chdir is Python 3.11 and newer)."""
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield folder
+    finally:
+        os.chdir(here)
 
 
 def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
-                     expect, fail, leaves_no_scratch, short, standing_in, text_of, unknown_wording_problem)
+                     expect, fail, leaves_no_scratch, short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client
@@ -91,6 +91,12 @@ def check_append_ledger(append_ledger) -> None:
     except ValueError as exc:
         fail(f"课程的 read_ledger 读不回你的台账：{exc}")
     expect(records == [first, second], f"读回来的记录和写进去的不一样：{short(records, 160)}")
+    bare = _scratch("check-bare-ledger-")
+    with working_in(bare):  # the default ledger_path(CHECKPOINT_PATH) is a bare name: its dirname is ""
+        call("append_ledger（path 只是个文件名：ledger_path(\"checkpoint.json\")，在当前文件夹里）",
+             append_ledger, ledger_path("checkpoint.json"), first)
+    expect(len((bare / ledger_path("checkpoint.json")).read_text(encoding="utf-8").splitlines()) == 1,
+           "path 只是个文件名时，台账应该写在当前文件夹里，正好一行。")
     print(PASSED)
 
 
@@ -249,6 +255,8 @@ def _cases() -> list:
     failed = [dict(r, output="错误：邮件没有发出去：[Errno 111] Connection refused") if r["type"] == "outcome" else r
               for r in records]
     cases.append(("情况 S1，但记下的 outcome 是一段错误", cp, failed, lookup, "reuse"))
+    empty = [dict(r, output="") if r["type"] == "outcome" else r for r in records]
+    cases.append(("情况 S1，但记下的 outcome 是空字符串（工具的输出本来就是空的）", cp, empty, lookup, "reuse"))
     return cases
 
 
