@@ -217,7 +217,9 @@ def check_tool_pairing(messages: list) -> None:
 
 # --- the policy ----------------------------------------------------------------------------
 
-UNKNOWN_WORDS = re.compile("未知|不确定|不知道|不清楚|可能")  # words no tool's own error text uses
+# Words no tool's own error text uses: the outcome is not known ("无法确定它是否已经生效" as much as "结果未知").
+UNKNOWN_WORDS = re.compile("未知|不确定|不知道|不清楚|可能|不明|不得而知|说不准|说不清|"
+                           "(?:无法|不能|没法|难以|未能|没能)(?:确定|确认|得知|判断|知道|断定)")
 
 
 def _history(messages: list) -> list:
@@ -258,7 +260,8 @@ def reads_as_unknown(output: str, is_error: bool) -> bool:
 # Reading a result for "do it again": a verb of doing the call again, unless the same clause before it warns
 # against it or says what may happen ("不要重发", "可能会再发一封"), or words right after it say it is a statement
 # ("重发没有成功", "重新执行可能导致…"). Such an instruction is fine once the text has said to look first: a
-# verifying verb before it, a condition ("如果…"), or "先" / "first" with a verifying verb anywhere.
+# verifying verb before it, a condition ("如果…"), "先" / "first" with a verifying verb anywhere, or a verifying
+# verb after "before doing it again" ("重新执行之前，请确认现状", "重发前请先查一查").
 _CLAUSE_END = "。；;！!？?\n，,：:"
 _REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|再(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|"
                    r"重试|重发|重做|重跑|\b(?:re-?send|re-?try|re-?run|redo)\b|"
@@ -266,11 +269,13 @@ _REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
                                   r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
 _NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都)")
-_VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)"
-           r"(?:确认|核实|核对|查清|查明|查一下|查看|查询|检查(?!点)|弄清|搞清|list_sent_emails|"
-           r"\b(?:verify|check|confirm|look up|find out)\b)")
+_VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!未能)(?<!没能)(?<!不用)(?<!无需)(?<!不必)(?<!不需)(?<!不需要)(?<!用不着)"
+           r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
+           r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")
 _GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
-_VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b",
+_SENTENCE_END = "。；;！!？?\n"
+_VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b|"
+                           rf"(?:{_REDO.pattern})\s*(?:之前|以前|前(?![面边头方后]))[^{_SENTENCE_END}]{{0,24}}?{_VERIFY}",
                            re.I)
 
 

@@ -180,14 +180,21 @@ def test_a_check_that_could_not_be_made_leaves_the_outcome_unknown(client, check
 # --- how the model reads an is_error result: the outcome unknown, or an order to do the call again ----------
 
 UNKNOWN_SAID = ("{tool} 的执行结果未知：进程在记下结果之前崩溃了，它可能已经生效，也可能没有。", "进程崩溃了，{tool} 的结果不确定。",
-                "不知道 {tool} 有没有执行成功。", "The outcome of {tool} is unknown: the process died before recording it.")
+                "不知道 {tool} 有没有执行成功。", "The outcome of {tool} is unknown: the process died before recording it.",
+                "错误：无法确定 {tool} 是否已经生效——进程在记下结果之前崩溃了。", "错误：进程崩溃了，无法得知 {tool} 有没有执行。",
+                "{tool} 是否生效无法判断。", "{tool} 的结果不明：进程在记下结果之前崩溃了。", "未能确认 {tool} 是否已经执行。",
+                "{tool} 有没有生效不得而知。")
 REDO_AT_ONCE = ("请重新调用 {tool}，再执行一次。", "请再执行一次。", "直接重试即可。", "为保险起见，请重新发送。", "请再发一封。",
                 "需要重新执行 {tool}。", "请重新运行这个工具，然后确认是否成功。", "Please call {tool} again.", "Retry the call.",
-                "Run it again to be sure, then check the result.")
+                "Run it again to be sure, then check the result.", "重发前不用确认，直接重新发送。", "无需核实，请重新发送。",
+                "请再发前面那封邮件。", "稍后重试即可。")
+# "before doing it again, look" is looking first, whether it says 先 or not
 LOOK_FIRST = ("请先确认现状，再决定下一步。", "请先用 list_sent_emails 查一下是否已经发出，没有发出再重新发送。",
               "如果确认没有生效，可以重新调用 {tool}。", "不要直接重发，请先核实。", "重新执行可能导致重复，请先确认现状。",
               "请核实之后再决定要不要重试。", "上一次重发没有成功，信可能已经发出，请先确认。", "请先确认现状，再决定是否重新调用。",
-              "Check first whether it took effect before you call {tool} again.", "Do not retry blindly; verify first.", "")
+              "Check first whether it took effect before you call {tool} again.", "Do not retry blindly; verify first.", "",
+              "重新执行之前，请确认现状。", "在重发之前请用 list_sent_emails 确认。", "重试前请确认现状。", "重新发送前务必核实。",
+              "重发前请先查一查已发送列表。", "重新调用 {tool} 以前，先看一下已发送列表。")
 SAID_TOOLS = ("send_email", "delete_branch")
 
 

@@ -239,6 +239,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_done_deletes": {"test_run_agent": 2},  # the checkpoint removed once the task is done (was 2 before)
     "full_generator_agent": {},  # a generator yields at each save point; match on the loaded checkpoint
     "full_to_dict_blocks": {},  # the reply's blocks as block.to_dict()
+    # probing, lesson 3 again: wordings course.model read wrong (each 4/5 in test_reconcile before)
+    "full_reconcile_confirm_before_redo": {},  # "重新执行之前，请确认现状": looking first, said with 之前
+    "full_reconcile_error_prefix_undetermined": {},  # "错误：无法确定……是否已经生效": unknown, without 未知
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
