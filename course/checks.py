@@ -731,13 +731,20 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(points.count("B") >= results,
            f"没有在存档点 B 存档：追加了 {results} 个 tool_result，但只在 {points.count('B')} 次「结果追加进 messages、"
            "pendingToolUse 清回 None 之后」调用了 save_checkpoint。")
-    calls = 0
-    for entry in seen.log:  # at save point A, turns already counts the call whose reply it saves
-        calls += entry[0] == "model"
-        if entry[0] == "save" and _save_point(entry[1]) == "A" and entry[1].get("turns") != cp["turns"] + calls:
+    calls, latest = 0, cp["tokensUsed"]
+    for entry in seen.log:  # at save point A, turns already counts the call whose reply it saves, tokensUsed its usage
+        if entry[0] == "model":
+            calls, latest = calls + 1, entry[2]
+        if entry[0] != "save" or _save_point(entry[1]) != "A":
+            continue
+        if entry[1].get("turns") != cp["turns"] + calls:
             fail(f"存档点 A 存下的 turns 是 {short(entry[1].get('turns'))}，应该是 {cp['turns'] + calls}（检查点里的 "
                  f"{cp['turns']} 加上续跑后调用模型的 {calls} 次）：调用模型之前就给 turns 加 1。在 A 之后才加的话，"
                  "崩溃在 A 之后再重启，这一次调用就没算进 MAX_TURNS。")
+        expect(entry[1].get("tokensUsed") == latest,
+               f"存档点 A 存下的 tokensUsed 是 {short(entry[1].get('tokensUsed'))}，应该是这次响应的 input_tokens + "
+               f"output_tokens（{latest}）：调用模型之后、存档点 A 之前就更新它（第 3 节循环的第 3 步）。在 A 之后才更新的话，"
+               "崩溃在 A 之后再重启，检查点里记的还是上一次响应的用量。")
     for entry in saves:
         state = entry[1]
         if _save_point(state) == "A":

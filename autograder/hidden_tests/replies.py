@@ -35,14 +35,19 @@ def _same_action(mine, wanted) -> bool:
 
 
 def reference_run(grading, task: str, plan: list, calls: list, tools: list, checkpoint: dict | None = None) -> tuple:
-    """(actions, requests, state, saved): what the reference's run_agent did (as `_action` names them, in order),
-    the messages of each of its model calls, what it returned and left on disk, given the replies and tool
-    outputs the student's run got (`calls`, `tools`, as the grader recorded them), resuming from `checkpoint`
-    (None: none at the path)."""
+    """(actions, requests, state, saved, held): what the reference's run_agent did (as `_action` names them, in
+    order), the messages of each of its model calls, what it returned and left on disk, and the checkpoint on disk
+    at each action (None: no file yet), given the replies and tool outputs the student's run got (`calls`, `tools`,
+    as the grader recorded them), resuming from `checkpoint` (None: none at the path)."""
     answered = [call for call in calls if call["status"] == 200]
-    actions, requests, replies, ran = [], [], [], []
+    actions, requests, replies, ran, held = [], [], [], [], []
+
+    def read_held():
+        """The checkpoint on disk now, as the grader reads the student's at each model and tool call."""
+        held.append(json.loads(path.read_text(encoding="utf-8")) if path.exists() else None)
 
     def answer(body: dict) -> tuple:
+        read_held()
         number = len(replies)
         requests.append(body.get("messages"))
         theirs = answered[number] if number < len(answered) else None
@@ -56,6 +61,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list, chec
         return status, reply, "req_reference"
 
     def execute_tool(name, tool_input):
+        read_held()
         actions.append(("tool", name, tool_input))
         theirs = tools[len(ran)] if len(ran) < len(tools) else None
         ran.append(name)
@@ -68,7 +74,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list, chec
         if checkpoint is not None:
             path.write_text(json.dumps(checkpoint, ensure_ascii=False), encoding="utf-8")
         state = grading.reference.run_agent(task, client=course.model.offline_client(answer), path=path)
-        return actions, requests, state, json.loads(path.read_text(encoding="utf-8"))
+        return actions, requests, state, json.loads(path.read_text(encoding="utf-8")), held
 
 
 def _doing(outcome, index: int, action) -> str:
@@ -136,7 +142,7 @@ def replies_problem(grading, outcome, index: int) -> str | None:
     tools = outcome.student_tool_calls(index)
     records = sorted(calls + tools, key=lambda record: record["seq"])
     mine = [_action(record) for record in records]
-    actions, requests, state, saved = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools)
+    actions, requests, state, saved, _ = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools)
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
         asked = mine[:number].count(("model", 200))
@@ -166,4 +172,49 @@ def replies_problem(grading, outcome, index: int) -> str | None:
                   else "模型的最后一条回复追加进 messages 之后也要存档，不管停止原因是什么")
         return (f"模型的回复依次是：{shown}。run_agent 结束时 path 上的检查点和参考答案留下的不一样"
                 f"（{why or '、'.join(wrong)}）：{advice}")
+    return None
+
+
+# What a save point's field is for, where a student's differs from the reference's at the same moment.
+FIELD_ADVICE = {
+    "turns": "turns 数的是到这一刻为止这个任务一共调用了几次模型（跨重启接着数），存档点 A 存下时已经算上刚才那一次",
+    "tokensUsed": ("tokensUsed 要在存档点 A 之前就改成这次响应的 input_tokens + output_tokens（课文第 3 节循环的第 3 步，"
+                   "存档点 A 是第 6 步）：在这之后崩溃，续跑时检查点里的 tokensUsed 就是此刻上下文窗口的大小"),
+}
+
+
+def _moment(record: dict, model_calls_before: int, resumed: bool) -> str:
+    """Which save point the checkpoint on disk at this model or tool call is, in the student's terms."""
+    if "messages" not in record:
+        return f"执行工具 {record['name']} 时，磁盘上的检查点（存档点 A）"
+    if resumed and not model_calls_before:
+        return "续跑后第一次调用模型时，磁盘上的检查点（检查点本身，有悬空调用时是对账之后存下的那一份）"
+    return f"第 {model_calls_before + 1} 次调用模型时，磁盘上的检查点（存档点 B）"
+
+
+def save_points_problem(grading, outcome, index: int, checkpoint: dict | None = None) -> str | None:
+    """Whether, at each model and tool call of run number `index` (as long as it did what the reference did), the
+    checkpoint on disk had every field the reference's had at the same moment (save point A at a tool call, B at
+    a model call): where its messages and pendingToolUse show it is the same save point (whether it is, is
+    check_save_points's to judge), its version, task, turns and tokensUsed; `checkpoint`: the one the run resumed
+    from. None if it did."""
+    step = outcome.scenario.steps[index]
+    calls = [c for c in outcome.model_calls if c["step"] == index]
+    tools = outcome.student_tool_calls(index)
+    records = sorted(calls + tools, key=lambda record: record["seq"])
+    actions, _, _, _, held = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools, checkpoint)
+    for number, (record, wanted, theirs) in enumerate(zip(records, actions, held)):
+        if not _same_action(_action(record), wanted):
+            return None  # where the runs part ways, the other checks say so
+        if theirs is None:  # nothing saved yet: a fresh run's first model call
+            continue
+        mine = (record.get("snapshot") or {}).get("state")
+        judges = _result_judges(theirs["messages"])
+        wrong = [key for key in checkpoint_differences(mine, theirs, judges) if key in theirs]  # extra: said elsewhere
+        if not wrong or not isinstance(mine, dict) or {"messages", "pendingToolUse"} & set(wrong):
+            continue  # no save, or another save point than the reference's here: check_save_points says so
+        at = _moment(record, sum("messages" in r for r in records[:number]), checkpoint is not None)
+        key = wrong[0]
+        said = f"你的是 {short(mine[key], 80) if key in mine else '没有'}，参考答案的是 {short(theirs[key], 80)}"
+        return f"{at}和参考答案在同一时刻存下的不一样：{key} {said}。{FIELD_ADVICE.get(key, '')}".rstrip()
     return None

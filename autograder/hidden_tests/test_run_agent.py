@@ -14,7 +14,7 @@ from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
 from .crashes import run_agent_problem
-from .replies import reference_run, replies_problem
+from .replies import reference_run, replies_problem, save_points_problem
 from .helpers import (KEEP_CHECKPOINT_ADVICE, describe_reply, expect, extra_fields_said, fail, field, files_after_step,
                       on_disk, one_email, pairing_problem, problem, removed, returned, same, saved_state, short, text_of,
                       usage_total)
@@ -99,7 +99,7 @@ def test_fresh_start(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_continues(grading):
-    """有检查点就续跑（这一次照文档不传 client）：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算；工具失败时结果带 is_error: True 和错误文本"""
+    """有检查点就续跑（这一次照文档不传 client）：不重新初始化，任务以检查点为准，turns、tokensUsed 接着算（每一次存档时都和参考答案在同一时刻存下的一样）；工具失败时结果带 is_error: True 和错误文本"""
     outcome = grading.outcome("agent_resume")  # run_agent(task, path=path), as the docstring allows
     checkpoint = outcome.scenario.meta["checkpoint"]
     message = problem(outcome, 0, "不传 client 的 run_agent(task, path=path)")
@@ -127,6 +127,9 @@ def test_resume_continues(grading):
     flag = results[0].get("is_error")
     expect(flag is True, "工具失败时（execute_tool 返回的文本以「错误」开头），tool_result 要带 is_error: True（布尔值），"
                          f"告诉模型这次调用失败了，你的是 {short(flag) if 'is_error' in results[0] else '没有 is_error'}")
+    message = save_points_problem(grading, outcome, 0, checkpoint)  # the counters at every save, not only at the end
+    if message:
+        fail(message)
     broken = grading.outcome("agent_broken")
     meta = broken.scenario.meta
     expect(broken.steps[0]["status"] == StepStatus.RAISED and not broken.model_calls
@@ -299,7 +302,7 @@ def finished_problem(grading, outcome, index: int) -> str | None:
     checkpoint, file = meta["checkpoints"][index], meta["files"][index]
     done = f"检查点的最后一条消息已经是模型的收尾回复（{describe_reply(meta['closings'][index])}），任务做完了"
     calls = [c for c in outcome.model_calls if c["step"] == index]
-    actions, _, state, saved = reference_run(grading, meta["task"], [], calls, outcome.student_tool_calls(index),
+    actions, _, state, saved, _ = reference_run(grading, meta["task"], [], calls, outcome.student_tool_calls(index),
                                              checkpoint)
     if len(calls) > sum(action[0] == "model" for action in actions):  # the reference calls nothing here
         return (f"{done}，恢复后不应该再调用模型：你的 run_agent 又调用了 {len(calls)} 次，真实的 API 会把结尾的 "

@@ -87,7 +87,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_trims_assistant": {"test_reconcile": 4},
     "wrong_reconcile_rerun_first_same_tool": {"test_reconcile": 3},  # the input of the tool's first earlier call
     "wrong_reconcile_rerun_last_same_tool": {"test_reconcile": 3},  # ... of its last earlier call
-    "wrong_turns_after_save_a": {"test_run_agent": 4},
+    # save point A's turns is one short: a save's counters (test_resume_continues) and MAX_TURNS after a crash
+    "wrong_turns_after_save_a": {"test_run_agent": 3},
     "wrong_readonly_get_heuristic": {"test_recovery_action": 2, "test_reconcile": 4},  # get_/fetch_ names guessed
     "wrong_messages_model_dump_nulls": {"test_run_agent": 4},
     "wrong_load_permission_as_missing": {"test_save_load": 3},
@@ -242,6 +243,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, lesson 3 again: wordings course.model read wrong (each 4/5 in test_reconcile before)
     "full_reconcile_confirm_before_redo": {},  # "重新执行之前，请确认现状": looking first, said with 之前
     "full_reconcile_error_prefix_undetermined": {},  # "错误：无法确定……是否已经生效": unknown, without 未知
+    # tokensUsed updated after save point A: every save point A holds the previous response's usage (23/23 before)
+    "wrong_agent_tokens_after_save_a": {"test_run_agent": 4},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -300,6 +303,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_asks_resend": "没让它先确认现状",
     "wrong_agent_finished_deletes": "检查点要一直留在 path 上",
     "wrong_agent_finished_first_block": "内容块依次是 [没有内容]",
+    "wrong_agent_tokens_after_save_a": "tokensUsed 要在存档点 A 之前",
     "wrong_agent_done_deletes": "检查点要一直留在 path 上",
     "wrong_save_single_os_write": "要循环写到全部写完",
     "tamper_event_forge_done": "报告了两次结果",
