@@ -24,6 +24,7 @@ from course.model import InvalidRequest, check_tool_pairing
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+CHECKPOINT_KEYS = {"messages", "pendingToolUse"}  # what a JSON object holding a checkpoint has, at least
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
               "reconcile": "reconcile", "recovery_action": "recovery_action",
@@ -246,17 +247,35 @@ def files_written(outcome, index: int) -> list:
 
 
 def holds_state(data: bytes) -> bool:
-    """Whether written bytes hold a checkpoint (its pendingToolUse, however it is written) or a ledger record."""
-    if b"pendingToolUse" in data:
-        return True
-    for line in data.splitlines():
+    """Whether written bytes hold a checkpoint (a JSON object with its messages and pendingToolUse) or a ledger
+    record, whatever is written around it: a whole file, pretty-printed, or inside a line of a log. A log line
+    that only names the pending call ("pendingToolUse={...}") holds no checkpoint."""
+    if b"pendingToolUse" not in data and b"toolUseId" not in data:  # neither can be there: no parsing
+        return False
+    return any(CHECKPOINT_KEYS <= found.keys() or (found.get("type") in ("intent", "outcome") and "toolUseId" in found)
+               for found in json_objects(data.decode("utf-8", errors="replace")))
+
+
+def json_objects(text: str):
+    """Every JSON object in `text`, with the objects nested in it, wherever it starts (after a log line's words)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
         try:
-            record = json.loads(line)
-        except ValueError:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
             continue
-        if isinstance(record, dict) and record.get("type") in ("intent", "outcome") and "toolUseId" in record:
-            return True
-    return False
+        yield from _objects_in(value)
+        start = text.find("{", end)
+
+
+def _objects_in(value):
+    if isinstance(value, dict):
+        yield value
+        value = list(value.values())
+    for item in value if isinstance(value, list) else ():
+        yield from _objects_in(item)
 
 
 def checkpoints_written(outcome, index: int) -> list:

@@ -245,6 +245,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_error_prefix_undetermined": {},  # "错误：无法确定……是否已经生效": unknown, without 未知
     # tokensUsed updated after save point A: every save point A holds the previous response's usage (23/23 before)
     "wrong_agent_tokens_after_save_a": {"test_run_agent": 4},
+    "full_reconcile_text_log": {},  # a text line "pendingToolUse={...}" appended to a log: no checkpoint (4/5 before)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
