@@ -14,9 +14,10 @@ from the Messages API, and has its own test in tests/test_contract.py:
   with a null value is not a key left out: a block from the SDK's `model_dump()` carries
   `caller: null`, which the API's tool_use parameters do not allow (the notebook's visible
   check says so too).
-- A tool_result carries the tool's output: words around it are allowed, another output
-  is not (`carries_output`). The result of a call that was not run says in words that
-  its outcome is unknown: the wording is free, an empty text is not (`free_text`).
+- A tool_result carries the tool's output: words around it are allowed (and leaving off
+  the whitespace around it), another output is not (`carries_output`). The result of a
+  call that was not run says in words that its outcome is unknown: the wording is free,
+  an empty text is not (`free_text`).
 - A function that "returns the checkpoint" may return a new dict or the argument it
   changed: what counts is what it returned (`returned_state`). A function that only
   decides must leave its argument as it was (`untouched`).
@@ -31,7 +32,8 @@ from the Messages API, and has its own test in tests/test_contract.py:
 """
 import json
 
-from course.checks import CHECKPOINT_FIELDS, text_of  # the visible checks read a content and a checkpoint the same way
+# the visible checks read a content, a tool's output in it and a checkpoint the same way
+from course.checks import CHECKPOINT_FIELDS, carries_output, text_of  # noqa: F401 (carries_output: for the hidden tests)
 PENDING_FIELDS = ("id", "name", "input")
 OS_ERROR_NAMES = frozenset(cls.__name__ for cls in (OSError, *OSError.__subclasses__())) - {"FileNotFoundError"}
 UNKNOWN = object()  # the content of a tool_result whose wording is free (a call that was not run)
@@ -146,11 +148,6 @@ def _first_difference(a, b, results: dict, at: str):
         if found:
             return found
     return None
-
-
-def carries_output(content, output: str) -> bool:
-    """Whether a tool_result's content carries `output`, the text the tool returned (words around it allowed)."""
-    return output in text_of(content)
 
 
 def free_text(content) -> bool:

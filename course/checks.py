@@ -157,6 +157,12 @@ def text_of(content) -> str:
     return ""
 
 
+def carries_output(content, output: str) -> bool:
+    """Whether a tool_result's content carries `output`, the text the tool returned: words around it are allowed,
+    and so is leaving off the whitespace around it (a file's last newline), which changes nothing the model reads."""
+    return output.strip() in text_of(content)
+
+
 KEEP_CHECKPOINT_ADVICE = ("检查点要一直留在 path 上，任务做完也一样：下次启动时没有检查点，run_agent 会把整个任务"
                           "（连同发信）从头再做一遍")
 
@@ -805,7 +811,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
     failure = course_execute_tool("read_file", asked[0]["input"])
     results = _results_of(ended["messages"], asked[0]["id"])
-    expect(results and failure in text_of(results[0].get("content")),
+    expect(results and carries_output(results[0].get("content"), failure),
            f"读 {note} 失败了，它的 tool_result 的 content 应该是 execute_tool 返回的那段错误文本「{short(failure, 40)}」。")
     expect(results[0].get("is_error") is True,
            f"读 {note} 失败了（execute_tool 返回的文本以「错误」开头），这个 tool_result 要带 is_error: True（布尔值），"
@@ -897,7 +903,7 @@ def _check_reply_shapes(run_agent, namespace: dict, task: str, path: Path) -> No
 def _expect_whole_output(result, output: str, returned: str) -> None:
     """`result` (a tool_result, or None when there is none) carries a successful `output` whole and no is_error;
     `returned` says what the tool returned."""
-    expect(result is not None and output in text_of(result.get("content")),
+    expect(result is not None and carries_output(result.get("content"), output),
            f"{returned}，tool_result 的 content 要原样放进这整段文本，不能截短、不能换掉。")
     expect(not result.get("is_error"),
            f"{returned}，这是工具成功给出的结果，tool_result 不应该标 is_error：只有以「错误」开头的文本才表示工具失败。")
@@ -1013,7 +1019,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(spy.names() == [name], f"悬空的是只读的 {name}：应该通过 execute_tool 把它再执行一次"
                                           f"（实际执行的是：{spy.names() or '什么也没有'}）。读多少次都不改变外部世界。")
             expect(spy.calls[0][1] == pending["input"], f"重新执行 {name} 时要用悬空调用原来的 input。")
-            expect(spy.calls[0][2] in text_of(block.get("content")),
+            expect(carries_output(block.get("content"), spy.calls[0][2]),
                    f"{name} 重新执行后，tool_result 的 content 里要有 execute_tool 这次返回的文本（前后可以加说明）。")
             flag = block.get("is_error")
             expect(flag is None or isinstance(flag, bool),
@@ -1054,7 +1060,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         _, block = _reconciled(reconcile, _with_pending("cpB", "read_file", missing), spy)
         expect(spy.names() == ["read_file"], f"悬空的 read_file 重新执行失败了，也只执行这一次（实际执行的是："
                                              f"{spy.names() or '什么也没有'}）：失败的结果就是答案，交给模型决定下一步。")
-        expect(spy.calls[0][2] in text_of(block.get("content")),
+        expect(carries_output(block.get("content"), spy.calls[0][2]),
                "重新执行失败时，tool_result 的 content 里要有 execute_tool 返回的那段错误文本：模型读到原因才能换个办法。")
         expect(block.get("is_error") is True,
                "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"

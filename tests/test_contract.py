@@ -56,6 +56,8 @@ def test_is_error_false_is_is_error_left_out_but_no_string_is_a_boolean():
 def test_the_output_may_have_words_around_it():
     assert contract.carries_output([{"type": "text", "text": "重新读到：结论一"}], "结论一")
     assert not contract.carries_output("结论二", "结论一")
+    assert contract.carries_output("结论一", "\n结论一\n")  # the whitespace around it left off: the same text to read
+    assert not contract.carries_output("结论", "结论一\n")
     judged = {CALL["id"]: lambda content: contract.carries_output(content, "结论一")}
     assert checkpoint_differences(answered("重新读到：结论一"), answered("结论一"), judged) == []
     assert checkpoint_differences(answered("结论二"), answered("结论一"), judged) == ["messages"]

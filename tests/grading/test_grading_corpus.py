@@ -246,6 +246,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # tokensUsed updated after save point A: every save point A holds the previous response's usage (23/23 before)
     "wrong_agent_tokens_after_save_a": {"test_run_agent": 4},
     "full_reconcile_text_log": {},  # a text line "pendingToolUse={...}" appended to a log: no checkpoint (4/5 before)
+    "full_strip_tool_output": {},  # the tool output stripped of the whitespace around it (a file's last newline)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
