@@ -296,8 +296,10 @@ class _DiskEvents:
     """Records fsyncs (of a file or of a folder), renames and deletions while a save runs.
 
     `sizes` holds the file's size at each of its fsyncs, `sources` the folder each
-    rename moved a file out of: what a power cut would keep, and whether the rename
-    stayed in one folder (one file system), are both read off what happened. A file
+    rename moved a file out of, `folders` which folder each folder fsync was (its
+    event's index and (st_dev, st_ino)): what a power cut would keep, whether the rename
+    stayed in one folder (one file system) and whether the folder made durable is the
+    checkpoint's, are all read off what happened. A file
     opened with O_SYNC or O_DSYNC is on disk as each write returns (POSIX), so its
     rename counts as renaming a file fsynced just before.
     """
@@ -305,7 +307,7 @@ class _DiskEvents:
     SYNCED_WRITES = os.O_SYNC | getattr(os, "O_DSYNC", 0) if hasattr(os, "O_SYNC") else 0
 
     def __init__(self):
-        self.events, self.sizes, self.sources = [], [], []
+        self.events, self.sizes, self.sources, self.folders = [], [], [], []
         self.synced_writes = set()  # absolute paths opened with O_SYNC / O_DSYNC
 
     def _open(self, real):
@@ -330,6 +332,8 @@ class _DiskEvents:
             self.events.append(("fsync", kind))
             if kind == "file":
                 self.sizes.append(status.st_size)
+            else:
+                self.folders.append((len(self.events) - 1, (status.st_dev, status.st_ino)))
             return real(fd)
         return fsync
 
@@ -440,6 +444,11 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         expect(any(i > renamed for i in folder_synced),
                "改名之后没有 fsync 文件夹：「这个名字指向哪个文件」记在目录里，目录不落盘，改名在断电后可能消失。"
                "做法：用 os.open(文件夹的路径, os.O_RDONLY) 打开文件夹，对得到的描述符 os.fsync，再 os.close。")
+        status = folder.stat()
+        expect((status.st_dev, status.st_ino) in {identity for i, identity in disk.folders if i > renamed},
+               f"改名之后 fsync 的不是 path 所在的文件夹（{folder.name}）：改名记在目标文件所在文件夹的目录里，"
+               "要 fsync 的是 os.path.dirname(path)（只有文件名、dirname 是空字符串时才是当前文件夹），"
+               "不是当前文件夹或别的文件夹。")
 
     expect(call("load_checkpoint", load_checkpoint, folder / "missing.json") is None,
            "文件不存在时 load_checkpoint 应该返回 None，表示「这是一个新任务」。")

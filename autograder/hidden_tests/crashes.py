@@ -22,6 +22,9 @@ from .helpers import KEEP_CHECKPOINT_ADVICE, problem, same, short
 FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
                     "断电时，还没落盘的内容会丢，改名却可能已经生效")
 FOLDER_SYNC_ADVICE = "改名之后还要 fsync 所在的文件夹（os.open 文件夹再 os.fsync）：改名记在目录里，目录落盘了改名才扛得住断电"
+OTHER_FOLDER_ADVICE = ("改名之后 fsync 的文件夹不是 path 所在的那一个（比如 os.open(\".\") 打开的是当前文件夹）："
+                      "改名记在目标文件所在文件夹的目录里，要 fsync 的是 os.path.dirname(path)"
+                      "（只有文件名、dirname 是空字符串时才是当前文件夹）")
 NO_DELETE_ADVICE = "不要先删掉旧的检查点再改名：os.replace 本身就会原子地把旧文件换掉，中间没有「没有检查点」的时刻"
 IN_PLACE_ADVICE = "不要直接写目标文件：先写同一文件夹里的临时文件，落盘之后再用 os.replace 换上去"
 MOVED_ADVICE = ("你的代码先写了另一个文件夹里的 {}，再直接写 path：临时文件和 path 不在同一个文件夹（常常也不在同一个文件系统）时，"
@@ -169,11 +172,23 @@ def advice(content, error, ops: frozenset, calls: list) -> str:
     if content is None:
         return NO_DELETE_ADVICE if "unlink" in ops else FOLDER_SYNC_ADVICE
     if error is None:
-        return FOLDER_SYNC_ADVICE
+        return OTHER_FOLDER_ADVICE if _other_folder_synced(calls) else FOLDER_SYNC_ADVICE
     if "rename" not in ops:
         elsewhere = _written_elsewhere(calls)
         return MOVED_ADVICE.format(elsewhere[0]) if elsewhere else IN_PLACE_ADVICE
     return FILE_SYNC_ADVICE
+
+
+def _other_folder_synced(calls: list) -> bool:
+    """Whether, after its last rename, the save fsynced a folder (a path it neither wrote nor renamed), but never
+    the folder the file was renamed into: os.open(".") when path is in another folder."""
+    renames = [number for number, e in enumerate(calls) if e["op"] == "rename"]
+    if not renames:
+        return False
+    folder = os.path.dirname(calls[renames[-1]].get("dst") or "")
+    files = {e.get(key) for e in calls if e["op"] in ("write", "rename") for key in ("path", "dst")}
+    synced = {e.get("path") for e in calls[renames[-1]:] if e["op"] in ("fsync", "fdatasync")} - files
+    return bool(synced) and folder not in synced
 
 
 def _written_elsewhere(calls: list) -> list:
