@@ -419,8 +419,11 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
     expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")
-    expect(sorted(p.name for p in folder.iterdir()) == ["checkpoint.json"],
-           f"保存完成后文件夹里多出了文件：{sorted(p.name for p in folder.iterdir())}。临时文件最后要改名成目标文件。")
+    extra = sorted(p for p in folder.iterdir() if p.name != "checkpoint.json")
+    expect(not extra, f"保存完成后文件夹里多出了文件：{[p.name for p in extra]}。临时文件最后要改名成目标文件"
+                      + ("；空的锁文件、标记文件也不要留下，文件夹里只该有检查点。要防两个进程同时保存，可以直接对 path 所在的"
+                         "文件夹加锁（fcntl.flock 用在 os.open(文件夹, os.O_RDONLY) 得到的描述符上）。"
+                         if all(p.is_file() and p.stat().st_size == 0 for p in extra) else "。"))
     renamed = disk.index(("rename", "checkpoint.json"))
     expect(renamed is not None, "保存时没有把临时文件改名成 checkpoint.json（os.replace）：直接写目标文件，"
                                 "进程在写到一半时被杀，旧的检查点也就没了。")

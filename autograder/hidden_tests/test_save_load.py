@@ -76,7 +76,18 @@ def check_no_stray_files(outcome, index, keep, previous, when, advice):
     expect(not copies, f"{when}，path 旁边多了 {copies[0] if copies else ''}：它是上一份检查点的副本（保存时复制出来的备份）。"
                        "save_checkpoint 只该留下 path 这一个文件：os.replace 原子地换上新的一份，用不着备份；"
                        "留着它，检查点读不出来时就会有人（或代码）改读这份更早的，而读不出来的检查点需要人来看一眼")
-    expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{advice}")
+    expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{stray_advice(outcome, left, advice)}")
+
+
+def stray_advice(outcome, left: list, advice: str) -> str:
+    """What to do about the files `left` beside the path: `advice` (about a temporary file), said for an empty file
+    too, which may as well be a lock file: it is no checkpoint, and still one file too many."""
+    if any(outcome.files_after.get(name) != "" for name in left):
+        return advice
+    return (f"{'它是空文件' if len(left) == 1 else '它们都是空文件'}，不是检查点，也没有改名成 path。如果是临时文件：{advice}。"
+            "如果是锁文件、标记文件，也不要留下：保存之后文件夹里只该有 path 这一个文件（notebook 里的可见检查也这样要求），"
+            "重启、清理和别的程序才不用猜哪个是检查点。要防两个进程同时保存，可以直接对 path 所在的文件夹加锁"
+            "（fcntl.flock 用在 os.open(文件夹, os.O_RDONLY) 得到的描述符上），不用另建文件")
 
 
 def _json_or_none(text):
@@ -260,8 +271,9 @@ def check_unsaved(grading):
                + "：先写同一文件夹里的临时文件，写完再用 os.replace 换上去")
     last = meta["first_unsaved"] + len(meta["unsaved"]) - 1
     left = [name for name in stray_files(outcome, last, []) if name.startswith(meta["unsaved_folder"] + "/")]
-    expect(not left, f"state 里有 JSON 存不了的值、保存失败之后，文件夹里留下了多余的文件 {short(left)}：出错时要先删掉临时文件"
-                     "再把异常抛出去——不只是 OSError，json.dump 抛出的 TypeError 也一样（except BaseException 或 finally）")
+    expect(not left, f"state 里有 JSON 存不了的值、保存失败之后，文件夹里留下了多余的文件 {short(left)}："
+                     + stray_advice(outcome, left, "出错时要先删掉临时文件再把异常抛出去——不只是 OSError，json.dump 抛出的 "
+                                                   "TypeError 也一样（except BaseException 或 finally）"))
 
 
 @pytest.mark.grade(GRADE, 1)

@@ -250,6 +250,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_fsync_cwd_folder": {"test_save_load": 3},  # fsyncs the current folder, not the checkpoint's
     "wrong_agent_continue_max_tokens": {"test_run_agent": 4},  # a reply cut at max_tokens: asks the model to go on
     "wrong_reconcile_verifies_sent": {"test_reconcile": 4, "test_incident_fix": 2},  # "已经发出", no is_error
+    # an empty <path>.lock (fcntl.flock) left beside the checkpoint after every save: one file too many, and after a
+    # failed save not to be told from an empty temporary file json.dump left (feedback said "temporary file" before)
+    "wrong_save_lock_file_left": {"test_save_load": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -308,6 +311,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_asks_resend": "没让它先确认现状",
     "wrong_agent_finished_deletes": "检查点要一直留在 path 上",
     "wrong_agent_finished_first_block": "内容块依次是 [没有内容]",
+    "wrong_save_lock_file_left": "如果是锁文件、标记文件，也不要留下",
     "wrong_save_fsync_cwd_folder": "fsync 的文件夹不是 path 所在的那一个",
     "wrong_agent_tokens_after_save_a": "tokensUsed 要在存档点 A 之前",
     "wrong_agent_done_deletes": "检查点要一直留在 path 上",
