@@ -144,7 +144,7 @@ def shell_namespace(shell, module):
 def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None, shell=None):
     """The cells' module becomes `__main__` and `shell`'s namespace, with the names IPython defines in it;
     sys.argv is the kernel's; the driver's own modules are no longer listed, nor its folder on sys.path
-    (`hidden`)."""
+    (`hidden`), which starts with the working folder, as a kernel's with the notebook's."""
     if shell is not None:
         shell_namespace(shell, module)
     sys.modules["__main__"] = module
@@ -152,6 +152,7 @@ def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidde
         sys.modules.pop(name, None)
     if hidden is not None:
         sys.path[:] = [path for path in sys.path if path != hidden]
+    sys.path.insert(0, workdir)  # a kernel's starts with its folder: a module a %%writefile cell wrote there imports
     sys.argv[:] = argv
     module.__dict__.update({"In": [""], "Out": {}, "_oh": {}, "_dh": [workdir], "_": "", "__": "", "___": "",
                             "__builtin__": sys.modules["builtins"]})

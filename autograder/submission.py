@@ -163,7 +163,9 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
             continue
         if cell.cell_type == "code" and _added_by_student(cell, layout):
             added[after] = added.get(after, 0) + 1
-            definitions = definitions_only(cell.source)
+            written, note = writefile_cell(cell.source)
+            submission.notes += [note] if note else []
+            definitions = written or definitions_only(cell.source)
             if definitions:
                 submission.extra.append((after, definitions, added[after]))
             left_out[f"{after}+{added[after]}"] = global_names(cell.source)[0] - global_names(definitions)[0]
@@ -224,6 +226,26 @@ def left_out_notes(submission: Submission, layout: Layout, left_out: dict) -> li
                      f"定义（import、def、class 和 client = make_client() 这类不做事的赋值），所以评分时没有 {listed}，"
                      "用到的地方会报 NameError。这不是你的代码写错了：在答题单元格里自己定义需要的值就能得分。")
     return notes
+
+
+WRITEFILE = re.compile(r"\A%%writefile(?P<arguments>[^\n]*)\n")
+PLAIN_FILE_NAME = re.compile(r"(?:-a\s+)?(?P<name>\w[\w.-]*)")  # a file in the working folder itself
+
+
+def writefile_cell(source: str) -> tuple:
+    """(code, note) for a cell the student added. A `%%writefile name` cell writing a plain file name (a helper
+    module the answers import) is kept as the kernel runs it: defined in each scenario's fresh working folder,
+    before the cells after it, it writes the file there as the notebook did. One writing anywhere else is left
+    out, with a note; (None, None) for any other cell."""
+    found = WRITEFILE.match(source.lstrip("\n"))
+    if found is None:
+        return None, None
+    arguments = found.group("arguments").strip()
+    if PLAIN_FILE_NAME.fullmatch(arguments):
+        return python_source(source.lstrip("\n")), None
+    return None, (f"你加的单元格「%%writefile {arguments}」评分时没有运行：评分时只运行把文件写进当前文件夹、只给文件名的 "
+                  "%%writefile（例如 %%writefile helpers.py），写到别的文件夹、带路径或引号的不运行。"
+                  "答案要是 import 它，评分时会找不到；改成只有文件名的写法，或者把代码直接放进答题单元格。")
 
 
 def _added_by_student(cell, layout: Layout) -> bool:

@@ -67,3 +67,18 @@ def test_an_added_cell_is_named_as_the_student_sees_it():
 
     assert cell_as_seen("reconcile+1") == "你在 reconcile 后面加的第 1 个单元格"
     assert cell_as_seen("reconcile") == "单元格 reconcile"
+
+
+@pytest.mark.parametrize("target, honoured", [("ckpt_io.py", True), ("-a helpers.py", True), ("../ckpt_io.py", False),
+                                              ("/tmp/ckpt_io.py", False), ("lib/ckpt_io.py", False),
+                                              ('"my io.py"', False), ("", False)])
+def test_an_added_writefile_cell_is_run_only_for_a_file_in_the_working_folder(target, honoured):
+    """%%writefile of a plain file name runs as the kernel runs it (the file is made where each scenario defines the
+    cells); one writing elsewhere is left out, with a note saying so."""
+    from autograder.submission import writefile_cell
+
+    code, note = writefile_cell(f"%%writefile {target}\nimport os\n\ndef helper():\n    return os.sep\n")
+    assert (code is not None) == honoured and (note is None) == honoured
+    assert not honoured or code.startswith("get_ipython().run_cell_magic('writefile'")
+    assert honoured or "评分时没有运行" in note
+    assert writefile_cell("import os\n") == (None, None)

@@ -253,6 +253,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # an empty <path>.lock (fcntl.flock) left beside the checkpoint after every save: one file too many, and after a
     # failed save not to be told from an empty temporary file json.dump left (feedback said "temporary file" before)
     "wrong_save_lock_file_left": {"test_save_load": 2},
+    "full_writefile_helper_module": {},  # an added %%writefile cell writes a module the answer imports (4/23 before)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering

@@ -15,6 +15,7 @@ table of effects too: its check knows send_email's row only).
 import contextlib
 import functools
 import io
+import sys
 import tempfile
 import types
 
@@ -63,6 +64,20 @@ def shell():
     return kernel_shell(tempfile.gettempdir())
 
 
+@contextlib.contextmanager
+def kernel_path(folder: str):
+    """sys.path starting with the notebook's folder, as a kernel's: a module a %%writefile cell wrote there imports
+    (and is forgotten afterwards, so that another variant's cells cannot import it)."""
+    sys.path.insert(0, folder)
+    try:
+        yield
+    finally:
+        sys.path.remove(folder)
+        for name, module in list(sys.modules.items()):
+            if (getattr(module, "__file__", None) or "").startswith(folder):
+                del sys.modules[name]
+
+
 def visible_results(assignment: str, name: str) -> dict:
     """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom, in a
     folder of its own (what its cells write, a log or a demo checkpoint, stays there)."""
@@ -70,7 +85,7 @@ def visible_results(assignment: str, name: str) -> dict:
     module, results = types.ModuleType("__main__"), {}
     shell_namespace(shell(), module)
     namespace = module.__dict__
-    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder), kernel_path(folder):
         for cell in notebook.cells:
             if cell.cell_type != "code":
                 continue
