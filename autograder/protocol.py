@@ -121,6 +121,7 @@ class Step(TypedDict, total=False):
     file_size_limit: int
     batch: str  # consecutive steps with the same batch share one process
     replies: list  # read by the grader only: the shape of each reply the model gives the step (course.model.shaped)
+    calls: list  # read by the grader only: the tool calls ({"name", "input"}) a "planned" model asks for, in order
 
 
 class Job(TypedDict):

@@ -52,7 +52,8 @@ class Scenario:
     # for calls judged together (one point for all), where one call cannot learn from another what to answer.
     files: dict = field(default_factory=dict)  # relative path (may be nested) -> text, bytes or FileData, written first
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
-    model: str = "scripted"  # or "endless": always asks for one more list_dir
+    # or "endless": always asks for one more list_dir; or "planned": asks for each step's "calls" in turn, then ends
+    model: str = "scripted"
     # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step
     crash: dict | None = None
     standins: tuple = ()  # names replaced by the grader's own versions after the student's code is defined

@@ -222,6 +222,9 @@ class ScenarioRun:
         messages = body.get("messages")
         if self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
+        elif self.scenario.model == "planned":
+            status, reply = course.model.planned_reply(messages, self.scenario.steps[step].get("calls") or (),
+                                                       self._answered(step))
         else:
             status, reply, request_id = course.model.answer(body, self._planned_shape(step))
         if status == 200:
@@ -235,11 +238,15 @@ class ScenarioRun:
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})
         return {"status": status, "reply": reply, "request_id": request_id}
 
+    def _answered(self, step: int) -> int:
+        """How many of the step's model calls got a reply."""
+        with self.lock:
+            return sum(1 for c in self.model_calls if c["step"] == step and c["status"] == 200)
+
     def _planned_shape(self, step: int):
         """The reply plan: a step's "replies" name the shape (course.model.shaped) of each reply it gets, in order."""
         plan = self.scenario.steps[step].get("replies") or ()
-        with self.lock:
-            answered = sum(1 for c in self.model_calls if c["step"] == step and c["status"] == 200)
+        answered = self._answered(step)
         return plan[answered] if answered < len(plan) else None
 
     def _endless_reply(self, messages):

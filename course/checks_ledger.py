@@ -19,7 +19,7 @@ from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _sc
                      expect, fail, leaves_no_scratch, short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
-from .model import InvalidRequest, check_tool_pairing, make_client
+from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
 from .samples import load_sample
 from .tools import ServiceUnavailable, execute_tool as course_execute_tool, lookup_effect as course_lookup_effect
 
@@ -188,6 +188,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(all(r.get("name") == "send_email" for r in records if r.get("type") == "intent"),
            "只读工具也记进了台账：只有不在 READ_ONLY_TOOLS 里的工具需要记。")
 
+    _check_other_effects(run_agent, namespace)
+
     seen = []
 
     def stand_in_reconcile(cp, ledger):
@@ -199,19 +201,46 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         cp["pendingToolUse"] = None
         return cp
 
-    for sample in ("cpC", "cpB"):  # send_email pending, then a read-only call
+    # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write
+    for sample, start, emails in (("cpC", load_sample("cpC"), 0), ("cpB", load_sample("cpB"), 0),
+                                  ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}), None)):
         seen.clear()
-        start = load_sample(sample)
+        pending = start["pendingToolUse"]
         path = _scratch("check-resume-") / "checkpoint.json"
         namespace["save_checkpoint"](start, path)
         with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile):
-            call(f"run_agent（从 {sample} 续跑）", run_agent, start["task"], client=make_client(offline=True), path=path)
+            call(f"run_agent（从 {sample} 续跑，悬空的是 {pending['name']}）", run_agent, start["task"],
+                 client=make_client(offline=True), path=path)
             delivered = mail.count()
-        expect(seen, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{start['pendingToolUse']['name']}），"
-                     "要先对账，只读工具也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400。")
+        expect(seen, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{pending['name']}），要先对账，"
+                     "只读工具和幂等写也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400；"
+                     "自己把它再执行一次，就跳过了台账（已有 outcome 的也做了第二遍）。")
         expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
-        expect(delivered == 0, "对账已经补上了结果，续跑后不应该再发信。")
+        expect(not [r for r in read_ledger(ledger_path(path)) if r.get("toolUseId") == pending["id"]],
+               f"从 {sample} 续跑时，run_agent 自己往台账里记了悬空调用 {pending['name']} 的记录：台账记什么由 reconcile 按"
+               "对账的结果决定，补 is_error（结果未知）和重新执行只读工具时台账不动。把「未知」记成 outcome，"
+               "下次恢复就会把它当成确定的结果复用。")
+        expect(emails is None or delivered == emails, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
+
+
+def _check_other_effects(run_agent, namespace: dict) -> None:
+    """A model that asks for tools with effects other than send_email: each goes through the ledger with its key."""
+    __tracebackhide__ = True
+    path = _scratch("check-effects-") / "checkpoint.json"
+    plan = [{"name": "charge_card", "input": {"customer": "cus_demo", "amount": 4200}},
+            {"name": "add_label", "input": {"issue": 7, "label": "urgent"}}]
+    spy = _ToolSpy()
+    with standing_in(namespace, "execute_tool", spy):
+        call("run_agent（模型要求 charge_card、add_label）", run_agent, "给客户扣款并打标签",
+             client=planned_client(plan), path=path)
+    records = read_ledger(ledger_path(path))
+    for ran in spy.calls:
+        expect(ran["key"] is not None and _of(records, ran["key"], "intent") and _of(records, ran["key"], "outcome"),
+               f"模型要求 {ran['name']} 时，run_agent 执行它没有带幂等键、台账里也没有它的 intent 和 outcome："
+               "循环里每一个工具调用都要走 execute_with_ledger，不只是 send_email——charge_card、append_line "
+               "这些不幂等的工具崩溃后重做就是做两遍。")
+    expect(len(spy.calls) == len(plan), f"模型依次要求了 {len(plan)} 个工具，实际执行的是 {spy.names()}。")
 
 
 # --- recovery_action -------------------------------------------------------------------------

@@ -80,6 +80,41 @@ def offline_client(answer_body) -> anthropic.Anthropic:
     return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
 
 
+def planned_client(calls) -> anthropic.Anthropic:
+    """A client of a model that asks for the tool calls `calls` ({"name", "input"}) one per reply, in order, then
+    ends (see `planned_reply`)."""
+    answered = []
+
+    def answer_planned(body: dict) -> tuple:
+        status, reply = planned_reply(body.get("messages"), calls, len(answered))
+        if status == 200:
+            answered.append(reply)
+        return status, reply, "req_" + _stable_id(body, 24)
+
+    return offline_client(answer_planned)
+
+
+def planned_reply(messages, calls, answered: int) -> tuple:
+    """(status, reply number `answered`) of a model that asks for the tool calls `calls` one per reply, in order,
+    then ends: for tools the scripted model never asks for (lesson 4's other tools with effects). A request the API
+    would refuse gets its 400."""
+    try:
+        check_tool_pairing(messages if isinstance(messages, list) else [])
+    except InvalidRequest as exc:
+        return 400, {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)}}
+    if answered < len(calls):
+        planned = calls[answered]
+        content = [{"type": "text", "text": f"接下来调用 {planned['name']}。"},
+                   {"type": "tool_use", "id": "toolu_01" + _stable_id([messages, answered], 22),
+                    "name": planned["name"], "input": dict(planned["input"])}]
+        stop = "tool_use"
+    else:
+        content, stop = [{"type": "text", "text": "都办好了。"}], "end_turn"
+    usage = {"input_tokens": 1500 + 41 * answered, "output_tokens": 30 + answered % 5}
+    return 200, {"id": "msg_01" + _stable_id([messages, answered, "msg"], 22), "type": "message", "role": "assistant",
+                 "model": MODEL, "content": content, "stop_reason": stop, "stop_sequence": None, "usage": usage}
+
+
 def content_blocks(message: dict) -> list:
     """A message's content as a list of blocks: the API reads a plain string as one text block."""
     content = message.get("content")

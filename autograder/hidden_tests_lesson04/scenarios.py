@@ -354,4 +354,36 @@ def build(max_turns: int, rng) -> dict:
           emails_before=((dict(pending["input"]), pending["id"]),))
     agent("incident_replay", again, before_sending(draw.sample("cpC", again)), runs=2, standins=(),
           crash={"after_tool": "send_email"})
+
+    # -- run_agent with the lesson's other tools with effects, which the offline model's script never asks for (it
+    # only sends email): a "planned" model asks for them. One run from scratch asks for a tool of each kind (one
+    # not idempotent, an idempotent write, a read-only one), in a drawn order; two runs resume, one with an idempotent
+    # write pending (its ledger in a drawn state: nothing, the intent, or intent and outcome), one with a tool no list
+    # names pending and only its intent recorded (no service can be asked about it: is_error, the ledger untouched).
+    # The reference's run_agent on the same replies is the oracle. All in one process. --
+    plan = [{"name": c["name"], "input": c["input"]} for c in map(ledgers.call_of, ("non_idempotent", "idempotent",
+                                                                                      "read_only"))]
+    rng.shuffle(plan)
+    runs = [{"what": "fresh", "checkpoint": None, "records": [], "calls": plan}]
+    for kind, kept in (("idempotent", rng.choice([(), ("intent",), ("intent", "outcome")])),
+                       ("unheard_of", ("intent",))):
+        made = ledgers.call_of(kind)
+        checkpoint = draw.with_pending(draw.sample("cpC", email), made["name"], made["input"])
+        records = ledgers.mixed(checkpoint["pendingToolUse"], kept)
+        runs.append({"what": kind, "checkpoint": checkpoint, "records": records, "calls": []})
+    given, steps = {}, []
+    for number, run in enumerate(runs):  # each run its own folder, so its own ledger
+        run["file"] = draw.file(folder=f"{draw.folder()}/{draw.letters(4)}{number}")
+        run["ledger"] = os.path.join(os.path.dirname(run["file"]), LEDGER_NAME)
+        if run["checkpoint"]:
+            given[run["file"]] = json.dumps(run["checkpoint"], ensure_ascii=False)
+        if run["records"]:
+            given[run["ledger"]] = lines(run["records"])
+        steps.append({**call("run_agent", email, client=CLIENT, path=path(run["file"], rng.choice(["absolute",
+                                                                                                    "relative"]))),
+                      "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "calls": run["calls"],
+                      "batch": "effects"})
+    add(Scenario("agent_effects", steps=steps, files=given, model="planned", standins=SAVE_STANDINS,
+                 independent_steps=True, read_after=tuple(run["ledger"] for run in runs),
+                 meta={"task": email, "runs": runs}))
     return scenarios

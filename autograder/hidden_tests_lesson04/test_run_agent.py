@@ -20,6 +20,7 @@ from autograder.hidden_tests.helpers import usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, pairing_problem, problem, records_in, returned, same,
                       saved_state, short, text_of)
+from .effects_runs import effects_problem
 from .ledger_crashes import files_given
 
 GRADE = "test_run_agent"
@@ -121,6 +122,8 @@ def test_sends_through_the_ledger(grading):
            f"send_email 执行的那一刻，磁盘上的检查点还没有记下这次调用（pendingToolUse 是 {short(pending)}）："
            "存档点 A 要在执行之前。不然在这时崩溃，检查点里就没有这次调用，续跑时模型会重新提出一个新 id 的调用，"
            "键变了，信就发了两次")
+    message = effects_problem(grading, grading.outcome("agent_effects"), 0)
+    expect(message is None, message)
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -153,6 +156,7 @@ def test_every_crash_of_the_send(grading):
     resume_read_only(grading)
     resume_no_ledger(grading)
     resume_killed_mid_append(grading)
+    resume_with_effects(grading)
 
 
 def resume_nothing_pending(grading):
@@ -275,3 +279,12 @@ def resume_killed_mid_append(grading):
     expect(resumed.delivered_ids == [keyed(call_id)] and not unknown,
            f"{where}，邮件服务器{received(resumed, call_id)}，对话里有 {unknown} 个 is_error 结果；应该正好 1 封、"
            "带这次调用的键，结果是确定的")
+
+
+def resume_with_effects(grading):
+    """Resumed with an idempotent write pending, then with a tool no list names pending (only its intent recorded):
+    the effects at the services and the ledger as the reference's run leaves them."""
+    outcome = grading.outcome("agent_effects")
+    for index in range(1, len(outcome.scenario.steps)):
+        message = effects_problem(grading, outcome, index)
+        expect(message is None, message)

@@ -143,6 +143,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_env_smtp_down": {"test_recovery_action": 3, "test_reconcile": 4},
     # probing, round 5: is_error worded as a failure to retry (「服务暂时不可用，请稍后重试」; 25/25 before)
     "wrong_is_error_please_retry": {"test_reconcile": 4},
+    # probing, round 6 (25/25 before): run_agent now also meets the lesson's other tools with effects (a planned model
+    # asks for them), resumes with an idempotent write or an unheard-of tool pending, and reaches the is_error path
+    "wrong_agent_ledger_only_for_email": {"test_run_agent": 1},  # charge_card, add_label... run without a key
+    "wrong_agent_reruns_idempotent_pending": {"test_run_agent": 1},  # an idempotent write pending is run again
+    "wrong_agent_records_reconciled_result": {"test_run_agent": 1},  # the "unknown" is_error recorded as an outcome
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -198,6 +203,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_repair_rewrites_ledger": "不能把整本台账清空重写",
     "wrong_append_lockfile_stale": "锁文件",
     "wrong_recovery_empty_output_not_reused": "output 是空字符串",
+    "wrong_agent_ledger_only_for_email": "不只是 send_email",
+    "wrong_agent_reruns_idempotent_pending": "幂等写也不例外",
+    "wrong_agent_records_reconciled_result": "台账不动",
     "wrong_key_uuid_in_checkpoint": "不是这次调用的 tool_use id",
     "wrong_reader_truncates_by_chars": "不能按字符数截",
 }

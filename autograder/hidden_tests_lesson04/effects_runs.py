@@ -1,0 +1,179 @@
+"""run_agent with the lesson's other tools with effects (the scenario agent_effects): what the student's run did at
+the services (each call of a tool with an effect, with its key) and left in the ledger beside its checkpoint, against
+what the reference's run_agent does with the same replies.
+
+The oracle runs here, as lesson 3's (autograder/hidden_tests/replies.py): the reference's run_agent, in a scratch
+folder holding the same checkpoint and ledger, with a client that answers each request with the reply the student's
+run got for the same conversation (else the planned model's reply), an execute_tool that answers each call with what
+the student's same call got, and a lookup_effect that answers as the grader's services do (none but the mail server
+can be asked by key). The replies are the student's, so the tool_use ids, the keys and the ledgers' toolUseIds are
+the same on both sides.
+"""
+import contextlib
+import json
+from pathlib import Path
+
+import course.model
+from course.ledger import LEDGER_NAME
+
+from autograder.contract import same, same_messages
+from autograder.sandbox import scratch_folder
+from autograder.scenario_run import READ_ONLY_TOOL_NAMES, _fresh_ids, answering_lookup
+from autograder.hidden_tests.reconciled import NOT_RUN
+
+from .helpers import problem, records_in, short
+
+EVERY_TOOL_ADVICE = ("循环里每一个工具调用都要走 execute_with_ledger(call, ledger_path(path))（只读工具它会直接执行；"
+                     "其余的先记 intent、带着 tool_use id 作幂等键执行、再记 outcome），不只是 send_email："
+                     "charge_card、append_line 这些不幂等的工具崩溃后重做就是做两遍，台账是唯一能说明它做没做过的地方")
+RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_path(path))，按台账和服务端决定：只有 READ_ONLY_TOOLS 里的"
+                    "工具才重新执行，幂等写也不例外（台账里已有 outcome 就复用；只有 intent、服务端又答不上来，就补 is_error）")
+UNTOUCHED_ADVICE = ("reconcile 怎么处理悬空调用，台账就记什么：补 is_error（结果未知）和重新执行只读工具时，台账不动。"
+                    "把「未知」记成 outcome，下次恢复 recovery_action 看到 outcome 就复用它，把一个不知道做没做过的调用"
+                    "当成了确定的结果")
+
+
+@contextlib.contextmanager
+def _answering(reference, **names):
+    """The reference's module-level `names` (execute_tool, lookup_effect), for a while, are the ones given."""
+    saved = {name: getattr(reference, name) for name in names}
+    for name, value in names.items():
+        setattr(reference, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(reference, name, value)
+
+
+def _effects(calls) -> list:
+    """(name, input, key) of each call of a tool with an effect, in order."""
+    return [(c["name"], c["input"], c.get("key")) for c in calls if c["name"] not in READ_ONLY_TOOL_NAMES]
+
+
+def reference_run(grading, outcome, index: int) -> dict:
+    """What the reference's run_agent does with the replies and tool outputs run `index` got: {"effects", "ledger"
+    (its records after the run), "asked" (its model calls that got a reply)}."""
+    run, step = outcome.scenario.meta["runs"][index], outcome.scenario.steps[index]
+    answered = [c for c in outcome.model_calls if c["step"] == index and c["status"] == 200]
+    tools = outcome.student_tool_calls(index)
+    replies, ran = [], []
+
+    def answer(body: dict) -> tuple:
+        theirs = answered[len(replies)] if len(replies) < len(answered) else None
+        if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
+            status, reply = 200, theirs["reply"]
+        else:
+            status, reply = course.model.planned_reply(body.get("messages"), step["calls"], len(replies))
+            if status == 200:
+                _fresh_ids(reply)
+        if status == 200:
+            replies.append(reply)
+        return status, reply, "req_reference"
+
+    def execute_tool(name, tool_input, idempotency_key=None):
+        ran.append({"name": name, "input": tool_input, "key": idempotency_key})
+        return next((c["output"] for c in tools if c["name"] == name and same(c["input"], tool_input)
+                     and c.get("key") == idempotency_key), NOT_RUN)
+
+    with scratch_folder("effects") as folder, _answering(grading.reference, execute_tool=execute_tool,
+                                                         lookup_effect=answering_lookup({"answers": {}})):
+        checkpoint, ledger = Path(folder) / "checkpoint.json", Path(folder) / LEDGER_NAME
+        if run["checkpoint"] is not None:
+            checkpoint.write_text(json.dumps(run["checkpoint"], ensure_ascii=False), encoding="utf-8")
+        if run["records"]:
+            ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in run["records"]),
+                              encoding="utf-8")
+        grading.reference.run_agent(outcome.scenario.meta["task"], client=course.model.offline_client(answer),
+                                    path=checkpoint)
+        records, _ = records_in(ledger.read_bytes() if ledger.exists() else None)
+    return {"effects": _effects(ran), "ledger": records, "asked": len(replies)}
+
+
+def _by_call(records) -> dict:
+    """toolUseId -> that call's records as the lesson reads them: their types in order, an outcome with its output."""
+    found = {}
+    for record in records if isinstance(records, list) else []:
+        if isinstance(record, dict):
+            kind = record.get("type")
+            found.setdefault(record.get("toolUseId"), []).append(
+                (kind, record.get("output")) if kind == "outcome" else (kind,))
+    return found
+
+
+def _said(kinds) -> str:
+    return "、".join(k[0] for k in kinds) if kinds else "（没有）"
+
+
+def _where(run: dict) -> str:
+    if run["what"] == "fresh":
+        calls = "、".join(c["name"] for c in run["calls"])
+        return f"从头开始运行（模型依次要求 {calls}）"
+    pending = run["checkpoint"]["pendingToolUse"]
+    ours = [(r["type"],) for r in run["records"] if r.get("toolUseId") == pending["id"]]
+    kind = "幂等写" if run["what"] == "idempotent" else "没有哪张表列出的工具"
+    return f"从检查点续跑（悬空的是{kind} {pending['name']}，id {pending['id']}，台账里原有它的 {_said(ours)}）"
+
+
+def _effects_said(effects) -> str:
+    return "；".join(f"{name}（幂等键 {short(key)}）" for name, _, key in effects) or "没有执行任何有副作用的工具"
+
+
+def _effects_problem(run: dict, mine: list, wanted: list) -> str:
+    if run["what"] == "fresh":
+        unkeyed = [name for name, _, key in mine if key is None]
+        advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else "执行工具要走 execute_with_ledger"
+    else:
+        pending = run["checkpoint"]["pendingToolUse"]
+        again = [e for e in mine if e[0] == pending["name"] and same(e[1], pending["input"])]
+        advice = RECONCILE_ADVICE if len(again) > sum(1 for e in wanted if e[0] == pending["name"]) else (
+            "续跑时要 reconcile(state, ledger_path(path))，执行工具要走 execute_with_ledger")
+    return (f"服务端收到的有副作用的调用，你的依次是：{_effects_said(mine)}；参考答案在同样的回复下是："
+            f"{_effects_said(wanted)}。{advice}")
+
+
+def _names(outcome, index: int, run: dict) -> dict:
+    """tool_use id -> tool name, of the pending call and of every call the model asked for in the run."""
+    names = {c["id"]: c["name"] for c in [(run["checkpoint"] or {}).get("pendingToolUse")] if c}
+    for model_call in outcome.model_calls:
+        if model_call["step"] == index:
+            names.update((b.get("id"), b.get("name")) for b in (model_call.get("reply") or {}).get("content") or ()
+                         if isinstance(b, dict) and b.get("type") == "tool_use")
+    return names
+
+
+def _ledger_problem(run: dict, names: dict, mine: dict, wanted: dict) -> str:
+    call_id = next(i for i in [*wanted, *mine] if mine.get(i) != wanted.get(i))
+    name = names.get(call_id, "一次调用")
+    said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
+            f"参考答案的是 {_said(wanted.get(call_id))}")
+    extra = [k for k in mine.get(call_id, []) if k[0] == "outcome"]
+    if len(extra) > sum(1 for k in wanted.get(call_id, []) if k[0] == "outcome"):
+        return f"{said}：{UNTOUCHED_ADVICE}"
+    if run["what"] == "fresh":
+        return f"{said}：{EVERY_TOOL_ADVICE}"
+    return f"{said}：续跑时要 reconcile(state, ledger_path(path))"
+
+
+def effects_problem(grading, outcome, index: int) -> str | None:
+    """Why run `index` of agent_effects did not do at the services, or leave in its ledger, what the reference does
+    with the same replies; None if it did."""
+    run = outcome.scenario.meta["runs"][index]
+    where = _where(run)
+    message = problem(outcome, index, "run_agent")
+    if message:
+        return f"{where}：{message}"
+    wanted = reference_run(grading, outcome, index)
+    mine = _effects(outcome.student_tool_calls(index))
+    if not same(mine, wanted["effects"]):
+        return f"{where}，{_effects_problem(run, mine, wanted['effects'])}"
+    records, error = records_in(outcome.files_after.get(run["ledger"]))
+    if error is not None:
+        return f"{where}，检查点旁边的台账读不出来（{short(str(error), 80)}）"
+    if _by_call(records) != _by_call(wanted["ledger"]):
+        names = _names(outcome, index, run)
+        return f"{where}，{_ledger_problem(run, names, _by_call(records), _by_call(wanted['ledger']))}"
+    asked = sum(1 for c in outcome.model_calls if c["step"] == index and c["status"] == 200)
+    if asked != wanted["asked"]:
+        return f"{where}，你的 run_agent 调用了模型 {asked} 次，参考答案在同样的回复下调用了 {wanted['asked']} 次"
+    return None
