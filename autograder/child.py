@@ -4,7 +4,7 @@ that runs the student's code in it.
 `autograder.sandbox` starts this module as `python -m autograder.child` inside
 bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
 uid, read-only binds of only the interpreter, its packages, course/, this file,
-protocol.py and guise.py), under strace. The zygote imports the course runtime once (importing
+protocol.py, guise.py and contract.py), under strace. The zygote imports the course runtime once (importing
 anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
 share a process (a "batch"). For it the zygote clones the step's first process straight into
@@ -106,6 +106,7 @@ import course.mail
 import course.model
 import course.tools
 
+from .contract import RETURNS_A_LIST, listed
 from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_shell, kernel_streams,
                     looking_like)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
@@ -692,6 +693,8 @@ def _perform(step, namespace, workdir, given_client, case_lookup, plain, describ
     started = time.monotonic()
     try:
         value = function(*args, **kwargs)
+        if name in RETURNS_A_LIST:  # a generator's code runs here, as part of the step
+            value = listed(value)
     except _BaseException as exc:
         result = {"status": StepStatus.RAISED, "error": describe(exc)}
     else:

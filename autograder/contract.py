@@ -27,6 +27,10 @@ from the Messages API, and has its own test in tests/test_contract.py:
 - An error is judged by its kind: ValueError or any subclass for a file that is not a
   checkpoint; an OSError other than FileNotFoundError, never turned into a ValueError,
   for a file that cannot be read (`error_kind`).
+- A function whose result the lesson gives as a list of records (lesson 4's read_ledger,
+  `RETURNS_A_LIST`) may return any iterable of them, a generator say: `for record in
+  read_ledger(...)` and `list(read_ledger(...))` read it alike. It is read as the list it
+  yields (`listed`), inside the sandbox, so a generator's code runs as part of the step.
 - What a function prints or logs is not judged: the sandbox sends stdout and stderr
   nowhere, and no check reads them.
 """
@@ -38,6 +42,17 @@ PENDING_FIELDS = ("id", "name", "input")
 OS_ERROR_NAMES = frozenset(cls.__name__ for cls in (OSError, *OSError.__subclasses__())) - {"FileNotFoundError"}
 UNKNOWN = object()  # the content of a tool_result whose wording is free (a call that was not run)
 MISSING = object()  # what first_difference finds where one side has no such key or item
+
+
+RETURNS_A_LIST = frozenset({"read_ledger"})  # the functions whose result is a list of records
+
+
+def listed(value):
+    """A result that is to be a list of records, as the contract reads it: any iterable but a text, bytes or a dict
+    (a generator, a tuple) as the list it yields; anything else as it is."""
+    if isinstance(value, (list, str, bytes, bytearray, dict)) or not hasattr(value, "__iter__"):
+        return value
+    return list(value)
 
 
 def same(a, b) -> bool:

@@ -150,3 +150,12 @@ def test_a_null_field_is_not_a_field_left_out():
 ])
 def test_same_is_equality_as_json_data(a, b, equal):
     assert contract.same(a, b) is equal and contract.same(b, a) is equal
+
+
+def test_a_list_of_records_may_come_as_any_iterable_of_them():
+    records = [{"type": "intent", "toolUseId": "toolu_01X"}, {"type": "outcome", "toolUseId": "toolu_01X"}]
+    assert "read_ledger" in contract.RETURNS_A_LIST
+    for given in (records, iter(records), (r for r in records), tuple(records)):
+        assert same(contract.listed(given), records)
+    for other in ("intent\n", b"{}\n", {"type": "intent"}, None, 3):  # no list of records: judged as it is
+        assert contract.listed(other) is other

@@ -108,9 +108,9 @@ def student_reads(grading, contents: list, name: str) -> str | None:
         expected, _ = records_in(content)
         step = outcome.steps[index]
         if step["status"] != StepStatus.RETURNED or not same(step.get("value"), expected):
-            got = (f"返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
-                   else f"抛出了 {(step.get('error') or {}).get('type', step['status'])}")
-            return f"断电后台账里是 {len(expected)} 条完整的记录，你代码里的 read_ledger 读它却{got}"
+            got = (f"你代码里的 read_ledger 读它却返回了 {short(step.get('value'), 60)}"
+                   if step["status"] == StepStatus.RETURNED else problem(outcome, index, "你代码里的 read_ledger 读它时"))
+            return f"断电后台账里是 {len(expected)} 条完整的记录，{got}"
     return None
 
 

@@ -148,6 +148,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_ledger_only_for_email": {"test_run_agent": 1},  # charge_card, add_label... run without a key
     "wrong_agent_reruns_idempotent_pending": {"test_run_agent": 1},  # an idempotent write pending is run again
     "wrong_agent_records_reconciled_result": {"test_run_agent": 1},  # the "unknown" is_error recorded as an outcome
+    # a read_ledger written as a generator: read as the list it yields, in the sandbox (test_append_ledger 1/3 before)
+    "full_read_ledger_generator": {},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
