@@ -26,6 +26,11 @@ WHY = {"continue": "没有悬空调用，直接继续调用模型",
        "execute": "这次调用从没到达服务器（没有 intent，或者有 intent 而服务器说没收到过）：带同一把键执行一次",
        "is_error": "台账里只有 intent，服务器又答不上来（连不上，或不支持按键查询）：结果真的未知，只能补 is_error"}
 
+# the course's own lookup_effect asked instead of the lookup passed in (the grader sees which one was asked)
+GLOBAL_LOOKUP = ("：你的函数问的是课程的 lookup_effect（评分器看到它被调用了），不是传进来的参数 lookup——要用 recovery_action(cp, records, lookup) "
+                 "的第三个参数去问：reconcile 传给它 lookup_effect，练习一的六种现场传的是模拟服务器状态的函数，"
+                 "写死 lookup_effect 就只问得到眼前这台真的服务器")
+
 
 HARMLESS_OPS = ("open", "write", "seek", "close", "fsync", "fdatasync")
 
@@ -57,6 +62,9 @@ def check(grading, wanted: set):
     outcome = grading.outcome("recovery_action")
     cases = outcome.scenario.meta["cases"]
     written = side_effects(outcome)
+    # the course's lookup_effect reaches the grader only for send_email (it knows no other service): seen in one case,
+    # it is what the function asks in each
+    asked_elsewhere = GLOBAL_LOOKUP if any(c["step"] is not None and not c.get("case") for c in outcome.lookups) else ""
     for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
         case = cases[index]
         action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
@@ -69,7 +77,8 @@ def check(grading, wanted: set):
         step = outcome.steps[index]
         value = step["value"]
         shown = describe_case(case["checkpoint"], case["records"], case["service"], grading.seed)
-        expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}{shown}")
+        expect(same(value, action),
+               f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}{asked_elsewhere}{shown}")
         expect(same(step.get("args_after", [None, None])[:2], [case["checkpoint"], case["records"]]),
                f"{what} 只做判断，不应该修改传进来的检查点或台账记录{shown}")
         ran = [c["name"] for c in outcome.student_tool_calls(index)]
@@ -81,8 +90,10 @@ def check(grading, wanted: set):
                f"{what} 只在台账里只有 intent 时才问服务端（lookup）：这里{WHY[action]}，你的函数却问了 {len(asked)} 次{shown}")
         expect(asked or not asks,
                f"{what} 台账里只有 intent 时，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
-               "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
-               f"由传进来的 lookup 回答，不能写死在代码里{shown}")
+               "（抛出 ServiceUnavailable）才返回 'is_error'；"
+               + (asked_elsewhere.lstrip("：") if asked_elsewhere else
+                  "你的函数没有问就下了结论：哪个工具的服务能按键查询，由传进来的 lookup 回答，不能写死在代码里")
+               + shown)
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（检查点、台账，或者存着它们内容的文件）："
                             "保存检查点、记台账由调用它的 reconcile 和 run_agent 来做，它不该有这样的副作用")
 
