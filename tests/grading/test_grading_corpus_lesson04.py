@@ -150,6 +150,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_records_reconciled_result": {"test_run_agent": 1},  # the "unknown" is_error recorded as an outcome
     # a read_ledger written as a generator: read as the list it yields, in the sandbox (test_append_ledger 1/3 before)
     "full_read_ledger_generator": {},
+    # asks the course's lookup_effect, not the lookup passed in: the feedback now says so (it said "没有问")
+    "wrong_recovery_global_lookup": {"test_recovery_action": 2},
+    "full_cached_handle_append": {},  # one append handle per ledger path, kept open: each line flushed and fsynced
+    "full_logging_handler_ledger": {},
+    "wrong_key_new_on_retry": {"test_run_agent": 1, "test_reconcile": 4},
+    # catches OSError, not ServiceUnavailable: reconcile raises on every is_error path, run_agent's resume too
+    "wrong_recovery_catches_oserror": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3},
+    "wrong_agent_loop_default_ledger": {"test_run_agent": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -208,6 +216,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_ledger_only_for_email": "不只是 send_email",
     "wrong_agent_reruns_idempotent_pending": "幂等写也不例外",
     "wrong_agent_records_reconciled_result": "台账不动",
+    "wrong_recovery_global_lookup": "不是传进来的参数 lookup",
     "wrong_key_uuid_in_checkpoint": "不是这次调用的 tool_use id",
     "wrong_reader_truncates_by_chars": "不能按字符数截",
 }

@@ -1,0 +1,22 @@
+"""满分（另一种写法）：append_ledger 把每本台账的文件对象缓存在一个字典里（按绝对路径），第一次追加时用 "a" 模式打开
+（这次打开新建了文件就 fsync 文件夹），以后每次只写一行、flush、os.fsync，不再反复打开关闭。"""
+# %% append_ledger
+_OPEN_LEDGERS = {}
+
+
+def append_ledger(path, record):
+    key = os.path.abspath(path)
+    handle = _OPEN_LEDGERS.get(key)
+    if handle is None or handle.closed:
+        created = not os.path.exists(key)
+        handle = open(key, "a", encoding="utf-8")
+        if created:
+            folder = os.open(os.path.dirname(key), os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        _OPEN_LEDGERS[key] = handle
+    handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    handle.flush()
+    os.fsync(handle.fileno())
