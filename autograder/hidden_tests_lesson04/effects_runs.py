@@ -126,7 +126,8 @@ def _effects_problem(run: dict, mine: list, wanted: list) -> str:
     else:
         pending = run["checkpoint"]["pendingToolUse"]
         again = [e for e in mine if e[0] == pending["name"] and same(e[1], pending["input"])]
-        advice = RECONCILE_ADVICE if len(again) > sum(1 for e in wanted if e[0] == pending["name"]) else (
+        unkeyed = any(key != pending["id"] for _, _, key in again)
+        advice = RECONCILE_ADVICE if unkeyed or len(again) > sum(1 for e in wanted if e[0] == pending["name"]) else (
             "续跑时要 reconcile(state, ledger_path(path))，执行工具要走 execute_with_ledger")
     return (f"服务端收到的有副作用的调用，你的依次是：{_effects_said(mine)}；参考答案在同样的回复下是："
             f"{_effects_said(wanted)}。{advice}")

@@ -357,15 +357,16 @@ def build(max_turns: int, rng) -> dict:
 
     # -- run_agent with the lesson's other tools with effects, which the offline model's script never asks for (it
     # only sends email): a "planned" model asks for them. One run from scratch asks for a tool of each kind (one
-    # not idempotent, an idempotent write, a read-only one), in a drawn order; two runs resume, one with an idempotent
-    # write pending (its ledger in a drawn state: nothing, the intent, or intent and outcome), one with a tool no list
-    # names pending and only its intent recorded (no service can be asked about it: is_error, the ledger untouched).
+    # not idempotent, an idempotent write, a read-only one), in a drawn order; four runs resume, three with an
+    # idempotent write pending (its ledger in each state: nothing, the intent, intent and outcome), one with a tool no
+    # list names pending and only its intent recorded (no service can be asked about it: is_error, the ledger
+    # untouched). Each state every time: a mistake on one path loses the same points whatever the seed.
     # The reference's run_agent on the same replies is the oracle. All in one process. --
     plan = [{"name": c["name"], "input": c["input"]} for c in map(ledgers.call_of, ("non_idempotent", "idempotent",
                                                                                       "read_only"))]
     rng.shuffle(plan)
     runs = [{"what": "fresh", "checkpoint": None, "records": [], "calls": plan}]
-    for kind, kept in (("idempotent", rng.choice([(), ("intent",), ("intent", "outcome")])),
+    for kind, kept in (("idempotent", ()), ("idempotent", ("intent",)), ("idempotent", ("intent", "outcome")),
                        ("unheard_of", ("intent",))):
         made = ledgers.call_of(kind)
         checkpoint = draw.with_pending(draw.sample("cpC", email), made["name"], made["input"])

@@ -55,41 +55,41 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_effects_append_idempotent": {"test_effects": 1},
     # reconcile's own appends (record, execute) go through append_ledger too: judged under the same power-cut model
     "wrong_append_no_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
-    "wrong_append_no_newline": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 1,
+    "wrong_append_no_newline": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 0,
                                 "test_reconcile": 3, "test_incident_fix": 2},  # every record after it unreadable
     # ... and execute_with_ledger's and reconcile's appends through it: a power cut at any moment loses no record
     "wrong_rewrite_in_place": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_no_folder_fsync": {"test_append_ledger": 2},
     "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
-    "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 1,
+    "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 0,
                                 "test_reconcile": 3},
-    "wrong_recovery_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_recovery_down_executes": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_intent_after_call": {"test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_key_uuid": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
                        "test_incident_fix": 2},
     # a key from name + input is stable across restarts (the replays pass) but merges two different calls
     "wrong_key_from_input": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
-    "wrong_reuse_other_call": {"test_reconcile": 2},  # every ledger holds a finished twin of the call
+    "wrong_reuse_other_call": {"test_run_agent": 1, "test_reconcile": 2},  # every ledger holds a finished twin of the call
     "wrong_resend_without_key": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "wrong_is_error_when_answered": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
     "wrong_outcome_not_recorded": {"test_reconcile": 4, "test_incident_fix": 2},
     # the reference's reconcile asks the student's recovery_action, so its mistakes show there too
     "wrong_recovery_ignores_lookup": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 3,
                                       "test_incident_fix": 1},  # ... and its is_error without asking loses one
-    "wrong_recovery_by_name": {"test_recovery_action": 2, "test_reconcile": 1},
+    "wrong_recovery_by_name": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 1},
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
     "wrong_agent_drops_dangling": {"test_run_agent": 1, "test_incident_fix": 0},
     "wrong_agent_no_save_after_reconcile": {"test_run_agent": 1},
-    "wrong_unknown_recorded_as_outcome": {"test_reconcile": 4},  # the ledger is left as it was for is_error
-    "wrong_reuse_appends_again": {"test_reconcile": 3},  # ... and for reuse
+    "wrong_unknown_recorded_as_outcome": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger is left as it was for is_error
+    "wrong_reuse_appends_again": {"test_run_agent": 1, "test_reconcile": 3},  # ... and for reuse
     # every run has idempotent writes and other effects in each state of the ledger, and torn ledgers on both
     # appending paths: mistakes about them lose the same points whatever the seed
-    "wrong_skip_ledger_idempotent": {"test_execute_with_ledger": 1, "test_reconcile": 4},
-    "wrong_rerun_idempotent_writes": {"test_recovery_action": 1, "test_reconcile": 3},
+    "wrong_skip_ledger_idempotent": {"test_execute_with_ledger": 1, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_rerun_idempotent_writes": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
     "wrong_own_reader_no_truncate": {"test_reconcile": 3},
-    "wrong_unsupported_means_execute": {"test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_unsupported_means_execute": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
@@ -104,7 +104,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 1},  # unheard-of tools in each ledger state
     "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
     "wrong_reconcile_unsynced_own_append": {"test_reconcile": 3},  # its appends judged under the power-cut model
-    "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_reconcile": 4},
+    "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     # probed again (25/25 before): every run now resumes with a read-only call pending and with no ledger file yet
     "wrong_agent_readonly_pending_cleared": {"test_run_agent": 1},  # its tool_use left unpaired: a 400
     "wrong_agent_no_ledger_file_lesson3": {"test_run_agent": 1},  # no ledger file: never started, not unknown
@@ -140,7 +140,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_unkeyed_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     "tamper_event_hide_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     # the mail server's variables, there while cells were defined, told the grader apart (red team 5: 25/25 before)
-    "tamper_detect_env_smtp_down": {"test_recovery_action": 3, "test_reconcile": 4},
+    "tamper_detect_env_smtp_down": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     # probing, round 5: is_error worded as a failure to retry (「服务暂时不可用，请稍后重试」; 25/25 before)
     "wrong_is_error_please_retry": {"test_reconcile": 4},
     # probing, round 6 (25/25 before): run_agent now also meets the lesson's other tools with effects (a planned model
