@@ -39,14 +39,17 @@ def as_the_step(grading, function, *args):
 
 
 @contextlib.contextmanager
-def tools_answering(reference, execute_tool):
-    """The reference's execute_tool, for a while, is `execute_tool` (answering as the student's tools did)."""
-    saved = reference.execute_tool
-    reference.execute_tool = execute_tool
+def tools_answering(reference, **names):
+    """The reference's module-level `names` (execute_tool, lookup_effect), for a while, are the ones given
+    (answering as the student's tools and the grader's services did)."""
+    saved = {name: getattr(reference, name) for name in names}
+    for name, value in names.items():
+        setattr(reference, name, value)
     try:
         yield
     finally:
-        reference.execute_tool = saved
+        for name, value in saved.items():
+            setattr(reference, name, value)
 
 
 def fail(message: str):

@@ -118,7 +118,7 @@ def expected(reference, checkpoint: dict, calls: list) -> tuple:
         ran.append(name)
         return next((c["output"] for c in calls if c["name"] == name and same(c["input"], tool_input)), NOT_RUN)
 
-    with tools_answering(reference, execute_tool):
+    with tools_answering(reference, execute_tool=execute_tool):
         state = reference.reconcile(copy.deepcopy(checkpoint))
     return state, not ran
 

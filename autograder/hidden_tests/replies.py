@@ -69,7 +69,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list, chec
             return theirs["output"]
         return NOT_RUN
 
-    with scratch_folder("agent") as folder, tools_answering(grading.reference, execute_tool):
+    with scratch_folder("agent") as folder, tools_answering(grading.reference, execute_tool=execute_tool):
         path = Path(folder) / "checkpoint.json"
         if checkpoint is not None:
             path.write_text(json.dumps(checkpoint, ensure_ascii=False), encoding="utf-8")

@@ -9,7 +9,6 @@ the student's same call got, and a lookup_effect that answers as the grader's se
 can be asked by key). The replies are the student's, so the tool_use ids, the keys and the ledgers' toolUseIds are
 the same on both sides.
 """
-import contextlib
 import json
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from course.ledger import LEDGER_NAME
 from autograder.contract import same, same_messages
 from autograder.sandbox import scratch_folder
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES, _fresh_ids, answering_lookup
+from autograder.hidden_tests.helpers import tools_answering
 from autograder.hidden_tests.reconciled import NOT_RUN
 
 from .helpers import problem, records_in, short
@@ -31,19 +31,6 @@ RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_p
 UNTOUCHED_ADVICE = ("reconcile 怎么处理悬空调用，台账就记什么：补 is_error（结果未知）和重新执行只读工具时，台账不动。"
                     "把「未知」记成 outcome，下次恢复 recovery_action 看到 outcome 就复用它，把一个不知道做没做过的调用"
                     "当成了确定的结果")
-
-
-@contextlib.contextmanager
-def _answering(reference, **names):
-    """The reference's module-level `names` (execute_tool, lookup_effect), for a while, are the ones given."""
-    saved = {name: getattr(reference, name) for name in names}
-    for name, value in names.items():
-        setattr(reference, name, value)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            setattr(reference, name, value)
 
 
 def _effects(calls) -> list:
@@ -76,7 +63,7 @@ def reference_run(grading, outcome, index: int) -> dict:
         return next((c["output"] for c in tools if c["name"] == name and same(c["input"], tool_input)
                      and c.get("key") == idempotency_key), NOT_RUN)
 
-    with scratch_folder("effects") as folder, _answering(grading.reference, execute_tool=execute_tool,
+    with scratch_folder("effects") as folder, tools_answering(grading.reference, execute_tool=execute_tool,
                                                          lookup_effect=answering_lookup({"answers": {}})):
         checkpoint, ledger = Path(folder) / "checkpoint.json", Path(folder) / LEDGER_NAME
         if run["checkpoint"] is not None:
