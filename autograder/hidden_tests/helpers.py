@@ -17,7 +17,7 @@ from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
-from course.checks import (KEEP_CHECKPOINT_ADVICE, describe_reply, extra_fields_said, short, text_of,  # noqa: F401
+from course.checks import (KEEP_CHECKPOINT_ADVICE, answer_letter, describe_reply, extra_fields_said, short, text_of,  # noqa: F401
                            unprivileged)
 from course.model import InvalidRequest, check_tool_pairing
 
@@ -59,6 +59,12 @@ def fail(message: str):
 def expect(condition, message: str):
     if not condition:
         fail(message)
+
+
+def expect_letter(value, name: str, right: str, mistake: str):
+    """A multiple-choice answer: one letter, written any way answer_letter reads it, and the right one."""
+    expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
+    expect(answer_letter(value) == right, mistake)
 
 
 def one_email(outcome, hint: str):

@@ -1,8 +1,7 @@
 """The multiple-choice answers (test_quiz_failure, test_quiz_delete and test_root_cause, 1 point each)."""
 import pytest
-from course.checks import answer_letter
 
-from .helpers import expect, problem, short
+from .helpers import expect, expect_letter, problem
 
 # The step of the "answers" scenario that reads each name, and what a wrong answer misunderstood.
 STEPS = {"QUIZ_DELETE_ANSWER": 0, "ROOT_CAUSE_ANSWER": 1, "QUIZ_FAILURE_ANSWER": 2}
@@ -21,9 +20,7 @@ def check(grading, name):
     index = STEPS[name]
     message = problem(outcome, index, name)
     expect(message is None, message)
-    value = outcome.steps[index]["value"]
-    expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
-    expect(answer_letter(value) == grading.answer(name), MISTAKES[name])
+    expect_letter(outcome.steps[index]["value"], name, grading.answer(name), MISTAKES[name])
 
 
 @pytest.mark.grade("test_quiz_failure", 1)

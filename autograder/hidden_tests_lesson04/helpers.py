@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from autograder.scenario_run import answering_lookup
-from autograder.hidden_tests.helpers import (emails_in_step, expect, fail, files_written, pairing_problem,  # noqa: F401
+from autograder.hidden_tests.helpers import (emails_in_step, expect, expect_letter, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same,
                                              holds_state, saved_state, short, text_of)
 from autograder.protocol import StepStatus

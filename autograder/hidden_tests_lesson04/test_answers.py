@@ -3,9 +3,8 @@ test_quiz_key, test_root_cause, 1 point each), read as values in one process.
 
 The expected classes are the reference's own table, read at judging time."""
 import pytest
-from course.checks import answer_letter
 
-from .helpers import expect, problem, short
+from .helpers import expect, expect_letter, problem, short
 
 STEPS = {"EFFECTS": 0, "QUIZ_EXACTLY_ONCE_ANSWER": 1, "QUIZ_KEY_ANSWER": 2, "ROOT_CAUSE_ANSWER": 3}
 KINDS = {"read_only": "只读（不改变外部世界，重做无害）", "idempotent": "幂等写（同样的参数做两次，和做一次结果一样）",
@@ -54,9 +53,7 @@ def test_idempotent_writes(grading):
 
 
 def check(grading, name):
-    value = value_of(grading, name)
-    expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
-    expect(answer_letter(value) == grading.answer(name), MISTAKES[name])
+    expect_letter(value_of(grading, name), name, grading.answer(name), MISTAKES[name])
 
 
 @pytest.mark.grade("test_quiz_exactly_once", 1)

@@ -5,21 +5,18 @@ judge (sandbox, hidden tests) and must get exactly the points listed here.
 - wrong_* and malformed_*: a plausible mistake, or a damaged file: exactly the points lost.
 - tamper_*: tries to game the grader; never a point more than its untampered twin.
 """
-import json
-import os
-import subprocess
-import sys
-import time
-
-import pytest
-
 from autograder.judge import auto_graded_points
-from autograder.leaks import private_lines
-from autograder.notebook_code import ROOT
+from autograder.lessons import DEFAULT
 
-from grading_corpus import build, describe, failures, grade_all, scores, variant_names
+from corpus_checks import (pytest_generate_tests, verdicts, test_a_recorded_seed_draws_the_same_run_again,  # noqa: F401
+                           test_code_that_runs_in_the_notebook_is_never_reported_as_failing,
+                           test_every_variant_has_an_expectation, test_expected_points,
+                           test_feedback_names_the_mistake, test_feedback_never_shows_hidden_tests_or_the_solution,
+                           test_tampering_gains_nothing)
 
+LESSON = DEFAULT
 FULL = auto_graded_points()
+SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint path, task wording and counters
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
@@ -410,62 +407,6 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
 }
 
 
-@pytest.fixture(scope="session")
-def verdicts(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("corpus")
-    notebooks = {}
-    for name in variant_names():
-        notebooks[name] = folder / f"{name}.ipynb"
-        notebooks[name].write_text(build(name), encoding="utf-8")
-    started = time.monotonic()
-    graded = grade_all(notebooks)
-    print(f"\n评分语料：{len(graded)} 份提交，用时 {time.monotonic() - started:.0f} 秒")
-    return graded
-
-
-def test_every_variant_has_an_expectation():
-    assert sorted(EXPECTED) == variant_names()
-    assert set(UNTAMPERED) == {name for name in EXPECTED if name.startswith("tamper_")}
-
-
-@pytest.mark.parametrize("variant", sorted(EXPECTED))
-def test_expected_points(verdicts, variant):
-    verdict = verdicts[variant]
-    assert verdict["errors"] == [], verdict["errors"]
-    expected = {**FULL, **EXPECTED[variant]}
-    assert scores(verdict) == expected, \
-        f"{variant}（{describe(variant)}；种子 {verdict['seed']}）\n{failures(verdict)}"
-
-
-@pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
-def test_tampering_gains_nothing(verdicts, tampered):
-    untampered = scores(verdicts[UNTAMPERED[tampered]])
-    gained = {g: (s, untampered[g]) for g, s in scores(verdicts[tampered]).items() if s > untampered[g]}
-    assert not gained, f"{tampered} 比 {UNTAMPERED[tampered]} 多得了分：{gained}"
-
-
-@pytest.mark.parametrize("variant", sorted(MISTAKE_NAMED))
-def test_feedback_names_the_mistake(verdicts, variant):
-    text = failures(verdicts[variant]) + "\n".join(verdicts[variant]["notes"])
-    assert MISTAKE_NAMED[variant] in text, text
-
-
-def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
-    for name, verdict in verdicts.items():
-        words = [c["title"] + c["message"] for g in verdict["grades"].values() for c in g["checks"]]
-        leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
-        assert not leaked, f"{name}: {leaked}"
-        assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
-
-
-def test_code_that_runs_in_the_notebook_is_never_reported_as_failing(verdicts):
-    """A correct answer cell may run a demo when it is defined (a run of its own agent against the offline model):
-    it runs in the student's notebook, so the feedback must not say the cell raised or hung."""
-    for name in (name for name in verdicts if name.startswith("full_")):
-        troubled = [note for note in verdicts[name]["notes"] if "抛出了" in note or "卡住" in note]
-        assert not troubled, f"{name}: {troubled}"
-
-
 def test_damaged_files_are_explained(verdicts):
     notes = {name: "\n".join(verdicts[name]["notes"]) for name in verdicts}
     assert "json5" not in notes["full_json_repaired"] and "已自动修复" in notes["full_json_repaired"]
@@ -474,18 +415,3 @@ def test_damaged_files_are_explained(verdicts):
     assert "没有找到答题单元格 reconcile" in notes["malformed_deleted_reconcile"]
     assert "只找回了出错之前完整的" in notes["malformed_truncated"]
     assert "卡住或让进程退出" in notes["tamper_hang_at_definition"]
-
-
-def test_a_recorded_seed_draws_the_same_run_again(verdicts, tmp_path):
-    """`--seed N` with the seed a verdict records grades against the same scenarios (here its feedback
-    names the drawn checkpoint path, task wording and counters)."""
-    name = "wrong_ignores_path"
-    notebook = tmp_path / f"{name}.ipynb"
-    notebook.write_text(build(name), encoding="utf-8")
-    seed = verdicts[name]["seed"]
-    judged = subprocess.run([sys.executable, "-m", "autograder.judge", "--seed", str(seed), str(notebook)],
-                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                            check=True)
-    again = json.loads(judged.stdout)
-    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
-    assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own

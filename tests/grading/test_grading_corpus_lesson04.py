@@ -7,23 +7,18 @@ the judge draws (each run draws its own).
 - wrong_*: a plausible mistake: exactly the points lost.
 - tamper_*: tries to game the grader; never a point more than its untampered twin.
 """
-import json
-import os
-import subprocess
-import sys
-import time
-
-import pytest
-
 from autograder.judge import auto_graded_points
-from autograder.leaks import private_lines
 from autograder.lessons import lesson
-from autograder.notebook_code import ROOT
 
-from grading_corpus import build, describe, failures, grade_all, scores, variant_names
+from corpus_checks import (pytest_generate_tests, verdicts, test_a_recorded_seed_draws_the_same_run_again,  # noqa: F401
+                           test_code_that_runs_in_the_notebook_is_never_reported_as_failing,
+                           test_every_variant_has_an_expectation, test_expected_points,
+                           test_feedback_names_the_mistake, test_feedback_never_shows_hidden_tests_or_the_solution,
+                           test_tampering_gains_nothing)
 
 LESSON = lesson("lesson04")
 FULL = auto_graded_points(LESSON)
+SEED_REPLAYED = "wrong_recovery_by_name"  # its feedback names the smallest failing case: its tool, id and records
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
@@ -222,65 +217,5 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
 }
 
 
-@pytest.fixture(scope="session")
-def verdicts(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("corpus04")
-    notebooks = {}
-    for name in variant_names(LESSON):
-        notebooks[name] = folder / f"{name}.ipynb"
-        notebooks[name].write_text(build(name, LESSON), encoding="utf-8")
-    started = time.monotonic()
-    graded = grade_all(notebooks, lesson=LESSON)
-    print(f"\n第 4 课评分语料：{len(graded)} 份提交，用时 {time.monotonic() - started:.0f} 秒")
-    return graded
-
-
-def test_every_variant_has_an_expectation():
-    assert sorted(EXPECTED) == variant_names(LESSON)
-    assert set(UNTAMPERED) == {name for name in EXPECTED if name.startswith("tamper_")}
+def test_the_lesson_is_worth_25_points():
     assert sum(FULL.values()) == 25
-
-
-@pytest.mark.parametrize("variant", sorted(EXPECTED))
-def test_expected_points(verdicts, variant):
-    verdict = verdicts[variant]
-    assert verdict["errors"] == [], verdict["errors"]
-    expected = {**FULL, **EXPECTED[variant]}
-    assert scores(verdict) == expected, \
-        f"{variant}（{describe(variant, LESSON)}；种子 {verdict['seed']}）\n{failures(verdict)}"
-
-
-@pytest.mark.parametrize("tampered", sorted(UNTAMPERED))
-def test_tampering_gains_nothing(verdicts, tampered):
-    untampered = scores(verdicts[UNTAMPERED[tampered]])
-    gained = {g: (s, untampered[g]) for g, s in scores(verdicts[tampered]).items() if s > untampered[g]}
-    assert not gained, f"{tampered} 比 {UNTAMPERED[tampered]} 多得了分：{gained}"
-
-
-@pytest.mark.parametrize("variant", sorted(MISTAKE_NAMED))
-def test_feedback_names_the_mistake(verdicts, variant):
-    text = failures(verdicts[variant]) + "\n".join(verdicts[variant]["notes"])
-    assert MISTAKE_NAMED[variant] in text, text
-
-
-def test_feedback_never_shows_hidden_tests_or_the_solution(verdicts):
-    for name, verdict in verdicts.items():
-        words = [c["title"] + c["message"] for g in verdict["grades"].values() for c in g["checks"]]
-        leaked = private_lines().any_in("\n".join(words + verdict["notes"]))
-        assert not leaked, f"{name}: {leaked}"
-        assert "Traceback" not in "\n".join(words) and "assert " not in "\n".join(words), name
-
-
-def test_a_recorded_seed_draws_the_same_run_again(verdicts, tmp_path):
-    """`--lesson lesson04 --seed N` with the seed a verdict records grades against the same generated cases
-    (here the feedback names the smallest failing case: its tool, id and records)."""
-    name = "wrong_recovery_by_name"
-    notebook = tmp_path / f"{name}.ipynb"
-    notebook.write_text(build(name, LESSON), encoding="utf-8")
-    seed = verdicts[name]["seed"]
-    judged = subprocess.run([sys.executable, "-m", "autograder.judge", "--lesson", "lesson04", "--seed", str(seed),
-                             str(notebook)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, check=True)
-    again = json.loads(judged.stdout)
-    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
-    assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own
