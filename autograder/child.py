@@ -107,8 +107,8 @@ import course.model
 import course.tools
 
 from .contract import RETURNS_A_LIST, listed
-from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_shell, kernel_streams,
-                    looking_like)
+from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_history, kernel_shell,
+                    kernel_streams, looking_like)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -623,6 +623,8 @@ def _define_and_perform(job: Job, post, plain, describe):
         if job["report_cells"]:
             event(kind=EventKind.CELL, name=cell["name"], status=EventStatus.START, cells=cells, wait=False)
             cells = []
+        if "ran" in cell:
+            kernel_history(namespace, _shell, job["history"][:cell["ran"]])
         filename = cell_file(cell["source"])
         linecache.cache[filename] = (_len(cell["source"]), None, cell["source"].splitlines(True), filename)
         try:
@@ -633,6 +635,7 @@ def _define_and_perform(job: Job, post, plain, describe):
             error["message"] = error["message"].replace(filename, f"<{cell['name']}>")
             cells.append({"name": cell["name"], "status": CellStatus.RAISED, "error": error})
 
+    kernel_history(namespace, _shell, job["history"])  # the steps run as the notebook's checks do, after them all
     for name in job.get("standins", ()):
         namespace[name] = _standin(name, post, namespace)
 

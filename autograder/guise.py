@@ -158,6 +158,17 @@ def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidde
                             "__builtin__": sys.modules["builtins"]})
 
 
+def kernel_history(namespace: dict, shell, sources: list):
+    """In, _ih, _i<n>, _i, _ii, _iii and the shell's execution_count as in a kernel that has run `sources` (the
+    notebook's code cells up to the one running), one execution each."""
+    history = ["", *sources]
+    namespace.update({"In": history, "_ih": history, "_i": history[-2] if len(history) > 2 else "",
+                      "_ii": history[-3] if len(history) > 3 else "", "_iii": history[-4] if len(history) > 4 else ""})
+    namespace.update({f"_i{number}": source for number, source in enumerate(sources, 1)})
+    if shell is not None:
+        shell.execution_count = len(sources)
+
+
 def cell_file(source: str) -> str:
     """Where a kernel says a cell's code comes from (its functions' co_filename): ipykernel_<pid>/<hash>.py."""
     return f"/tmp/ipykernel_{os.getpid()}/{zlib.crc32(source.encode())}.py"

@@ -52,6 +52,7 @@ class GradingRun:
         self.sandbox = sandbox
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
+        self.history = submission.history
         self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
         self.seed = seed
@@ -61,7 +62,8 @@ class GradingRun:
     def outcome(self, name: str, scenario=None):
         """The outcome of a drawn scenario, or of `scenario`, built by a test from what an earlier one showed."""
         if name not in self.outcomes:
-            self.outcomes[name] = self.sandbox.run(scenario or self.scenarios[name], self.cells, self.trouble)
+            self.outcomes[name] = self.sandbox.run(scenario or self.scenarios[name], self.cells, self.trouble,
+                                                      self.history)
         return self.outcomes[name]
 
     def answer(self, name: str) -> str:

@@ -66,23 +66,23 @@ def names_changed(source: str, keeps_value=lambda value: False) -> set:
             continue
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and keeps_value(node.value):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            changed |= {name for target in targets for name in _changed_through(target)}
+            changed |= {name for target in targets for name in changed_through(target)}
             pending.append(node.value)
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             changed.add(node.id)
         elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            changed |= _changed_through(node)
+            changed |= changed_through(node)
         pending.extend(ast.iter_child_nodes(node))
     return changed
 
 
-def _changed_through(target) -> set:
+def changed_through(target) -> set:
     """The name an attribute or item assignment changes (`a.b[0] = ...` changes a); none for a plain name."""
     if isinstance(target, (ast.Tuple, ast.List)):
-        return {name for element in target.elts for name in _changed_through(element)}
+        return {name for element in target.elts for name in changed_through(element)}
     if isinstance(target, ast.Starred):
-        return _changed_through(target.value)
+        return changed_through(target.value)
     while isinstance(target, (ast.Attribute, ast.Subscript)):
         target = target.value
         if isinstance(target, ast.Name):
@@ -129,12 +129,14 @@ def _compiles(source: str) -> bool:
 
 def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
     """A cell's functions, classes, imports of modules the sandbox has (another would only raise there),
-    and the assignments whose value `keeps_value(expression)` accepts; nothing it does at the top level.
+    and the statements whose expressions `keeps_value(expression)` accepts: assignments, calls and `+=` (a table
+    filled by `ACTIONS.update(...)`), which is how the notebook gives its names their values; nothing else it does.
 
-    A top-level `if` or `try` is kept with what its branches define, filtered the same way (a helper defined
-    one way on Windows and another elsewhere, `try: sync = os.fdatasync except AttributeError: ...`), when its
-    test passes `keeps_value` too; the statements of a branch that do something are left out of it. An
-    assignment to a name in `leaves_out` is left out too."""
+    A top-level `if`, `try`, `for` or `with` is kept with what its blocks define, filtered the same way (a helper
+    defined one way on Windows and another elsewhere, `try: sync = os.fdatasync except AttributeError: ...`, a table
+    filled in a loop), when its test, iterable or context passes `keeps_value` too; the statements of a block that
+    do something are left out of it. A `while` is kept only whole. An assignment to a name in `leaves_out` is left
+    out too."""
     source = python_source(source)
     try:
         tree = ast.parse(source)
@@ -164,12 +166,20 @@ def _definition(node, keeps_value, leaves_out=frozenset()):
         if getattr(node, "level", 0) or any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
             return None
         return node
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Break, ast.Continue)):
         return node
-    if isinstance(node, ast.If):
-        if not keeps_value(node.test):
+    if isinstance(node, (ast.Expr, ast.AugAssign)):  # ACTIONS.update(...), setattr(...), COUNT += 1
+        calls = isinstance(node, ast.AugAssign) or any(isinstance(part, ast.Call) for part in ast.walk(node.value))
+        return node if calls and keeps_value(node.value) else None  # a bare `matrix` only shows a value
+    if isinstance(node, ast.While):  # kept whole or not at all: without a statement of its body it may never end
+        return node if keeps_value(node.test) and all(_definition(child, keeps_value, leaves_out) is child
+                                                      for child in node.body + node.orelse) else None
+    if isinstance(node, (ast.If, ast.For, ast.With)):
+        header = [node.test] if isinstance(node, ast.If) else [node.iter] if isinstance(node, ast.For) else [
+            item.context_expr for item in node.items]
+        if not all(keeps_value(expression) for expression in header):
             return None
-        blocks = {"body": node.body, "orelse": node.orelse}
+        blocks = {"body": node.body, **({"orelse": node.orelse} if hasattr(node, "orelse") else {})}
     elif isinstance(node, TRY_NODES):
         if not all(handler.type is None or _names_only(handler.type) for handler in node.handlers):
             return None

@@ -101,9 +101,10 @@ BEFORE = Phase(PhaseKind.BEFORE)
 DEFINING = Phase(PhaseKind.DEFINING)
 
 
-class Cell(TypedDict):
+class Cell(TypedDict, total=False):
     name: str
     source: str
+    ran: int  # how many of the notebook's code cells a kernel has run once it has run this one (Job.history)
 
 
 class Step(TypedDict, total=False):
@@ -140,6 +141,7 @@ class Job(TypedDict):
     limits: dict
     cells: list  # of Cell
     report_cells: bool
+    history: list  # the notebook's code cells, as a kernel's In has them (Submission.history)
     standins: list
     steps: list  # of [index, Step]
     fresh_tmp: str

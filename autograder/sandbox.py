@@ -120,8 +120,9 @@ class Sandbox:
                                    sys.executable)
         write_entries(str(self.proc), entries)
 
-    def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble) -> Outcome:
-        """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones."""
+    def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble, history: list = ()) -> Outcome:
+        """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones, in a
+        kernel whose input history is the notebook's code cells (`history`, as Submission.history)."""
         self.zygote.ensure_started(rotate=True)
         name = secrets.token_hex(6)
         inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
@@ -141,7 +142,7 @@ class Sandbox:
                     run.run_tool("send_email", dict(tool_input), key)
                 run.sending_before = False
                 self.runs[token] = run
-                self._steps(run, scenario, cells, trouble, token)
+                self._steps(run, scenario, cells, trouble, token, list(history))
                 for name, report in trouble.bad_cells.items():  # left out here: why, for the feedback
                     run.cells.setdefault(name, report)
                 files_after = {}
@@ -167,7 +168,8 @@ class Sandbox:
                        run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step,
                        run.returned_at, run.started_at, defined_files)
 
-    def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str):
+    def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str,
+               history: list):
         index, attempts = 0, 0
         while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
@@ -188,7 +190,7 @@ class Sandbox:
                         "student_pid": self.student_pid, "argv": self.kernel_argv, "linger": LINGER,
                         "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
-                        "report_cells": trouble.report_cells, "standins": list(scenario.standins),
+                        "report_cells": trouble.report_cells, "history": history, "standins": list(scenario.standins),
                         "steps": [[i, scenario.steps[i]] for i in batch],
                         "fresh_tmp": STEP_TMP_INSIDE,
                         "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}

@@ -12,6 +12,7 @@ Chinese for the student's feedback.
 """
 import ast
 import builtins
+import collections
 import copy
 import json
 import re
@@ -22,8 +23,8 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import (SOURCE_NOTEBOOK, demo_definitions, demo_value, is_definition_cell, is_demo_cell,
-                            kept_definitions, names_changed, python_source, reference_solutions)
+from .notebook_code import (SOURCE_NOTEBOOK, changed_through, demo_definitions, demo_value, is_definition_cell,
+                            is_demo_cell, kept_definitions, names_changed, python_source, reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -34,6 +35,8 @@ class Submission:
     # (after_grade_id, source, number): definitions from the number-th code cell the student added after that cell
     extra: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was wrong with the file, in Chinese
+    history: list = field(default_factory=list)  # the notebook's code cells as a kernel's In holds them, in order
+    ran: dict = field(default_factory=dict)  # cell name (sandbox_cells) -> how many code cells up to it, itself too
 
 
 @dataclass(frozen=True)
@@ -147,10 +150,14 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
     layout = layout or course_layout()
     solution_ids = [grade_id for grade_id, trusted in layout.definitions if trusted is None]
     submission = Submission(notes=list(notebook.metadata.get(NOTES_KEY, [])))
-    seen, after, added, left_out = {}, layout.definitions[0][0], {}, {}
+    seen, after, added, left_out, unchanged = {}, layout.definitions[0][0], {}, {}, {}
+    acting = acting_functions(cell.source for cell in notebook.cells if cell.cell_type == "code")
     for cell in notebook.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code":
+            submission.history.append(python_source(cell.source))
         if grade_id is not None:
+            submission.ran[grade_id] = len(submission.history)
             seen[grade_id] = seen.get(grade_id, 0) + 1
             if grade_id in solution_ids:
                 submission.code[grade_id] = cell.source  # a later copy wins, as in nbgrader
@@ -165,17 +172,19 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
             added[after] = added.get(after, 0) + 1
             written, note = writefile_cell(cell.source)
             submission.notes += [note] if note else []
-            definitions = written or definitions_only(cell.source)
+            definitions = written or definitions_only(cell.source, acting)
             if definitions:
                 submission.extra.append((after, definitions, added[after]))
+                submission.ran[f"{after}+{added[after]}"] = len(submission.history)
             left_out[f"{after}+{added[after]}"] = global_names(cell.source)[0] - global_names(definitions)[0]
+            unchanged[f"{after}+{added[after]}"] = set(changed_in_place(cell.source) - changed_in_place(definitions))
     for grade_id, count in seen.items():
         if count > 1:
             submission.notes.append(f"grade_id 为 {grade_id} 的单元格出现了 {count} 次，按最后一个评分。")
     for grade_id in solution_ids:
         if grade_id not in submission.code:
             submission.notes.append(f"没有找到答题单元格 {grade_id}（可能被删掉了），用到它的检查都不得分。")
-    submission.notes += left_out_notes(submission, layout, left_out)
+    submission.notes += left_out_notes(submission, layout, left_out, unchanged)
     return submission
 
 
@@ -200,10 +209,12 @@ def global_names(source: str) -> tuple:
     return bound, used
 
 
-def left_out_notes(submission: Submission, layout: Layout, left_out: dict) -> list:
+def left_out_notes(submission: Submission, layout: Layout, left_out: dict, unchanged: dict) -> list:
     """Notes on the names the student's code uses that the notebook defines and the grader does not: assigned by a
-    statement of an added cell that the grader does not run (`left_out`: cell name -> such names), or by a demo.
-    In the notebook they exist, so the NameError they give in grading is the grader's doing, and is said so."""
+    statement of an added cell that the grader does not run (`left_out`: cell name -> such names), or by a demo;
+    or changed in place by such a statement (`unchanged`: cell name -> names), a table the grader leaves emptier.
+    In the notebook they are as the code expects, so the NameError or KeyError they give in grading is the grader's
+    doing, and is said so."""
     bound, used = set(GIVEN_NAMES), set()
     sources = [source for _, source in layout.definitions if source is not None]
     sources += list(submission.code.values()) + [source for _, source, _ in submission.extra]
@@ -215,17 +226,57 @@ def left_out_notes(submission: Submission, layout: Layout, left_out: dict) -> li
     for name, names in left_out.items():
         if missing & names:
             listed = "、".join(sorted(missing & names))
-            notes.append(f"{cell_as_seen(name)}里定义 {listed} 的语句评分时没有运行：评分时你加的单元格只取定义"
-                         "（import、def、class、if/try 里的这些定义和不做事的赋值），调用 run_agent、print 这类会做事的"
-                         f"语句不运行。你的代码用到了 {listed}，评分时它没有定义，会报 NameError；在你的 notebook 里它是有的，"
+            notes.append(f"{cell_as_seen(name)}里定义 {listed} 的语句评分时没有运行：{SKIPPED_STATEMENTS}"
+                         f"你的代码用到了 {listed}，评分时它没有定义，会报 NameError；在你的 notebook 里它是有的，"
                          "这不是你的代码写错了。把需要它的语句放进答题单元格，或在函数里自己得到它。")
             missing -= names
+    for name, names in unchanged.items():
+        if (used - missing) & names:
+            listed = "、".join(sorted((used - missing) & names))
+            notes.append(f"{cell_as_seen(name)}里改动 {listed} 的语句（往表里填内容、update、append 之类）评分时没有运行："
+                         f"{SKIPPED_STATEMENTS}你的代码用到了 {listed}，评分时它少了这些改动（表可能是空的，查表会得到 KeyError "
+                         "或默认值）；在你的 notebook 里它是改过的，这不是你的代码写错了。把这些语句放进答题单元格，"
+                         "或者去掉同一条语句里 print 这类会做事的调用。")
     if missing & layout.notebook_only:
         listed = "、".join(sorted(missing & layout.notebook_only))
         notes.append(f"你的代码用到了 {listed}：在 notebook 里它是课程的演示单元格运行时定义的；评分时不运行演示，只取其中的"
                      f"定义（import、def、class 和 client = make_client() 这类不做事的赋值），所以评分时没有 {listed}，"
                      "用到的地方会报 NameError。这不是你的代码写错了：在答题单元格里自己定义需要的值就能得分。")
     return notes
+
+
+# What the notes on a left-out statement say the grader runs of a cell the student added (definitions_only).
+SKIPPED_STATEMENTS = ("评分时你加的单元格只取定义和不做事的语句（import、def、class，不调用 run_agent、print 这类会做事的函数的"
+                      "赋值、调用和 if/try/for/with，while 要整个不做事），会做事的语句不运行。")
+
+
+def changed_in_place(source: str) -> collections.Counter:
+    """How many statements change each global name in place when the cell runs (`ACTIONS[tool] = ...`,
+    `ACTIONS.update(...)`, `COUNT += 1`), function bodies aside: compared with the kept definitions', what the
+    grader left out."""
+    try:
+        pending = list(ast.parse(python_source(source)).body)
+    except SyntaxError:
+        return collections.Counter()
+    changed = collections.Counter()
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            changed.update(changed_through(node))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            changed[node.target.id] += 1
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and isinstance(node.func.value, ast.Name) and node.func.attr in CHANGING_METHODS):
+            changed[node.func.value.id] += 1
+        pending.extend(ast.iter_child_nodes(node))
+    return changed
+
+
+# The methods of dict, list and set that change the object they are called on.
+CHANGING_METHODS = frozenset({"update", "setdefault", "append", "extend", "insert", "add", "discard", "remove", "pop",
+                              "popitem", "clear", "__setitem__"})
 
 
 WRITEFILE = re.compile(r"\A%%writefile(?P<arguments>[^\n]*)\n")
@@ -262,17 +313,37 @@ COURSE_ACTIONS = frozenset({"run_agent", "reconcile", "incident_reconcile", "sav
                             "display", "print", "input", "exec", "eval"})
 
 
-def definitions_only(source: str) -> str:
-    """The imports, functions, classes and assignments of a cell the student added.
+def acting_functions(sources) -> frozenset:
+    """COURSE_ACTIONS, and the functions the cells define at their top level that call one of them (print and
+    display aside: output goes nowhere when graded), directly or through another such function: a cell's
+    `try_it()` runs the agent as surely as `run_agent(...)` does."""
+    calls = {}
+    for source in sources:
+        try:
+            tree = ast.parse(python_source(source))
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                calls[node.name] = {_called(part) for part in ast.walk(node) if isinstance(part, ast.Call)}
+    acting = set(COURSE_ACTIONS - {"print", "display"})
+    while grown := {name for name, called in calls.items() if name not in acting and called & acting}:
+        acting |= grown
+    return frozenset(acting | COURSE_ACTIONS)
+
+
+def definitions_only(source: str, acting: frozenset = COURSE_ACTIONS) -> str:
+    """The imports, functions, classes and the statements giving names their values in a cell the student added.
 
     Extra cells are often experiments; what they do at the top level (print, run an
-    agent, call the lesson's functions) is left out, what they define is kept, also inside
-    a top-level if or try. A lambda is a definition whatever its body calls: the body does
-    not run when the cell does. So is an import of a module the sandbox does not have (the
-    instruments, a plotting library): it works in the notebook, and in the sandbox it would
-    only raise.
+    agent, call the lesson's functions or a function of theirs that does: `acting`) is left out;
+    what they define is kept, and so is what fills it in (a loop over READ_ONLY_TOOLS filling a table,
+    `ACTIONS.update(...)`), also inside a top-level if, try, for or with: answers may use it, as in
+    the notebook. A lambda is a definition whatever its body calls: the body does not run when the
+    cell does. An import of a module the sandbox does not have (the instruments, a plotting library)
+    is left out: it works in the notebook, and in the sandbox it would only raise.
     """
-    return kept_definitions(source, lambda value: not any(_runs_something(part) for part in _evaluated(value)))
+    return kept_definitions(source, lambda value: not any(_runs_something(part, acting) for part in _evaluated(value)))
 
 
 def _evaluated(expression):
@@ -301,17 +372,20 @@ def cell_as_seen(name: str) -> str:
     return f"单元格 {name}"
 
 
-def _runs_something(node) -> bool:
+def _runs_something(node, acting: frozenset) -> bool:
     if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom)):
         return True
-    if isinstance(node, ast.Call):
-        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-        return called in COURSE_ACTIONS
-    return False
+    return isinstance(node, ast.Call) and _called(node) in acting
+
+
+def _called(call: ast.Call):
+    """The name a call calls: `f` of f(...) and of x.f(...)."""
+    return call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", None)
 
 
 def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
-    """The cells the sandbox defines, in notebook order: trusted setup cells, the student's code."""
+    """The cells the sandbox defines, in notebook order: trusted setup cells, the student's code; each with how many
+    of the notebook's code cells a kernel has run once it has run this one ("ran", where the notebook has it)."""
     layout = layout or course_layout()
     cells = []
     for grade_id, trusted in layout.definitions:
@@ -322,6 +396,9 @@ def sandbox_cells(submission: Submission, layout: Layout | None = None) -> list:
         for after, source, number in submission.extra:
             if after == grade_id:
                 cells.append({"name": f"{grade_id}+{number}", "source": source})
+    for cell in cells:
+        if cell["name"] in submission.ran:
+            cell["ran"] = submission.ran[cell["name"]]
     return cells
 
 

@@ -54,6 +54,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_extra_dispatch_lambda": {},  # a dict of lambdas, one calling execute_tool
     "full_extra_cached_client": {},  # DEFAULT_CLIENT = make_client() in an added cell
     "full_quiz_experiment_first": {},  # the quiz cell first asks the notebook's client, then answers
+    "full_extra_loop_table": {},  # ACTIONS filled by a top-level for over READ_ONLY_TOOLS (18/23 before)
     "wrong_save_fsync_after_replace": {"test_save_load": 3},  # a power cut after the rename: an empty file
     "wrong_save_folder_fsync_before_rename": {"test_save_load": 3},  # a power cut after it returned: the old one
     "wrong_load_oserror_as_value_error": {"test_save_load": 3},  # a folder at the path: IsADirectoryError is due
@@ -229,6 +230,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # red team, round 5: the mail server's variables, there while cells were defined (a notebook has them only in
     # `with MailServer():`), told the grader apart (23/23 before)
     "tamper_detect_env_smtp": {"test_reconcile": 4, "test_incident_fix": 1},
+    # In was [""] and execution_count 1 in the grader, dozens of cells in the notebook (23/23 before)
+    "tamper_detect_in_history": {"test_reconcile": 4, "test_incident_fix": 1},
     # probing, round 5 (each 23/23 before)
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # reconcile saves, to the default checkpoint.json
     "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
@@ -287,6 +290,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_act_after_step": "wrong_save_direct_write",
     "tamper_detect_grader": "wrong_incident_rerun",
     "tamper_detect_env_smtp": "wrong_incident_rerun",
+    "tamper_detect_in_history": "wrong_incident_rerun",
     "tamper_gradebook": "wrong_incident_rerun",
     "tamper_detect_by_code": "wrong_incident_rerun",
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",

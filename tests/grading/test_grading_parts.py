@@ -21,8 +21,9 @@ from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.lessons import lesson
 from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
                                      load_module, load_reference, names_changed)
-from autograder.submission import (course_layout, definitions_only, drop_duplicate_ids, parse_notebook_text,
-                                   restore_missing_cells, sandbox_cells, submission_from_notebook)
+from autograder.guise import kernel_history
+from autograder.submission import (acting_functions, course_layout, definitions_only, drop_duplicate_ids,
+                                   parse_notebook_text, restore_missing_cells, sandbox_cells, submission_from_notebook)
 
 
 OBVIOUS_VERBS = ("send", "delete", "remove", "drop", "transfer", "pay", "charge", "deploy", "cancel", "post",
@@ -148,6 +149,45 @@ def test_a_name_the_grader_leaves_undefined_is_explained():
     assert "你在 imports 后面加的第 2 个单元格里定义 state 的语句评分时没有运行" in added and "NameError" in added
     assert "你的代码用到了 DEMO_DIR" in demo and "演示单元格" in demo
     assert not submission_from_notebook(full_marks_notebook()).notes
+
+
+def test_an_added_cell_keeps_what_fills_its_names_but_no_demo():
+    """Issue 19 §5: a table filled in a loop, by update() or in a with works in the notebook, so it is kept; running
+    the agent is not, also through a function of the student's that does."""
+    kept = definitions_only('ACTIONS = {}\nfor tool in READ_ONLY_TOOLS:\n    ACTIONS[tool] = "rerun"\n    print(tool)\n'
+                            'ACTIONS.update(grep="rerun")\nCOUNT = 0\nCOUNT += 1\nwith open("log.txt") as f:\n'
+                            '    LOG = f.read()\nwhile COUNT < 3:\n    COUNT += 1\nmatrix\n')
+    assert "ACTIONS[tool] = 'rerun'" in kept and "print" not in kept and "ACTIONS.update" in kept
+    assert "COUNT += 1" in kept and "LOG = f.read()" in kept and "while COUNT < 3" in kept and "matrix" not in kept
+    assert definitions_only("while True:\n    X = run_agent('t')\n    break\n") == ""  # a while is kept whole only
+    assert definitions_only("with MailServer():\n    X = 1\n") == ""
+    cell = "def try_it():\n    return run_agent('t')\nstate = try_it()\ntry_it()\n"
+    assert definitions_only(cell, acting_functions([cell])) == "def try_it():\n    return run_agent('t')"
+    shown = "def show(table):\n    print(table)\n    return table\nT = show({})\n"  # print alone is no demo
+    assert "T = show({})" in definitions_only(shown, acting_functions([shown]))
+
+
+def test_a_change_the_grader_leaves_out_is_explained():
+    notebook = full_marks_notebook()
+    place = next(i for i, c in enumerate(notebook.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "imports")
+    notebook.cells.insert(place + 1, nbformat.v4.new_code_cell(
+        'ACTIONS = {}\nfor tool in load_checkpoint("tools.json")["tools"]:\n    ACTIONS[tool] = "rerun"\n'))
+    reconcile = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "recovery_action")
+    reconcile.source = "def recovery_action(cp):\n    return ACTIONS[cp['pendingToolUse']['name']]\n"
+    notes = submission_from_notebook(notebook).notes
+    assert len(notes) == 1 and "里改动 ACTIONS 的语句" in notes[0] and "不是你的代码写错了" in notes[0]
+
+
+def test_the_kernel_history_is_the_notebooks_cells_up_to_the_running_one():
+    submission = submission_from_notebook(full_marks_notebook())
+    code = [c.source for c in full_marks_notebook().cells if c.cell_type == "code"]
+    assert submission.history == code
+    cells = {cell["name"]: cell for cell in sandbox_cells(submission)}
+    assert code[cells["reconcile"]["ran"] - 1] == cells["reconcile"]["source"]
+    namespace = {}
+    kernel_history(namespace, None, code[:cells["reconcile"]["ran"]])
+    assert namespace["In"][-1] == cells["reconcile"]["source"] and namespace["_ih"] is namespace["In"]
+    assert len(namespace["In"]) == cells["reconcile"]["ran"] + 1 and namespace["_i1"] == code[0]
 
 
 def test_duplicates_and_deleted_cells_are_put_right_for_nbgrader():
