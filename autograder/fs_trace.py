@@ -119,6 +119,13 @@ def integer(token: str) -> int | None:
         return None
 
 
+def octal(token: str) -> int | None:
+    try:
+        return int(token, 8)
+    except ValueError:
+        return None
+
+
 def written_bytes(name: str, args: list) -> bytes | None:
     """What a write call was given (writev's buffers joined); None for sendfile and copy_file_range."""
     if name in ("write", "pwrite64") and len(args) > 1:
@@ -263,6 +270,9 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
             flags = "O_CREAT|O_WRONLY|O_TRUNC" if name == "creat" else (args[path_index + 1]
                                                                         if len(args) > path_index + 1 else "")
             record = {"op": "open", "path": opened, "flags": flags, "fd": fd_number(result)}
+            given = path_index + (1 if name == "creat" else 2)  # the mode a file it creates is given (octal)
+            if "O_CREAT" in flags and len(args) > given:
+                record["mode"] = octal(args[given])
         elif name in WRITES and len(args) > WRITES[name]:
             path = fd_path(args[WRITES[name]])
             record = {"op": "write", "path": path, "fd": fd_number(args[WRITES[name]]), "size": integer(result),

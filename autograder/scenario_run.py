@@ -279,15 +279,16 @@ class ScenarioRun:
             return "错误：邮件没有发出去：[Errno 111] Connection refused"
         with self.sandbox.tool_lock:
             output = course.tools.execute_tool(name, tool_input, idempotency_key=key if isinstance(key, str) else None)
+        output = TOOL_OUTPUT_SHAPES[shape](output) if shape else output
         if name in READ_ONLY_TOOL_NAMES:
-            output = TOOL_OUTPUT_SHAPES[shape](output) if shape else output
             output += "".join(INVISIBLE[bit == "1"] for bit in f"{secrets.randbits(48):048b}") if output else ""
         return output
 
     def _output_shape(self, step: int, name) -> str | None:
-        """The shape a step's "outputs" give its next read-only call (call with self.lock held)."""
+        """The shape a step's "outputs" give its next read-only call, or its "effect_output" each call of a tool with
+        an effect (call with self.lock held)."""
         if name not in READ_ONLY_TOOL_NAMES:
-            return None
+            return self.scenario.steps[step].get("effect_output")
         shapes = self.scenario.steps[step].get("outputs") or ()
         number = sum(1 for c in self.tool_calls if c["step"] == step and c["name"] in READ_ONLY_TOOL_NAMES)
         return shapes[number] if number < len(shapes) else None

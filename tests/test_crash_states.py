@@ -425,3 +425,12 @@ def test_a_save_point_not_yet_durable_when_the_tool_runs_is_named():
     assert problem is not None and "执行工具 send_email 的那一刻断电，path 上没有检查点文件" in problem
     moments[-1:-1] = [("call", {"at": 9, **record}) for record in folder_sync()]
     assert run_agent_problem(agent_run(moments, data.decode()), load_reference()) is None
+
+
+def test_open_that_creates_records_the_mode_given():
+    """The mode bits a created file is given (strace prints them in octal): lesson 4 judges a ledger its owner cannot
+    read (os.open(..., 644), the decimal 644) by them."""
+    lines = [(7, 'openat(AT_FDCWD</w>, "/w/ledger.jsonl", O_WRONLY|O_CREAT|O_APPEND, 01204) = 3</w/ledger.jsonl>', 1.0),
+             (7, 'openat(AT_FDCWD</w>, "/w/other.jsonl", O_WRONLY|O_APPEND) = 4</w/other.jsonl>', 2.0)]
+    created, opened = fs_trace.events(lines, 0, "/w")
+    assert created["mode"] == 644 and "mode" not in opened

@@ -24,7 +24,8 @@ from autograder.hidden_tests.reconciled import NOT_RUN
 from .helpers import problem, records_in, short
 
 EVERY_TOOL_ADVICE = ("循环里每一个工具调用都要走 execute_with_ledger(call, ledger_path(path))（只读工具它会直接执行；"
-                     "其余的先记 intent、带着 tool_use id 作幂等键执行、再记 outcome），不只是 send_email："
+                     "其余的先记 intent、带着 tool_use id 作幂等键执行、再记 outcome），不只是 send_email，"
+                     "也不只是 EFFECTS 表里列出的工具——不在 READ_ONLY_TOOLS 里的都要记："
                      "charge_card、append_line 这些不幂等的工具崩溃后重做就是做两遍，台账是唯一能说明它做没做过的地方")
 RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_path(path))，按台账和服务端决定：只有 READ_ONLY_TOOLS 里的"
                     "工具才重新执行，幂等写也不例外（台账里已有 outcome 就复用；只有 intent、服务端又答不上来，就补 is_error）")

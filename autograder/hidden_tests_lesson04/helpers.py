@@ -117,8 +117,9 @@ def describe_case(checkpoint: dict, records: list, service: dict, seed: int) -> 
         return f"。反例：检查点里没有悬空调用，台账里有 {len(records)} 条别的调用的记录（评分种子 {seed}）"
     ours = [r.get("type") + record_said(r) for r in records if r.get("toolUseId") == pending["id"]]
     others = len(records) - len(ours)
-    server = ("连不上" if service.get("down") else
-              "有这次调用的记录" if pending["id"] in service.get("answers", {}) else "没有这次调用的记录")
+    answer = service.get("answers", {}).get(pending["id"])
+    server = ("连不上" if service.get("down") else "没有这次调用的记录" if answer is None else
+              "有这次调用的记录（lookup 返回的结果文本是空字符串 \"\"，不是 None）" if answer == "" else "有这次调用的记录")
     return (f"。反例（评分器生成的、出错的输入里最小的一份）：悬空的是 {pending['name']}"
             f"（id {pending['id']}），台账里它的记录是 {ours or '（没有）'}，另有 {others} 条别的调用的记录，"
             f"服务器{server}（评分种子 {seed}）")

@@ -24,7 +24,7 @@ import os
 from hypothesis import strategies as st
 
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
-from autograder.hidden_tests.scenarios import Draw, before_sending, drawn
+from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, drawn
 from autograder.sandbox import Scenario
 from course.checks import TOOL_OUTPUT_SHAPES
 from course.ledger import LEDGER_NAME, delivered_text
@@ -33,12 +33,19 @@ AGENT_TIMEOUT = 20.0
 AGENT_QUICK_TIMEOUT = 8.0
 SAVE_STANDINS = ("save_checkpoint", "load_checkpoint")  # run_agent's points do not hang on lesson 3's code
 CLIENT = {"$client": True}
+# What str.splitlines() breaks a line at and json.dumps(ensure_ascii=False) leaves as it is: the text of every call of
+# the lesson's other tools with effects holds one, so its intent meets a ledger reader that splits lines at them
+SEPARATORS = ("\u2028", "\u2029", "\u0085")
 EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which no server here knows
-    "charge_card": lambda d: {"customer": f"cus_{d.letters(6)}", "amount": d.rng.randint(1, 900) * 100},
-    "append_line": lambda d: {"path": f"./logs/{d.letters(5)}.log", "line": "本周结论已同步"},
-    "add_label": lambda d: {"issue": d.rng.randint(100, 9999), "label": d.rng.choice(["urgent", "已复核"])},
-    "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed"},
-    "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md", "content": "第一行\n第二行 \"引号\""},
+    "charge_card": lambda d: {"customer": f"cus_{d.letters(6)}", "amount": d.rng.randint(1, 900) * 100,
+                              "description": f"会员续费{d.rng.choice(SEPARATORS)}第 {d.rng.randint(1, 12)} 期"},
+    "append_line": lambda d: {"path": f"./logs/{d.letters(5)}.log", "line": f"本周结论{d.rng.choice(SEPARATORS)}已同步"},
+    "add_label": lambda d: {"issue": d.rng.randint(100, 9999), "label": d.rng.choice(["urgent", "已复核"]),
+                            "comment": f"复核意见{d.rng.choice(SEPARATORS)}无"},
+    "set_ticket_status": lambda d: {"ticket": f"T-{d.rng.randint(100, 9999)}", "status": "closed",
+                                    "comment": f"已修复{d.rng.choice(SEPARATORS)}请复核"},
+    "write_file": lambda d: {"path": f"./out/{d.letters(5)}.md",
+                             "content": f"第一行\n第二行{d.rng.choice(SEPARATORS)}\"引号\""},
 }
 # EFFECT_TOOLS by the lesson's table. Every case that the table treats alike for both is drawn once of each kind:
 # a mistake that confuses them (an idempotent write re-run, or left out of the ledger, as if read-only) meets every run
@@ -96,7 +103,9 @@ class Ledgers:
                     else f"错误：{pending['name']} 没有完成：服务暂时不可用（503）")
         if pending["name"] == "send_email":
             return delivered_text(pending)
-        return f"{pending['name']} 已完成（{json.dumps(pending['input'], ensure_ascii=False)[:40]}）"
+        # no separator in an output: a reader that splits lines at them loses the intents alone, whatever is drawn
+        said = json.dumps(pending["input"], ensure_ascii=False)[:40].translate(dict.fromkeys(map(ord, SEPARATORS), " "))
+        return f"{pending['name']} 已完成（{said}）"
 
     def records(self, pending: dict, kinds, shape: str | None = None) -> list:
         """`pending`'s records, one per kind: "intent", "outcome", or "failed" (an outcome holding an error:
@@ -140,11 +149,33 @@ class Ledgers:
         return before + ours + after
 
 
-def torn(text: str, rng) -> str:
-    """The ledger with half a record after its last line: an append a crash cut short."""
+# Where a crash may cut the last append short (TORN_AT): at a character inside the record; after the whole record,
+# before its line break (the JSON and the "\n" written apart, or the last of the write did not reach the disk); or
+# inside a character of several bytes (a power cut keeps bytes, not characters)
+TORN_AT = ("character", "line_break", "inside_character")
+
+
+def torn(text: str, rng, at: str = "character") -> bytes:
+    """The ledger with half a record after its last line: an append a crash cut short, where `at` says."""
     record = json.dumps({"type": "intent", "toolUseId": "toolu_01" + "x" * 22, "name": "send_email",
                          "input": {"to": "team@example.com", "subject": "本周结论"}}, ensure_ascii=False)
-    return text + record[:rng.randint(5, len(record) - 5)]
+    data = record.encode("utf-8")
+    if at == "line_break":
+        cut = len(data)
+    elif at == "inside_character":
+        cut = rng.choice([n for n, byte in enumerate(data) if byte & 0xC0 == 0x80])
+    else:
+        cut = len(record[:rng.randint(5, len(record) - 5)].encode("utf-8"))
+    return text.encode("utf-8") + data[:cut]
+
+
+def broken_in_the_middle(records: list, ledgers: "Ledgers", rng) -> str:
+    """The ledger of `records` with a line that is no record before one of them: the half of a record whose append a
+    crash cut short, and the next append glued onto it (its torn tail never cut off the file)."""
+    half = lines(ledgers.records(ledgers.call_of("send_email"), ("intent",)))
+    glued = lines(ledgers.records(ledgers.call_of(rng.choice(list(EFFECT_KINDS))), ("intent",)))
+    at = rng.randint(0, len(records) - 1)
+    return lines(records[:at]) + half[:rng.randint(5, len(half) - 5)] + glued + lines(records[at:])
 
 
 def build(max_turns: int, rng) -> dict:
@@ -190,9 +221,18 @@ def build(max_turns: int, rng) -> dict:
     calls.append(twin)
     earlier = ledgers.records({**copy.deepcopy(calls[1]), "id": draw.tool_id()}, ("intent", "outcome"))
     rng.shuffle(calls)
-    add(Scenario("execute", independent_steps=True, files={ledger: lines(earlier + ledgers.others())},
-                 ledgers=(ledger,), meta={"ledger": ledger, "calls": calls},
-                 steps=[call("execute_with_ledger", c, path(ledger)) for c in calls]))
+    # one call with an effect answers a long text (a deployment's log, a report): its outcome records all of it
+    long = rng.choice([n for n, c in enumerate(calls) if c["name"] not in READ_ONLY])
+    steps = [{**call("execute_with_ledger", c, path(ledger)), **({"effect_output": "long"} if n == long else {})}
+             for n, c in enumerate(calls)]
+    # and a call with an effect whose intent cannot be appended (a folder stands at the ledger's path): the error
+    # reaches the caller and the tool never runs, for the intent must be on disk before the effect
+    blocked = {"call": ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
+               "ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"}
+    add(Scenario("execute", independent_steps=True, ledgers=(ledger,),
+                 files={ledger: lines(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
+                 meta={"ledger": ledger, "calls": calls, "blocked": blocked},
+                 steps=[*steps, call("execute_with_ledger", blocked["call"], path(blocked["ledger"]))]))
 
     # -- recovery_action: generated checkpoints x ledger records x server states --
     wordings = [MEETING_TASKS, EMAIL_TASKS]
@@ -209,8 +249,9 @@ def build(max_turns: int, rng) -> dict:
     kinds.append((rng.choice(["send_email", *EFFECT_KINDS]), ("intent", "intent", "outcome"),
                   rng.choice(["sent", "empty", "down"])))
     kinds.append((rng.choice(["send_email", "non_idempotent"]), ("intent", "failed"), rng.choice(["sent", "empty", "down"])))
+    # "answered_empty": the service knows the call, and its result was "" (lookup answers the text or None)
     for records, server in ((("intent", "outcome"), "down"), (("intent",), "sent"), (("intent",), "empty"),
-                            ((), "sent"), (("intent",), "down")):
+                            ((), "sent"), (("intent",), "down"), (("intent",), "answered_empty")):
         kinds.append(("send_email", records, server))
     # the other tools with effects in each state of the ledger, their service up (none here can be asked by key:
     # with only an intent, it answers no better than one that is down), and one of them with its service down
@@ -234,8 +275,8 @@ def build(max_turns: int, rng) -> dict:
             cp = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=task))
             pending = cp["pendingToolUse"]
         found = ledgers.mixed(pending, records, shapes.get(number)) if pending else ledgers.others()
-        answers = {pending["id"]: delivered_text(pending)} if pending and server == "sent" \
-            and pending["name"] == "send_email" else {}
+        answers = {pending["id"]: "" if server == "answered_empty" else delivered_text(pending)} \
+            if pending and server in ("sent", "answered_empty") and pending["name"] == "send_email" else {}
         cases.append({"checkpoint": cp, "records": found,
                       "service": {"answers": answers, "down": server == "down"}})
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
@@ -243,9 +284,10 @@ def build(max_turns: int, rng) -> dict:
                          "report_args": True, "batch": "recovery"} for c in cases]))
 
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
-    def reconcile_cases(specs, down: bool, torn_ones: set, shapes: dict) -> tuple:
-        """`torn_ones`: the cases whose ledger surely ends in half a record (others: sometimes); `shapes`: case ->
-        the shape of its recorded outcome's output."""
+    def reconcile_cases(specs, down: bool, torn_ones: dict, shapes: dict, damaged: int | None = None) -> tuple:
+        """`torn_ones`: case -> where its ledger's last record is cut short (TORN_AT; the others' sometimes are, at a
+        character); `shapes`: case -> the shape of its recorded outcome's output; `damaged`: the case whose ledger
+        has a line in the middle that is no record (read_ledger raises ValueError)."""
         cases, files, before = [], {}, []
         for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
@@ -256,14 +298,17 @@ def build(max_turns: int, rng) -> dict:
             if number in torn_ones and lines(found).isascii():  # whole records before the half one, with Chinese
                 # in them: a reader that counts characters for bytes cuts into them
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
-            if found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
+            if number == damaged:
+                files[where] = broken_in_the_middle(found, ledgers, rng)
+            elif found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
                 text = lines(found)
-                files[where] = torn(text, rng) if number in torn_ones or rng.random() < 0.3 else text
+                files[where] = torn(text, rng, torn_ones[number]) if number in torn_ones else \
+                    torn(text, rng) if rng.random() < 0.3 else text
             if sent:  # delivered with the call's key just before the crash
                 before.append((dict(pending["input"]), pending["id"]))
             cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
                           "service": {"answers": {pending["id"]: delivered_text(pending)} if sent else {},
-                                      "down": down}})
+                                      "down": down}, **({"damaged": True} if number == damaged else {})})
         order = list(range(len(cases)))
         rng.shuffle(order)
         cases = [cases[i] for i in order]
@@ -283,22 +328,33 @@ def build(max_turns: int, rng) -> dict:
     def numbers(specs, path) -> list:
         return [number for number, spec in enumerate(specs) if path(*spec)]
 
+    # Each path's torn ledger is cut where TORN_AT says for that path, every run: on both appending paths one ledger
+    # ends in a whole record without its line break (a reader that keeps it, uncut, glues the next record onto it);
+    # on the others and on the second of each appending path, in a character (a reader that decodes the whole file
+    # before cutting fails) or at one
     recording = numbers(up_specs, lambda tool, records, sent: records == ("intent",) and sent)
     executing = numbers(up_specs, lambda tool, records, sent: tool in ("send_email", *EFFECT_KINDS)
                         and "outcome" not in records and not sent)
     reusing = numbers(up_specs, lambda tool, records, sent: "outcome" in records)
     rerunning = numbers(up_specs, lambda tool, records, sent: tool in ("read_only", "failing_rerun"))
-    torn_up = {rng.choice(recording), rng.choice(executing), rng.choice(reusing), rng.choice(rerunning),
-               *numbers(up_specs, lambda tool, records, sent: tool == "unheard_of")}  # is_error: no lookup by key
+    unanswerable = numbers(up_specs, lambda tool, records, sent: tool == "unheard_of")  # is_error: no lookup by key
+    torn_up = {**dict(zip(rng.sample(recording, 2), ("line_break", "inside_character"))),
+               **dict(zip(rng.sample(executing, 2), ("line_break", "character"))),
+               rng.choice(reusing): "inside_character", rng.choice(rerunning): "inside_character",
+               **dict.fromkeys(unanswerable, "inside_character")}
     # the recorded outcomes in shapes a tool's output may take, "" every time (a definite result, reused as it is)
     reused = [("up", n) for n in reusing] + [("down", n) for n in numbers(down_specs, lambda t, r, s: "outcome" in r)]
     rng.shuffle(reused)
     shaped = dict(zip(reused, ["empty", *rng.sample([s for s in TOOL_OUTPUT_SHAPES if s != "empty"], len(reused) - 1)]))
-    for name, specs, down, torn_ones in (("reconcile_up", up_specs, False, torn_up),
-                                         ("reconcile_down", down_specs, True, set())):
+    # and a ledger damaged in the middle, the dangling call's intent in it: read_ledger's ValueError must reach the
+    # caller (read as "no record", the call would run again), as lesson 3's checkpoint that cannot be read
+    damaged = (rng.choice(["send_email", *EFFECT_KINDS]), ("intent",), False)
+    for name, specs, down, torn_ones in (("reconcile_up", [*up_specs, damaged], False, torn_up),
+                                         ("reconcile_down", down_specs, True, {})):
         side = name.rsplit("_", 1)[1]
         cases, files, before = reconcile_cases(specs, down, torn_ones,
-                                               {n: shape for (where, n), shape in shaped.items() if where == side})
+                                               {n: shape for (where, n), shape in shaped.items() if where == side},
+                                               len(up_specs) if side == "up" else None)
         add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
                      ledgers=tuple(c["ledger"] for c in cases), meta={"cases": cases},
                      steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,
@@ -357,13 +413,13 @@ def build(max_turns: int, rng) -> dict:
 
     # -- run_agent with the lesson's other tools with effects, which the offline model's script never asks for (it
     # only sends email): a "planned" model asks for them. One run from scratch asks for a tool of each kind (one
-    # not idempotent, an idempotent write, a read-only one), in a drawn order; four runs resume, three with an
-    # idempotent write pending (its ledger in each state: nothing, the intent, intent and outcome), one with a tool no
-    # list names pending and only its intent recorded (no service can be asked about it: is_error, the ledger
-    # untouched). Each state every time: a mistake on one path loses the same points whatever the seed.
+    # not idempotent, an idempotent write, one no list names, a read-only one), in a drawn order; four runs resume,
+    # three with an idempotent write pending (its ledger in each state: nothing, the intent, intent and outcome), one
+    # with a tool no list names pending and only its intent recorded (no service can be asked about it: is_error, the
+    # ledger untouched). Each state every time: a mistake on one path loses the same points whatever the seed.
     # The reference's run_agent on the same replies is the oracle. All in one process. --
     plan = [{"name": c["name"], "input": c["input"]} for c in map(ledgers.call_of, ("non_idempotent", "idempotent",
-                                                                                      "read_only"))]
+                                                                                      "unusual_verb", "read_only"))]
     rng.shuffle(plan)
     runs = [{"what": "fresh", "checkpoint": None, "records": [], "calls": plan}]
     for kind, kept in (("idempotent", ()), ("idempotent", ("intent",)), ("idempotent", ("intent", "outcome")),

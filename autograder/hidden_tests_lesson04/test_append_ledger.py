@@ -114,9 +114,29 @@ def student_reads(grading, contents: list, name: str) -> str | None:
     return None
 
 
+def created_mode(outcome, relative: str, index: int) -> int | None:
+    """The mode bits step `index` gave the file it created at `relative` (as strace saw the open), if it did."""
+    target = outcome.workdir.rstrip("/") + "/" + relative
+    return next((e.get("mode") for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
+                 and e.get("op") == "open" and e.get("path") == target and "O_CREAT" in str(e.get("flags"))
+                 and isinstance(e.get("mode"), int)), None)
+
+
+def mode_problem(mode: int | None, what: str) -> str | None:
+    """Why a ledger made with these mode bits is no ledger its owner can read and append to; None if it is."""
+    if mode is None or mode & 0o600 == 0o600:
+        return None
+    cannot = "读和写" if not mode & 0o600 else "读" if not mode & 0o400 else "写"
+    # 644 written without 0o is the decimal 644, 0o1204
+    decimal = (f"：你给的是十进制的 {mode}，八进制要写 0o{mode}" if set(str(mode)) <= set("01234567") and mode > 0o777
+               else "")
+    return (f"{what}，新建台账时给的权限是 {oct(mode)}{decimal}。文件的主人{cannot}不了它，续跑时读这本台账"
+            "（read_ledger）会抛 PermissionError，对账崩溃，任务再也续不上：新建台账用 0o644（或 0o600）")
+
+
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -128,6 +148,9 @@ def test_appends_keep_every_record(grading):
         expect(error is None, f"{what}，课程的 read_ledger 读不了这本台账（{short(str(error), 80)}）："
                               "每条记录一行 JSON（json.dumps 不带 indent），以换行结束")
         expect(not text or text.endswith("\n"), f"{what}，台账的最后没有换行。" + ADVICE["newline"])
+        message = mode_problem(created_mode(outcome, relative, {meta["created"]: 2, LEDGER_NAME: BARE}.get(relative)),
+                               what)
+        expect(message is None, message)
         expect(same(records, wanted), f"{what}，台账里读出 {len(records)} 条记录，应该是 {len(wanted)} 条："
                                       + ("原来的记录丢了或被改写了，台账只追加" if not same(records[:len(meta['old'])],
                                                                                wanted[:len(meta['old'])])

@@ -83,7 +83,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # appending paths: mistakes about them lose the same points whatever the seed
     "wrong_skip_ledger_idempotent": {"test_execute_with_ledger": 1, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_rerun_idempotent_writes": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
-    "wrong_own_reader_no_truncate": {"test_reconcile": 3},
+    # (and, since every torn ledger on the paths that keep it is cut inside a character and every effect's intent holds
+    # a U+2028-like separator: its strict UTF-8 decoding and its splitlines() lose the rest; test_reconcile 3 before)
+    "wrong_own_reader_no_truncate": {"test_run_agent": 1, "test_reconcile": 0},
     "wrong_unsupported_means_execute": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
@@ -123,7 +125,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_empty_output_not_reused": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_key_uuid_in_checkpoint": {"test_run_agent": 0},  # a stable key, but not the call's id
     # cuts whole records off every torn ledger; every path of reconcile now meets one (before: 2 to 5 lost, by seed)
-    "wrong_reader_truncates_by_chars": {"test_reconcile": 0},
+    # ... and every effect's intent now holds a character of several bytes: run_agent's resume cuts into its ledger too
+    "wrong_reader_truncates_by_chars": {"test_run_agent": 1, "test_reconcile": 0},
     "full_reconcile_rerun_marks_tool_error": {},  # lesson 3's is_error on a rerun that failed: a definite failure
     "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -153,6 +156,19 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # catches OSError, not ServiceUnavailable: reconcile raises on every is_error path, run_agent's resume too
     "wrong_recovery_catches_oserror": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3},
     "wrong_agent_loop_default_ledger": {"test_run_agent": 1},
+    # probing, round 7 (25/25 before): inputs the generators never drew
+    "wrong_reader_splitlines_u2028": {"test_run_agent": 1, "test_reconcile": 3},  # intents hold U+2028/U+2029/U+0085
+    "wrong_reader_keeps_parseable_tail": {"test_reconcile": 3},  # a torn tail that is a whole record but its "\n"
+    "wrong_reader_keeps_parseable_tail_two_writes": {"test_reconcile": 3},
+    "wrong_reader_strict_utf8": {"test_reconcile": 1},  # a torn tail cut inside a character of several bytes
+    "wrong_reader_strict_utf8_bytewise": {"test_reconcile": 1},
+    "wrong_reconcile_corrupt_ledger_as_empty": {"test_reconcile": 4},  # a ledger damaged in the middle
+    "wrong_execute_ignores_ledger_failure": {"test_execute_with_ledger": 2},  # the intent cannot be appended
+    "wrong_execute_truncates_outcome": {"test_execute_with_ledger": 2},  # an effect's long output
+    "wrong_recovery_lookup_truthy": {"test_recovery_action": 3},  # the service's answer is ""
+    "wrong_agent_ledger_only_effects_table": {"test_run_agent": 1},  # a tool no list names, asked for from scratch
+    # the ledger created with mode 644 (decimal: 0o1204): its owner cannot read it (test_append_ledger 3/3 before)
+    "wrong_append_mode_decimal_644": {"test_append_ledger": 2, "test_run_agent": 1, "test_incident_fix": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -214,6 +230,14 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_global_lookup": "不是传进来的参数 lookup",
     "wrong_key_uuid_in_checkpoint": "不是这次调用的 tool_use id",
     "wrong_reader_truncates_by_chars": "不能按字符数截",
+    "wrong_reader_keeps_parseable_tail": "台账读不出来",
+    "wrong_reader_strict_utf8": "UnicodeDecodeError",
+    "wrong_reconcile_corrupt_ledger_as_empty": "坏了的台账不等于没有记录",
+    "wrong_execute_ignores_ledger_failure": "追加 intent 失败时让异常抛出去",
+    "wrong_execute_truncates_outcome": "要整段记下",
+    "wrong_recovery_lookup_truthy": "空字符串",
+    "wrong_agent_ledger_only_effects_table": "也不只是 EFFECTS 表里列出的工具",
+    "wrong_append_mode_decimal_644": "八进制要写 0o644",
 }
 
 
