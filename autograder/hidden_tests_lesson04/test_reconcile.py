@@ -30,8 +30,10 @@ from .ledger_crashes import LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_reconcile"
 SCENARIOS = ("reconcile_up", "reconcile_down")
-TORN_ADVICE = ("断电留下的半行是按字节截断的，可能停在一个中文字符的中间：先按字节找到最后一个换行、截掉它之后的部分，"
-               "再解码完整的行（课程的 read_ledger 就是这样做的）")
+READ_ADVICE = ("课程的 read_ledger 读得了这本台账：断电留下的半行是按字节截断的，可能停在一个中文字符的中间，要先按字节"
+               "找到最后一个换行、只截掉它之后的部分（不能按字符数截），再解码完整的行；分行只按 \"\\n\""
+               "（json.dumps(ensure_ascii=False) 不转义 U+2028、U+2029、U+0085，str.splitlines() 却在那里断行）")
+READ_ERRORS = ("UnicodeDecodeError", "JSONDecodeError")  # what a reader of its own raises on a ledger the course's reads
 
 
 def cases(grading, wanted: set | None = None):
@@ -53,8 +55,8 @@ def reconciled(outcome, index: int, case: dict) -> Reconciled:
     what = f"reconcile（悬空的是 {pending['name']}）"
     message = problem(outcome, index, what)
     if message:
-        torn = (outcome.steps[index].get("error") or {}).get("type") == "UnicodeDecodeError"
-        fail(message + (f"{situation(case, outcome)}。{TORN_ADVICE}" if torn else ""))
+        misread = (outcome.steps[index].get("error") or {}).get("type") in READ_ERRORS
+        fail(message + (f"{situation(case, outcome)}。{READ_ADVICE}" if misread else ""))
     step = outcome.steps[index]
     state = step["value"]
     if state is None and step.get("args_after"):
