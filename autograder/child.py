@@ -109,9 +109,12 @@ import course.tools
 from .contract import RETURNS_A_LIST, listed
 from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_history, kernel_shell,
                     kernel_streams, looking_like)
-from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, ModelRoute, StepStatus
+from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
+# exit code of the student's process (its threads) or of pid 1 (the processes the step left) when something still ran
+# as the watch after the steps ran out: in a notebook it would go on, so the grader cannot judge what it did
+LEFT_RUNNING = 71
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -492,21 +495,23 @@ def _confine(job, vm_size):
     _set_limits(job["limits"], vm_size)
 
 
-def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster):
+def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
+                     threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
-    After the steps it stays until every thread the student's code started has ended (the grader's deadline
-    bounds that): what a thread left behind does after a function returned is seen and judged too."""
+    After the steps it stays until every thread the student's code started has ended, for job["linger"] seconds at
+    most: what a thread left behind does after a function returned is seen and judged too. A thread still running
+    then ends with the process here, where in a notebook it would go on: the exit code tells the grader so."""
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
     try:
         _define_and_perform(job, post, plain, describe)
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
-        _os_exit(CHILD_FAILED)
-    until = _monotonic() + job["linger"]
-    while _threads_running() and _monotonic() < until:
-        _sleep(0.01)
-    _os_exit(0)
+        exit_now(CHILD_FAILED)
+    until = monotonic() + job["linger"]
+    while threads_running() and monotonic() < until:
+        sleep(0.01)
+    exit_now(LEFT_RUNNING if threads_running() else 0)
 
 
 def _reach_the_grader(job: Job, post, plain, given: list):
@@ -779,7 +784,8 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     """In the zygote's child. With isolation it is pid 1 of the step's new namespaces: it sets them up, hands
     the grader what it needs, forks the student's process and waits for it and for everything the step starts
     (orphans come to pid 1); when it ends, the kernel ends whatever is left. It reports how the student's process
-    ended on `status_fd` as soon as it has, so the zygote's report does not depend on what came after."""
+    ended on `status_fd` as soon as it has, so the zygote's report does not depend on what came after; its own exit
+    code says whether anything was still running when it stopped watching (LEFT_RUNNING) or nothing was (0)."""
     if not job["isolated"]:
         job["env"]["COURSE_MAILDIR"] = job["maildir"]
         _hand_off(job)
@@ -792,18 +798,19 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
         _student_process(job, vm_size)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory
     until = None  # once the student's process has ended: how long what it left behind is still watched
-    while until is None or time.monotonic() < until:
+    while True:
         try:
             pid, status = os.waitpid(-1, 0 if until is None else os.WNOHANG)
         except ChildProcessError:
-            break
+            _os_exit(0)  # nothing left
         if pid == student:
             os.write(status_fd, str(status).encode())
             os.close(status_fd)
             until = time.monotonic() + job["linger"]
         elif pid == 0:
+            if time.monotonic() >= until:
+                _os_exit(LEFT_RUNNING)
             time.sleep(0.01)
-    _os_exit(0)
 
 
 def _hand_off(job: Job):
@@ -844,6 +851,17 @@ def _describe_status(status: int) -> dict:
     if os.WIFSIGNALED(status):
         return {"signal": os.WTERMSIG(status)}
     return {"exit_code": os.WEXITSTATUS(status)}
+
+
+def _left_running(student: int, first: int | None) -> list:
+    """What was still running when the watch after the steps ran out (protocol.Left), from the exit statuses of the
+    student's process and of pid 1 (`first`: None without isolation, or when pid 1 ended before the student's process,
+    killed by the grader). pid 1 ending any other way than exit code 0 after the student's process (a signal its
+    processes sent it, say) also took with it whatever they were doing."""
+    left = [Left.THREADS] if os.WIFEXITED(student) and os.WEXITSTATUS(student) == LEFT_RUNNING else []
+    if first is not None and not (os.WIFEXITED(first) and os.WEXITSTATUS(first) == 0):
+        left.append(Left.PROCESSES)
+    return left
 
 
 def _mark(job_id: str, where: str):
@@ -904,9 +922,10 @@ def zygote(socket_path: str, isolated: bool):
         _, status = os.waitpid(pid, 0)
         reported = os.read(status_read, 32)  # the student's process, if pid 1 saw it end before it was killed
         os.close(status_read)
+        left = _left_running(int(reported), status) if reported else _left_running(status, None)
         status = int(reported) if reported else status
         _mark(job["id"], "end")
-        out.write(json.dumps({"pid": pid, "status": _describe_status(status)}) + "\n")
+        out.write(json.dumps({"pid": pid, "status": {**_describe_status(status), "left": left}}) + "\n")
         out.flush()
 
 

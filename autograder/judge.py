@@ -31,8 +31,8 @@ import pytest
 
 from .lessons import DEFAULT, LESSONS, Lesson, lesson
 from .leaks import private_lines
-from .protocol import CellStatus
-from .sandbox import MAX_EVENTS_PER_STEP, Limits, SubmissionTrouble, Sandbox
+from .protocol import CellStatus, Left
+from .sandbox import LINGER, MAX_EVENTS_PER_STEP, Limits, Outcome, SubmissionTrouble, Sandbox
 from .submission import Submission, cell_as_seen, course_layout, read_submission, sandbox_cells
 
 SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
@@ -41,6 +41,9 @@ REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现�
 TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_STEP} 次文件操作（比如在几个文件之间来回写入，或者反复打开、关闭文件）。"
              f"评分器每一步只记录前 {MAX_EVENTS_PER_STEP} 次：之后的写入、改名和 fsync 都没有算进断电检查，"
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
+LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程"}
+LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} {seconds:g} 秒后还在运行：评分器看不到它之后会做什么（比如再发一封信），"
+                         "用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，不要留给线程或子进程之后再做。")
 
 
 class GradingRun:
@@ -60,11 +63,15 @@ class GradingRun:
         self.outcomes = {}
 
     def outcome(self, name: str, scenario=None):
-        """The outcome of a drawn scenario, or of `scenario`, built by a test from what an earlier one showed."""
+        """The outcome of a drawn scenario, or of `scenario`, built by a test from what an earlier one showed. The
+        check asking for it fails if the student's code left something running that the grader stopped watching."""
         if name not in self.outcomes:
             self.outcomes[name] = self.sandbox.run(scenario or self.scenarios[name], self.cells, self.trouble,
-                                                      self.history)
-        return self.outcomes[name]
+                                                   self.history)
+        outcome = self.outcomes[name]
+        if outcome.left_running:
+            pytest.fail(left_running_feedback(outcome), pytrace=False)
+        return outcome
 
     def answer(self, name: str) -> str:
         """The reference answer to a multiple-choice question, normalised."""
@@ -125,6 +132,13 @@ class _Collector:
                 self.errors.append(f"{item.nodeid}: {report.longreprtext[-3000:]}")
         self.checks.append({"grade_id": grade_id, "title": title, "points": points,
                             "passed": report.outcome == "passed", "message": message})
+
+
+def left_running_feedback(outcome: Outcome) -> str:
+    """Why no check may use `outcome`: the first process the watch ran out on, named by its step's function."""
+    first = outcome.left_running[0]
+    return LEFT_RUNNING_FEEDBACK.format(function=outcome.scenario.steps[first["step"]]["name"], seconds=LINGER,
+                                        what="和".join(LEFT_WORDS[kind] for kind in first["left"]))
 
 
 def _redacted(text: str) -> str:

@@ -2,7 +2,7 @@
 
 grader -> zygote   one `Job` per line on the zygote's stdin (JSON);
 zygote -> grader   JSON lines on its stdout: {"ready": true} once, then per job {"pid": n} and
-                   {"pid": n, "status": {"exit_code": n} | {"signal": n}};
+                   {"pid": n, "status": {"exit_code": n} | {"signal": n}, with "left": [Left, ...]};
 step -> grader     once, before any student code: the hand-off socket gets the scenario's token, with the
                    step's listening SMTP socket (SCM_RIGHTS); then HTTP POSTs on the Unix socket, to
                    /s/<token>/<Endpoint>, each a JSON object; an `Event` reports progress.
@@ -76,6 +76,12 @@ class StepStatus(_Name):
 
 
 REPORTED_STATUSES = frozenset({StepStatus.RETURNED, StepStatus.RAISED, StepStatus.MISSING, StepStatus.UNSUPPORTED})
+
+
+class Left(_Name):
+    """What a job left still running when the grader stopped watching it (Job.linger after its steps returned)."""
+    THREADS = "threads"  # threads of the student's process
+    PROCESSES = "processes"  # processes it started and did not wait for
 
 
 class PhaseKind(_Name):

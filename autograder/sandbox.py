@@ -50,9 +50,9 @@ from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_D
 from .lessons import DEFAULT, Lesson
 from .notebook_code import load_reference
 from .pids_cgroup import PidsCgroup
-from .protocol import BEFORE, DEFINING, CellStatus, Job, PhaseKind, StepStatus
+from .protocol import BEFORE, DEFINING, CellStatus, Job, Left, PhaseKind, StepStatus
 from .scenario import Limits, Outcome, Scenario, SubmissionTrouble, tool_names  # noqa: F401 (Scenario: the hidden tests')
-from .scenario_run import STEP_TRACE_BYTES, ScenarioRun
+from .scenario_run import LINGER, STEP_TRACE_BYTES, ScenarioRun
 from .trouble import kinds_of_error
 from .zygote import TRACE_TIMEOUT, Zygote
 
@@ -61,7 +61,6 @@ TOOL_NAMES = [tool["name"] for tool in TOOLS]
 FLOODED = (f"输出或写入了 {STEP_TRACE_BYTES >> 20} MB 以上还没有停（多半是循环里在 print 或写文件），"
            "评分器提前结束了它")
 HOME_INSIDE = str(Path(WORK_INSIDE).parent)  # read-only: a cache there falls back to the step's /tmp
-LINGER = 3.0  # seconds what a step leaves behind (threads, processes) is still watched after it returned
 
 
 class Sandbox:
@@ -166,7 +165,7 @@ class Sandbox:
             defined_files.append(run.defined_files.get(index, defined_files[-1] if defined_files else []))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step,
-                       run.returned_at, run.started_at, defined_files)
+                       run.returned_at, run.started_at, defined_files, run.left_running)
 
     def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str,
                history: list):
@@ -227,6 +226,10 @@ class Sandbox:
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
             index = next((i for i in batch if run.steps[i] is None), batch[-1] + 1)
             if index > batch[-1]:
+                left = [] if crashed else _left_running(status, ended_by)
+                if left:
+                    run.left_running.append({"step": batch[-1], "left": left})
+                    trouble.kinds["left_running"] += 1
                 continue
             step = scenario.steps[index]
             if phase == DEFINING:
@@ -305,6 +308,15 @@ def _remove_abandoned():
             shutil.rmtree(folder, ignore_errors=True)
         except (ValueError, OSError):
             continue
+
+
+def _left_running(status: dict, ended_by: str | None) -> list:
+    """What a job whose steps all reported back had left still running when the watch after them ran out
+    (protocol.Left): as the zygote saw it, or, if the grader had to end the job first (scenario_run.LEFTOVERS_TIMEOUT,
+    or flooding), the student's process that had not ended, with the threads it was waiting for (had it ended, the
+    zygote would name the processes left)."""
+    left = [Left(kind) for kind in status.get("left", ())]
+    return left or ([Left.THREADS] if ended_by else [])
 
 
 def _trouble_kind(status: dict, timed_out: bool) -> str:

@@ -96,6 +96,10 @@ class Outcome:
     started_at: list = field(default_factory=list)
     # per step: files in the working folder that defining the cells created (a log a cell opens), up to that step
     defined_files: list = field(default_factory=list)
+    # {"step": the last step of a process, "left": [protocol.Left]}: what was still running when the grader stopped
+    # watching it after its steps returned. It would go on in a notebook (send one more email, say): no check may
+    # certify what this scenario's outcome shows (autograder.judge)
+    left_running: list = field(default_factory=list)
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]

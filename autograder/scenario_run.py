@@ -28,6 +28,11 @@ ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a
 CELL_TIMEOUT = 5.0
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
+LINGER = 3.0  # seconds what a step leaves behind (threads, then processes) is still watched after it returned
+# After a step returned, the watch over what it left ends by itself (LINGER for the threads, then as long for the
+# processes), whatever time the step had left: a deadline cutting it short could not tell a thread still running from a
+# process about to exit. This bounds it, with a margin for a loaded machine.
+LEFTOVERS_TIMEOUT = 2 * LINGER + 2.0
 # A step (or cell) that makes strace log more than this is flooding (printing in a loop, say) and is ended: the log
 # is in memory, and so are its lines once read at the job's end, gigabytes within seconds otherwise. Above what the
 # file-size limit lets one file take (Limits.file_size), so that writing a file full stays the disk's trouble.
@@ -56,6 +61,7 @@ class ScenarioRun:
         self.delivered_ids, self.lookups = [], []
         self.fs_events = []  # what strace saw, step by step
         self.files_by_step = {}  # step index -> regular files in the folder after it
+        self.left_running = []  # {"step": the job's last step, "left": [protocol.Left]}: jobs the watch ran out on
         self.sequence = 0  # orders model calls and tool calls against each other
         self.step_pid = None  # the step's first process (pid 1 of its namespaces), as the kernel named it
         self.step_pidfd = None
@@ -146,6 +152,7 @@ class ScenarioRun:
                     if self.steps[index] is None and self.phase == running:
                         self.steps[index] = _checked_result(payload["result"])
                         self.returned_at[index] = self.trace_position()
+                        self.phase_started = time.monotonic()  # the watch over what it left begins (overdue)
                     elif self.steps[index] is not None:
                         self.steps[index] = {"status": StepStatus.DIED, "detail": FORGED}
         return {}
@@ -417,8 +424,11 @@ class ScenarioRun:
         """Why the running phase must be ended now: "time" (past its limit), "output" (flooding), or None."""
         with self.lock:
             phase, since, trace_start = self.phase, self.phase_started, self.phase_trace
+            returned = phase.kind is PhaseKind.STEP and self.steps[phase.step] is not None
         if phase.kind is PhaseKind.BEFORE:
             limit = STARTUP_TIMEOUT
+        elif returned:
+            limit = LEFTOVERS_TIMEOUT
         elif phase.kind is PhaseKind.STEP:
             limit = self.step_limit(phase.step)
         else:

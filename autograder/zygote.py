@@ -88,7 +88,9 @@ class Zygote:
             self._start()
 
     def run(self, job: dict, on_wait) -> tuple:
-        """(exit status, strace lines of the step) for one job: {"exit_code"}, {"signal"} or {"zygote_died"}."""
+        """(exit status, strace lines of the step) for one job: {"exit_code"} or {"signal"} of the student's process
+        (of pid 1 if it was killed first), with "left" (what still ran when the watch ended, protocol.Left); or
+        {"zygote_died"}."""
         self.ensure_started()
         try:
             self.process.stdin.write(json.dumps(job, ensure_ascii=False).encode() + b"\n")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder import zygote
+from autograder.judge import left_running_feedback
 from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
@@ -342,6 +343,21 @@ def start_forever():
         later("process-late.txt", 30)
     return "started"
 
+def start_thread_forever():
+    threading.Thread(target=later, args=("thread-late.txt", 30), daemon=True).start()
+    return "started"
+
+def start_orphan_forever(interrupt_pid_1=False):
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            if interrupt_pid_1:  # as if to end the watch early: in a notebook kill(1) fails, and it would go on
+                time.sleep(0.5)
+                os.kill(1, __import__("signal").SIGINT)
+            later("process-late.txt", 30)
+        os._exit(0)
+    return "started"
+
 def look():
     return sorted(os.listdir("."))
 
@@ -370,6 +386,7 @@ def test_what_a_step_leaves_behind_is_watched_until_it_ends(sandbox):
     written = [e for e in outcome.fs_events if e["op"] == "write"]
     assert {os.path.basename(e["path"]) for e in written} == {"daemon.txt", "thread.txt"}
     assert all(e["step"] == 0 for e in written)
+    assert outcome.left_running == [], "all it left ended while watched"
 
 
 DEFINED_WITH_A_LOG = """
@@ -399,12 +416,33 @@ def test_files_the_definitions_make_are_told_apart_from_the_steps(sandbox):
 
 def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
     started = time.monotonic()
-    outcome = run(sandbox, LATER, call("start_forever", timeout=20), call("look"))
+    trouble = SubmissionTrouble()
+    outcome = sandbox.run(Scenario("t", [call("start_forever", timeout=20), call("look")], independent_steps=True),
+                          [{"name": "code", "source": LATER}], trouble)
     assert value(outcome, 0) == "started"  # what the function returned stands
     assert value(outcome, 1) == [] and outcome.files_by_step == [[], []]
     assert time.monotonic() - started < 2 * LINGER + 4, "a thread and a process that sleep on are not waited for"
-    outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))  # nor past the step's deadline
+    # ...but they would go on in a notebook: the grader cannot judge what they did, and says so
+    assert outcome.left_running == [{"step": 0, "left": ["threads", "processes"]}]
+    assert trouble.kinds == {"left_running": 1}
+    # the step's deadline, once it has returned, does not cut the watch short (a process about to exit would look
+    # like one still running)
+    started = time.monotonic()
+    outcome = run(sandbox, LATER, call("start_forever", timeout=1), call("look"))
     assert value(outcome, 0) == "started" and value(outcome, 1) == []
+    assert outcome.left_running == [{"step": 0, "left": ["threads", "processes"]}]
+    assert 2 * LINGER < time.monotonic() - started < 2 * LINGER + 4
+
+
+@pytest.mark.parametrize("function, interrupt, left", [("start_thread_forever", False, ["threads"]),
+                                                       ("start_orphan_forever", False, ["processes"]),
+                                                       ("start_orphan_forever", True, ["processes"])])
+def test_a_thread_or_process_still_running_when_the_watch_ends_is_reported(sandbox, function, interrupt, left):
+    args = [interrupt] if interrupt else []
+    outcome = run(sandbox, LATER, call(function, *args, timeout=20), call("look"))
+    assert value(outcome, 0) == "started" and value(outcome, 1) == []
+    assert outcome.left_running == [{"step": 0, "left": left}]
+    assert "返回之后，你的代码留下的" in left_running_feedback(outcome)
 
 
 def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):

@@ -195,7 +195,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_by_code": {"test_reconcile": 4, "test_incident_fix": 1},  # nothing it inspects tells
     "tamper_smtp_quiet": {"test_reconcile": 4, "test_incident_fix": 2},  # its smtplib send is counted
     "tamper_send_after_return": {"test_reconcile": 4, "test_incident_fix": 2},  # its thread's send is counted
-    "tamper_exhaust": {"test_reconcile": 4, "test_incident_fix": 1},
+    # what is still running 3 s after a step returned would go on in a notebook: no check certifies that scenario
+    # (the thread's send 20 s later, or the forked sleepers, went unseen: 23/23 and 20/23 before)
+    "tamper_send_after_linger": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
     # each step gets a fresh /dev/shm; the fresh runs sharing one step all begin with the same list_dir: run once
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
     # red team, round 3: each gained points over its twin before
@@ -295,6 +298,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_by_code": "wrong_incident_rerun",
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",
     "tamper_send_after_return": "wrong_rerun_all_is_error",
+    "tamper_send_after_linger": "wrong_rerun_all_is_error",
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",
     "tamper_flood_trace": "wrong_save_direct_write",
@@ -302,6 +306,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "tamper_send_after_linger": "留下的线程 3 秒后还在运行",
+    "tamper_exhaust": "留下的进程 3 秒后还在运行",
     "tamper_flood_trace": "评分器每一步只记录前 5000 次",
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
     "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",

@@ -138,6 +138,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # an unkeyed resend of a call with only an intent (the incident), hidden behind a forged "cell" event (red team 4)
     "wrong_reconcile_unkeyed_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     "tamper_event_hide_resend": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
+    # the same resend from a thread, or a double-forked process, 20 s later: still running 3 s after the step returned,
+    # so no check certifies that scenario (probe 7: 25/25 before)
+    "tamper_resend_after_linger": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_daemon_process": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     # the mail server's variables, there while cells were defined, told the grader apart (red team 5: 25/25 before)
     "tamper_detect_env_smtp_down": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     # probing, round 5: is_error worded as a failure to retry (「服务暂时不可用，请稍后重试」; 25/25 before)
@@ -180,10 +184,14 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_dsync_dup2_ledger": "wrong_append_no_fsync",
     "tamper_deleted_name_dsync_ledger": "wrong_append_no_fsync",
     "tamper_event_hide_resend": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_after_linger": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_daemon_process": "wrong_reconcile_unkeyed_resend",
     "tamper_detect_env_smtp_down": "wrong_recovery_down_executes",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "tamper_resend_after_linger": "留下的线程 3 秒后还在运行",
+    "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
     "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
     "wrong_append_no_fsync": "os.fsync",

@@ -10,7 +10,7 @@ import stat
 import nbformat
 import pytest
 
-from autograder.child import NotPlain, plain, python_value
+from autograder.child import LEFT_RUNNING, NotPlain, _left_running, plain, python_value
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
@@ -60,6 +60,17 @@ def test_plain_copies_only_json_data_and_sees_through_subclasses():
     for bad in (AlwaysEqual(), {1: "x"}, {"a": {1, 2}}, math.nan, cycle):
         with pytest.raises(NotPlain):
             plain(bad)
+
+
+def test_what_a_step_left_running_is_read_from_how_its_processes_ended():
+    """Exit statuses as waitpid gives them: code << 8, or the signal's number."""
+    ended, lingered, interrupted = 0, LEFT_RUNNING << 8, 2  # exit 0; exit LEFT_RUNNING; killed by SIGINT
+    assert _left_running(ended, ended) == []
+    assert _left_running(lingered, ended) == ["threads"]
+    assert _left_running(ended, lingered) == ["processes"]
+    assert _left_running(lingered, lingered) == ["threads", "processes"]
+    assert _left_running(ended, interrupted) == ["processes"], "pid 1 made to end early took its orphans with it"
+    assert _left_running(lingered, None) == ["threads"] and _left_running(9, None) == []  # no pid 1 to ask
 
 
 def test_broken_json_is_repaired_or_salvaged_or_refused():
