@@ -32,6 +32,7 @@ process, so it can lie about anything the process reports; the grader therefore 
 from it only what the student's functions control anyway (return values, exceptions),
 and observes effects (tool calls, model calls, emails, files) itself.
 """
+import atexit
 import ctypes
 import importlib._bootstrap_external as _import_machinery
 import os
@@ -159,6 +160,8 @@ _environ = os.environ  # the process's own mapping, even if a cell rebinds os.en
 # /proc/self/environ (putenv after start does not change it): the step's process gets them from its first step on.
 MAIL_ENV = (course.tools.SMTP_PORT_ENV, course.tools.MAILDIR_ENV)
 _threads_running = _thread._count  # threads other than the main one, whoever started them
+# A kernel that shuts down runs what the student's code registered with atexit; os._exit, which ends a step, does not
+_run_exit_functions, _clear_exit_functions = atexit._run_exitfuncs, atexit._clear
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
 _TOOL_LEAVES = dict(course.tools._TOOL_FUNCTIONS)  # the course's tool functions, before any step replaces them
@@ -496,18 +499,22 @@ def _confine(job, vm_size):
 
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
-                     threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep):
+                     threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
+                     run_exit_functions=_run_exit_functions):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
-    After the steps it stays until every thread the student's code started has ended, for job["linger"] seconds at
-    most: what a thread left behind does after a function returned is seen and judged too. A thread still running
-    then ends with the process here, where in a notebook it would go on: the exit code tells the grader so."""
+    After the steps it runs what the student's code registered with atexit, as a kernel shutting down would, and
+    stays until every thread the student's code started has ended, for job["linger"] seconds at most: what a thread
+    left behind does after a function returned is seen and judged too. A thread still running then ends with the
+    process here, where in a notebook it would go on: the exit code tells the grader so."""
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
+    _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
     try:
         _define_and_perform(job, post, plain, describe)
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         exit_now(CHILD_FAILED)
+    run_exit_functions()
     until = monotonic() + job["linger"]
     while threads_running() and monotonic() < until:
         sleep(0.01)

@@ -198,6 +198,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # what is still running 3 s after a step returned would go on in a notebook: no check certifies that scenario
     # (the thread's send 20 s later, or the forked sleepers, went unseen: 23/23 and 20/23 before)
     "tamper_send_after_linger": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_atexit_resend": {"test_reconcile": 4, "test_incident_fix": 2},  # the resend registered with atexit
     "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
     # each step gets a fresh /dev/shm; the fresh runs sharing one step all begin with the same list_dir: run once
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
@@ -299,6 +300,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",
     "tamper_send_after_return": "wrong_rerun_all_is_error",
     "tamper_send_after_linger": "wrong_rerun_all_is_error",
+    "tamper_atexit_resend": "wrong_rerun_all_is_error",
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",
     "tamper_flood_trace": "wrong_save_direct_write",
