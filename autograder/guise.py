@@ -13,15 +13,22 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 - `cell_file(source)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
   server), with the machine's own cpuinfo, meminfo and the like.
+- `runtime_files(...)`: the Jupyter runtime folder sys.argv names, with the kernel's connection file in it
+  and what the Jupyter server writes beside it.
 
 What stays different, and why, is in docs/grading.md (a determined reader of bytecode or of every /proc file
 can still tell; the names above are the places a submission is known to look).
 """
+import base64
 import inspect
+import json
 import os
+import random
+import secrets
 import sys
 import uuid
 import zlib
+from pathlib import Path
 
 STUDENT_UID = 1000  # the user a step's processes run as, in their own user namespace
 STUDENT_NAME = "student"  # that user's name: in /etc/passwd, and USER and LOGNAME in the kernel's environment
@@ -36,6 +43,7 @@ def etc_files(hostname: str) -> dict:
     return {"passwd": f"root:x:0:0:root:/root:/bin/bash\n{user}\n{nobody}\n",
             "group": f"root:x:0:\n{STUDENT_NAME}:x:{STUDENT_UID}:\nnogroup:x:65534:\n",
             "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n"}
+SERVER_PORT = 8888  # JupyterLab's
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
 PROC_COPIED = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")  # the machine's own
@@ -67,6 +75,42 @@ def kernel_argv(executable: str, home: str) -> list:
                             f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages")
     return [os.path.join(packages, "ipykernel_launcher.py"), "-f",
             f"{home}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
+
+
+def runtime_files(argv: list, root_dir: str) -> dict:
+    """What a notebook kernel finds in the Jupyter runtime folder its `argv` (`kernel_argv`) names: name -> (text,
+    mode). The connection file there, as jupyter_client writes it (five ports, ip, key, transport, signature_scheme,
+    kernel_name; only its owner reads it), and what JupyterLab's server writes beside it: its info file (it is pid
+    1, serving `root_dir`), the page that opens it in a browser and its cookie secret."""
+    import importlib.metadata  # here, in the grader: not among a kernel's modules in the sandbox
+    import importlib.util
+
+    import jinja2
+
+    ports = random.SystemRandom().sample(range(32768, 61000), 5)
+    connection = dict(zip(("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"), ports))
+    connection.update(ip="127.0.0.1", key=f"{secrets.token_hex(4)}-{secrets.token_hex(12)}", transport="tcp",
+                      signature_scheme="hmac-sha256", kernel_name="python3")
+    token, url = secrets.token_hex(24), f"http://localhost:{SERVER_PORT}/"
+    server = {"base_url": "/", "hostname": "localhost", "password": False, "pid": 1, "port": SERVER_PORT,
+              "root_dir": root_dir, "secure": False, "sock": "", "token": token, "url": url,
+              "version": importlib.metadata.version("jupyter_server")}
+    page = Path(importlib.util.find_spec("jupyter_server").submodule_search_locations[0], "templates",
+                "browser-open.html")
+    opening = jinja2.Environment(autoescape=True).from_string(page.read_text(encoding="utf-8"))
+    return {os.path.basename(argv[argv.index("-f") + 1]): (json.dumps(connection, indent=2), 0o600),
+            "jpserver-1.json": (json.dumps(server, indent=2, sort_keys=True), 0o600),
+            "jpserver-1-open.html": (opening.render(open_url=f"{url}lab?token={token}", base_url="/"), 0o644),
+            "jupyter_cookie_secret": (base64.encodebytes(secrets.token_bytes(32)).decode("ascii"), 0o600)}
+
+
+def write_runtime(folder: str, files: dict):
+    """`runtime_files` under `folder`, which is as Jupyter makes it: its owner's only, sticky."""
+    for name, (text, mode) in files.items():
+        with open(os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), "w",
+                  encoding="utf-8") as file:
+            file.write(text)
+    os.chmod(folder, 0o1700)
 
 
 def _named_as(cls, original):

@@ -126,7 +126,7 @@ def isolation_problem() -> str | None:
 
 
 def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None,
-                  etc: str | None = None) -> list:
+                  etc: str | None = None, runtime: tuple | None = None) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
@@ -156,6 +156,8 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
         options += ["--ro-bind", proc, f"{DRIVER_INSIDE}/{PROC_FOLDER}"]
     for name in sorted(os.listdir(etc)) if etc else ():  # autograder.guise.etc_files, written there by the sandbox
         options += ["--ro-bind", f"{etc}/{name}", f"/etc/{name}"]
+    if runtime:  # (folder, where): autograder.guise.runtime_files, where the kernel's sys.argv names them
+        options += ["--ro-bind", *runtime]
     return options + ["--chdir", "/tmp", "--"]
 
 

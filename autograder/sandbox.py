@@ -43,7 +43,8 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .folder import Folder
-from .guise import PROC_COPIED, STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, write_entries
+from .guise import (PROC_COPIED, STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, runtime_files,
+                    write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
@@ -94,6 +95,9 @@ class Sandbox:
         self.etc.mkdir()
         for name, text in etc_files(os.uname().nodename).items():
             (self.etc / name).write_text(text, encoding="utf-8")
+        self.runtime = self.base / "jupyter-runtime"  # bound where sys.argv's connection file is
+        self.runtime.mkdir()
+        write_runtime(str(self.runtime), runtime_files(self.kernel_argv, WORK_INSIDE))
         self.runs = {}
         self.connections = Connections()
         self._server = Server(str(self.socket_path), Handler)

@@ -218,7 +218,7 @@ class ScenarioRun:
     def model_call(self, payload: dict) -> dict:
         """The offline model's answer to one request: {"status", "reply", "request_id"}, as course.model.answer's."""
         body = payload.get("body")
-        request_id = "req_" + course.model._stable_id(body, 24)
+        request_id = course.model.new_id("req_", 24)
         step = self.current_step()
         if not isinstance(body, dict):
             return {"status": 400, "reply": _api_error("请求不是合法的 JSON"), "request_id": request_id}
@@ -234,8 +234,6 @@ class ScenarioRun:
                                                        self._answered(step))
         else:
             status, reply, request_id = course.model.answer(body, self._planned_shape(step))
-        if status == 200:
-            _fresh_ids(reply)
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step,
@@ -265,12 +263,12 @@ class ScenarioRun:
         if answered >= ENDLESS_MODEL_CAP:
             content, stop = [{"type": "text", "text": "（评分用模型）不再继续了。"}], "end_turn"
         else:
-            content = [{"type": "text", "text": "再看一眼 notes 文件夹。"},  # ids: _fresh_ids, as every reply
-                       {"type": "tool_use", "id": None, "name": "list_dir",
+            content = [{"type": "text", "text": "再看一眼 notes 文件夹。"},
+                       {"type": "tool_use", "id": course.model.new_id("toolu_01"), "name": "list_dir",
                         "input": {"path": "./notes"}}]
             stop = "tool_use"
         usage = {"input_tokens": 2000 + 37 * answered, "output_tokens": 40 + answered % 7}
-        return 200, {"id": None, "type": "message", "role": "assistant",
+        return 200, {"id": course.model.new_id("msg_01"), "type": "message", "role": "assistant",
                      "model": course.model.MODEL, "content": content, "stop_reason": stop, "stop_sequence": None,
                      "usage": usage}
 
@@ -475,18 +473,6 @@ def answering_lookup(service: dict):
         return answers.get(key)
 
     return lookup
-
-
-def _fresh_ids(reply: dict):
-    """The API gives every reply, and every tool call in it, an id never seen before, even when the same request is
-    sent again; the notebook's offline model gives the same conversation the same ids, so its lessons replay alike.
-    A run_agent that loses a dangling call and has the model ask again gets a new call with a new id (a new
-    idempotency key), as against the API: same ids would let the mail server drop the second send."""
-    nonce = secrets.token_hex(16)
-    reply["id"] = "msg_01" + course.model._stable_id([nonce, "msg"], 22)
-    for number, block in enumerate(reply.get("content") or ()):
-        if block.get("type") == "tool_use":
-            block["id"] = "toolu_01" + course.model._stable_id([nonce, number], 22)
 
 
 def _api_error(message: str) -> dict:

@@ -37,8 +37,9 @@ class Zygote:
         self.trace = fs_trace.TraceLog(log)
         sandbox.zygote_pid = None
         if sandbox.isolated:
+            runtime = (str(sandbox.runtime), os.path.dirname(sandbox.kernel_argv[-1]))
             command = [sandbox.bwrap, *bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size,
-                                                     str(sandbox.proc), str(sandbox.etc))]
+                                                     str(sandbox.proc), str(sandbox.etc), runtime)]
             socket_path, env = f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}", sandbox_env()
         else:
             command, socket_path, env = [], str(sandbox.socket_path), sandbox_env(str(ROOT))

@@ -1,6 +1,7 @@
 """The scripted model, driven through the real anthropic SDK."""
 import itertools
 import json
+import re
 from pathlib import Path
 
 import anthropic
@@ -82,10 +83,15 @@ def test_email_task_sends_exactly_once(client, mail):
     assert "已把本周结论发给" in messages[-1]["content"][0]["text"]
 
 
-def test_same_conversation_same_ids(client):
+def test_same_conversation_same_step_new_ids(client):
+    """As from the API: nothing the conversation holds predicts an id, so no answer can tell the notebook's model
+    from the grader's by them (tests/grading variants tamper_detect_stable_ids)."""
     first = ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}])
-    second = ask(make_client(offline=True), [{"role": "user", "content": "帮我整理这周的会议纪要"}])
-    assert first.content[1].id == second.content[1].id and first.id == second.id
+    second = ask(client, [{"role": "user", "content": "帮我整理这周的会议纪要"}])
+    assert first.content[1].model_dump(exclude={"id"}) == second.content[1].model_dump(exclude={"id"})
+    assert first.content[1].id != second.content[1].id and first.id != second.id
+    assert all(re.fullmatch(prefix + "[A-Za-z0-9]{22}", found)
+               for prefix, found in (("toolu_01", first.content[1].id), ("msg_01", first.id)))
 
 
 def _messages_until_send(client):

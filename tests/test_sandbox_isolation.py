@@ -691,7 +691,7 @@ def test_the_grader_s_mail_server_knows_keys_and_answers_lookups(sandbox):
 
 
 NOTEBOOK_LIKE = '''
-import importlib.util, inspect, os, re, smtplib, sys
+import importlib.util, inspect, json, os, re, smtplib, sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -707,6 +707,16 @@ def _fresh(module):
     sys.modules[spec.name] = fresh
     spec.loader.exec_module(fresh)
     return fresh
+
+
+def runtime_folder():
+    """The connection file sys.argv names, and the folder it is in, as a kernel finds them."""
+    connection = sys.argv[sys.argv.index("-f") + 1]
+    with open(connection) as file:
+        fields = sorted(json.load(file))
+    return [fields, sorted(name.split("-")[0] for name in os.listdir(os.path.dirname(connection))),
+            oct(os.stat(connection).st_mode & 0o777), os.stat(connection).st_uid == os.getuid(),
+            os.path.exists(sys.argv[0])]
 
 
 def look(client):
@@ -735,7 +745,8 @@ def look(client):
                      re.search(r"Pid:\t([0-9]+)", open("/proc/self/status").read()).group(1),
                      open("/proc/self/cmdline").read().split(chr(0))[1:3], open("/proc/1/comm").read().strip(),
                      "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0,
-                     "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()]}
+                     "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()],
+            "runtime": runtime_folder()}
 
 
 def send_around():
@@ -760,7 +771,8 @@ def write_the_maildir():
 def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     """Nothing the student's code can inspect tells the grader from a notebook's kernel: the course's own
     execute_tool, lookup_effect and make_client (code and module), the offline client as make_client makes
-    it, a kernel's pid, argv, environment and cell file names, and `__name__ == "__main__"`."""
+    it, a kernel's pid, argv (its connection file there, in Jupyter's runtime folder), environment and cell file
+    names, and `__name__ == "__main__"`."""
     seen = value(run(sandbox, NOTEBOOK_LIKE, call("look", {"$client": True})))
     assert 1000 <= seen["pid"] and seen["ppid"] == 1
     assert seen["name"] == "__main__" and seen["main"] and seen["argv"] == "ipykernel_launcher.py" and seen["cell"]
@@ -779,6 +791,9 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     pid = str(seen["pid"])
     assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True,
                            False]
+    assert seen["runtime"] == [sorted(["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port", "ip", "key",
+                                       "transport", "signature_scheme", "kernel_name"]),
+                               ["jpserver", "jpserver", "jupyter_cookie_secret", "kernel"], "0o600", True, True]
 
 
 def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):

@@ -17,7 +17,7 @@ from course.ledger import LEDGER_NAME
 
 from autograder.contract import same, same_messages
 from autograder.sandbox import scratch_folder
-from autograder.scenario_run import READ_ONLY_TOOL_NAMES, _fresh_ids, answering_lookup
+from autograder.scenario_run import READ_ONLY_TOOL_NAMES, answering_lookup
 from autograder.hidden_tests.helpers import tools_answering
 from autograder.hidden_tests.reconciled import NOT_RUN
 
@@ -53,8 +53,6 @@ def reference_run(grading, outcome, index: int) -> dict:
             status, reply = 200, theirs["reply"]
         else:
             status, reply = course.model.planned_reply(body.get("messages"), step["calls"], len(replies))
-            if status == 200:
-                _fresh_ids(reply)
         if status == 200:
             replies.append(reply)
         return status, reply, "req_reference"

@@ -175,6 +175,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_ledger_only_effects_table": {"test_run_agent": 1},  # a tool no list names, asked for from scratch
     # the ledger created with mode 644 (decimal: 0o1204): its owner cannot read it (test_append_ledger 3/3 before)
     "wrong_append_mode_decimal_644": {"test_append_ledger": 2, "test_run_agent": 1, "test_incident_fix": 2},
+    # probing, round 7 (25/25 before): the offline model's ids, derived from the conversation in the notebook but
+    # fresh when graded, and the kernel's connection file sys.argv names, missing when graded
+    "tamper_detect_stable_ids": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_connection_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -187,6 +191,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_after_linger": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_daemon_process": "wrong_reconcile_unkeyed_resend",
     "tamper_detect_env_smtp_down": "wrong_recovery_down_executes",
+    "tamper_detect_stable_ids": "wrong_resend_without_key",
+    "tamper_detect_connection_file": "wrong_resend_without_key",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
