@@ -145,6 +145,9 @@ def api_advice(error) -> str:
         return f"{where}：is_error 要是布尔值 True，不是字符串。"
     if "first message must use" in message:
         return "发出的 messages 的第一条不是 user 消息。"
+    if "must be non-empty" in message:
+        return ('发出的 messages 里有一个空的文字块（{"type": "text", "text": ""}），API 不收。工具的输出是空字符串时'
+                "（空文件、空文件夹），不要把它包成文字块：content 直接写这段文本，或者写一句说明，例如「（没有输出）」。")
     return message
 
 
@@ -183,7 +186,8 @@ def unknown_wording_problem(content: str) -> str | None:
     if redo:
         return f"叫模型直接「{redo}」，没让它先确认现状：这次调用可能已经生效，模型照做就会再做一次（再发一封信）"
     if not reads_as_unknown(content, True):
-        return "读起来像工具自己失败了（以「错误」开头，又没说结果未知）：模型会以为这次调用没有生效，可能再做一次（再发一封信）"
+        return ("读起来像工具自己失败了（以「错误」开头，或说它失败了、没有生效，却没说结果未知、请先确认）："
+                "模型会以为这次调用没有生效，可能再做一次（再发一封信）")
     return None
 
 

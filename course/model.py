@@ -210,6 +210,12 @@ def _check_fields(messages) -> None:
                     isinstance(inner, list) and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in inner)):
                 raise InvalidRequest(f"messages.{i}.content.{j}.tool_result.content: Input should be a valid string "
                                      "or list of content blocks")
+            # The API refuses an empty text block, in a message or in a tool_result (a tool's empty output wrapped
+            # as [{"type": "text", "text": ""}]): anthropic-sdk-go#377, zed#27130. A tool_result whose content is
+            # the empty string is let through: whether the API takes it is not verified either way.
+            blocks = [block] + (inner if isinstance(inner, list) else [])
+            if any(b.get("type") == "text" and b.get("text") == "" for b in blocks):
+                raise InvalidRequest("messages: text content blocks must be non-empty")
 
 
 def check_tool_pairing(messages: list) -> None:
@@ -251,18 +257,35 @@ def check_tool_pairing(messages: list) -> None:
 
 # --- the policy ----------------------------------------------------------------------------
 
-# Words no tool's own error text uses: the outcome is not known ("无法确定它是否已经生效" as much as "结果未知").
-UNKNOWN_WORDS = re.compile("未知|不确定|不知道|不清楚|可能|不明|不得而知|说不准|说不清|"
-                           "(?:无法|不能|没法|难以|未能|没能)(?:确定|确认|得知|判断|知道|断定)")
+# Words no tool's own error text uses: the outcome is not known ("无法确定它是否已经生效" as much as "结果未知"), in
+# Chinese or English. Not where they are about something else: "原因不明", "未知错误", "可能需要重试", "unknown error".
+UNKNOWN_WORDS = re.compile(r"未知(?!错误|原因)|不确定|不知道(?!为什么|为何|原因)|(?<!原因)(?:不清楚|不明)(?!原因)|"
+                           r"可能(?!需要|要|得)|不得而知|说不准|说不清|不一定|或许|也许|说不定|"
+                           r"(?:无法|不能|没法|难以|未能|没能)(?:确定|确认|得知|判断|知道|断定)|"
+                           r"\b(?:unknown(?! (?:error|reason|cause))|uncertain|unclear|undetermined|possibly|perhaps|"
+                           r"not (?:known|sure|certain|clear)|no way to (?:know|tell)|"
+                           r"(?:cannot|can'?t|could ?n[o']t|unable to) "
+                           r"(?:tell|know|be sure|determine|confirm|verify|say)|"
+                           r"(?:may|might|could)(?: or (?:may|might) not)?(?: already)? have)\b", re.I)
+# A definite claim that the call failed or did not take effect: a tool's own error text ("错误…"), or saying so in
+# other words ("执行失败", "没有生效", "邮件没有发出", "did not take effect", "was not sent"). "有没有生效" asks.
+FAILURE_WORDS = re.compile(r"^(?:错误|error\b)|失败|(?<!有)(?:没有|没能|没|未能|未|不会)被?"
+                           r"(?:生效|执行|运行|发出|发送|寄出|送达|成功|完成)|"
+                           r"\b(?:fail(?:s|ed|ure)?|unsuccessful(?:ly)?|no effect)\b|"
+                           r"\b(?:did|does|was|were|is|has|have|had)(?:n't| not)(?: been)? (?:take|taken|took|go|gone|"
+                           r"run|ran|execut|sen[dt]|deliver|succe|complet|happen|appl|perform|carr|process)\w*|"
+                           r"\bnever (?:\w+ )?(?:took|went|ran|run|executed|sent|delivered|succeeded|completed|"
+                           r"happened)\b",
+                           re.I)
 
 
 def _history(messages: list) -> list:
     """Every answered tool call, oldest first: {name, input, output, failed, unknown}.
 
     `failed`: the tool_result says the call did not do its job, by its is_error flag
-    or by a tool's own error text ("错误…"). `unknown`: flagged is_error without being
-    a tool's own error, or saying so (UNKNOWN_WORDS): what reconcile sends when nobody knows
-    whether the call ran. A model tells the two apart by reading the text.
+    or by a tool's own error text ("错误…"). `unknown`: flagged is_error without claiming
+    a failure, or saying the outcome is unknown (`reads_as_unknown`): what reconcile sends when
+    nobody knows whether the call ran. A model tells the two apart by reading the text.
     """
     results = {}
     for message in messages:
@@ -284,10 +307,12 @@ def _history(messages: list) -> list:
 
 
 def reads_as_unknown(output: str, is_error: bool) -> bool:
-    """Whether a model reads a tool_result as "nobody knows whether the call ran": flagged is_error, not worded
-    as a tool's own failure ("错误…") unless it says the outcome is unknown (UNKNOWN_WORDS), and not telling it
-    to make the call again before it has looked (`asks_to_redo`): a model follows what the result tells it."""
-    return (is_error and (not output.startswith("错误") or UNKNOWN_WORDS.search(output) is not None)
+    """Whether a model reads a tool_result as "nobody knows whether the call ran": flagged is_error, not claiming
+    the call failed or did not take effect (FAILURE_WORDS) unless it says the outcome is unknown (UNKNOWN_WORDS) or
+    to look first (_LOOK_FIRST), and not telling it to make the call again before it has looked (`asks_to_redo`):
+    a model follows what the result tells it."""
+    return (is_error and (FAILURE_WORDS.search(output) is None or UNKNOWN_WORDS.search(output) is not None
+                          or _LOOK_FIRST.search(output) is not None)
             and asks_to_redo(output) is None)
 
 
@@ -311,6 +336,14 @@ _SENTENCE_END = "。；;！!？?\n"
 _VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b|"
                            rf"(?:{_REDO.pattern})\s*(?:之前|以前|前(?![面边头方后]))[^{_SENTENCE_END}]{{0,24}}?{_VERIFY}",
                            re.I)
+
+# Telling the model to look at the outcome before anything, which only an unknown outcome calls for: "请先确认",
+# "先核实", "请确认是否已经发出", "check whether it was sent", "verify first". Not "请检查邮件服务器后重试".
+_LOOK_FIRST = re.compile(rf"(?:先|首先)[^{_CLAUSE_END}]{{0,8}}?(?:确认|核实|核对|查证|查清|查明|弄清|搞清|list_sent_emails)|"
+                         rf"{_VERIFY}[^{_SENTENCE_END}]{{0,30}}?(?:是否|有没有|有无|现状|\bwhether\b|\bif (?:it|the)\b)|"
+                         r"\b(?:verify|confirm|check)\b[^.;!?\n]{0,30}?\bfirst\b|"
+                         r"\bfirst\b[^.;!?\n]{0,16}?\b(?:verify|confirm|check)\b",
+                         re.I)
 
 
 def asks_to_redo(output: str) -> str | None:

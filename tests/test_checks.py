@@ -365,7 +365,8 @@ def test_run_agent_written_another_way_passes(namespace):
                 if not uses:
                     return state
                 text = execute_tool(uses[0].name, uses[0].input)
-                result = {"type": "tool_result", "tool_use_id": uses[0].id, "content": [{"type": "text", "text": text}]}
+                blocks = [{"type": "text", "text": text}] if text else text  # the API refuses an empty text block
+                result = {"type": "tool_result", "tool_use_id": uses[0].id, "content": blocks}
                 if text.startswith("错误"):
                     result["is_error"] = True
                 state["messages"].append({"role": "user", "content": [result]})
@@ -373,6 +374,12 @@ def test_run_agent_written_another_way_passes(namespace):
                 save_checkpoint(state, path)
     ''')
     checks.check_run_agent(namespace["run_agent"], namespace)
+
+
+def test_an_empty_output_wrapped_as_a_text_block_gets_the_apis_400(namespace):
+    """An empty file or folder read, wrapped as [{"type": "text", "text": ""}]: the API refuses an empty text block."""
+    run_agent_with(namespace, '"content": output,', '"content": [{"type": "text", "text": output}],')
+    fails_with("空的文字块", checks.check_run_agent, namespace["run_agent"], namespace)
 
 
 # --- reconcile --------------------------------------------------------------------------------
@@ -491,7 +498,7 @@ def test_reconcile_written_another_way_passes(namespace):
             pending = cp["pendingToolUse"]
             if pending["name"] in READ_ONLY_TOOLS:
                 output = execute_tool(pending["name"], pending["input"])
-                content, flag = [{"type": "text", "text": output}], {"is_error": output.startswith("错误")}
+                content, flag = [{"type": "text", "text": output or "（没有输出）"}], {"is_error": output.startswith("错误")}
             else:
                 content, flag = [{"type": "text", "text": "结果未知：请先查证再决定。"}], {"is_error": True}
             new = dict(cp, pendingToolUse=None,
@@ -500,6 +507,23 @@ def test_reconcile_written_another_way_passes(namespace):
             return new
     ''')
     checks.check_reconcile(namespace["reconcile"], namespace)
+
+
+def test_a_reconcile_that_wraps_an_empty_output_as_a_text_block_is_refused(namespace):
+    define(namespace, '''
+        def reconcile(cp):
+            pending = cp["pendingToolUse"]
+            if pending["name"] in READ_ONLY_TOOLS:
+                output = execute_tool(pending["name"], pending["input"])
+                content, flag = [{"type": "text", "text": output}], {"is_error": output.startswith("错误")}
+            else:
+                content, flag = "结果未知：请先查证再决定。", {"is_error": True}
+            cp["messages"].append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": pending["id"], "content": content, **flag}]})
+            cp["pendingToolUse"] = None
+            return cp
+    ''')
+    fails_with("空的文字块", checks.check_reconcile, namespace["reconcile"], namespace)
 
 
 # --- recovery_action --------------------------------------------------------------------------

@@ -219,6 +219,52 @@ def test_an_order_to_do_the_call_again_without_looking_does_not_read_as_unknown(
     assert asks_to_redo(text) in text
 
 
+# A definite claim that the call failed or did not take effect, however it is put, with no word of doubt: the model
+# takes the call as not done (and may send a second email). Found by probing: without 「错误」 these read as unknown.
+FAILURE_CLAIMED = ("{tool} 执行失败：进程崩溃，这次调用没有生效。", "错误：{tool} 执行失败，这次调用没有生效。", "{tool} 没有生效。",
+                   "邮件未发出：进程崩溃了。", "进程崩溃了，{tool} 没有执行。", "{tool} 调用失败。", "{tool} 未能执行成功。",
+                   "{tool} 没能发出。", "进程崩溃，{tool} 并未生效。", "{tool} 尚未执行。", "{tool} 未被执行。",
+                   "{tool} 执行失败，原因不明。", "{tool} 失败了，不知道为什么。", "未知错误：{tool} 没有生效。",
+                   "{tool} 执行失败，你可能需要重试。", "{tool} 执行失败，请检查邮件服务器后重试。",
+                   "Error: {tool} failed. The process crashed and the call did not take effect.",
+                   "The email was not sent: the process crashed.", "{tool} did not run.", "{tool} wasn't executed.",
+                   "{tool} has not been executed.", "The call failed because the process crashed.",
+                   "{tool} failed for an unknown reason.", "Error: {tool} failed. You may want to retry.",
+                   "The email never went out.", "{tool} had no effect.", "The call didn't go through.",
+                   "The message wasn't delivered.", "Error: the process crashed before {tool}'s result was recorded.")
+# Words of failure with words of doubt, or asking to look first: what reconcile means, put another way.
+FAILURE_IN_DOUBT = ("进程崩溃了，{tool} 可能没有生效，也可能已经生效。", "{tool} 可能失败了，也可能成功了，请先确认。",
+                    "执行失败还是成功不得而知。", "进程崩溃了：{tool} 没有重新执行，请先确认邮件是否已经发出。",
+                    "崩溃了，请确认 {tool} 有没有生效。", "{tool} 是否生效说不准，请先用 list_sent_emails 查看。",
+                    "{tool} might have failed, or it might have gone through: nobody knows.",
+                    "{tool} may or may not have been sent; the process crashed before its result was recorded.",
+                    "It is not known whether {tool} did not run.", "Whether {tool} failed is undetermined.",
+                    "The process crashed before recording {tool}: it may not have taken effect. Verify first.",
+                    "Error: {tool} did not report back; check whether it was sent before anything else.",
+                    "We cannot tell whether {tool} failed.")
+# Saying neither: an is_error result that only says what happened still reads as unknown.
+NEITHER = ("进程在记下结果之前崩溃了。", "The process crashed before the result was recorded.")
+
+
+@pytest.mark.parametrize("said, tool", list(itertools.product(FAILURE_CLAIMED, SAID_TOOLS)))
+def test_a_definite_failure_does_not_read_as_unknown(said, tool):
+    assert not reads_as_unknown(said.format(tool=tool), True)
+
+
+@pytest.mark.parametrize("said, tool",
+                         list(itertools.product(FAILURE_IN_DOUBT + NEITHER + UNKNOWN_SAID, SAID_TOOLS)))
+def test_words_of_failure_with_words_of_doubt_read_as_unknown(said, tool):
+    assert reads_as_unknown(said.format(tool=tool), True)
+
+
+def test_a_definite_failure_is_reported_not_looked_up(client):
+    """"send_email 执行失败，没有生效" after a crash: the model takes it as not sent, does not look at the sent mail."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "send_email 执行失败：进程崩溃，这次调用没有生效。", is_error=True))
+    response = ask(client, messages)
+    assert not [b for b in response.content if b.type == "tool_use" and b.name == "list_sent_emails"]
+
+
 def test_an_order_to_send_again_is_not_looked_up_first(client):
     """The model reads "请重新发送" after an unknown send as no unknown outcome: it does not look at the sent mail."""
     messages, tool_use = _messages_until_send(client)
@@ -306,6 +352,7 @@ def test_consecutive_turns_are_merged_before_counting():
     ({"type": "tool_use", "id": "toolu_1", "name": "list_dir", "input": "."}, "tool_use.input: Input should be a valid"),
     ({"type": "text", "text": 5}, "messages.1.content.0.text.text: Input should be a valid string"),
     ("纯文本", "messages.1.content.0: Input should be a valid dictionary"),
+    ({"type": "text", "text": ""}, "messages: text content blocks must be non-empty"),
 ])
 def test_a_malformed_block_gets_the_api_s_400_not_a_dropped_connection(block, where):
     """A message the student built by hand without what the API requires is refused as the API refuses it."""
@@ -313,3 +360,21 @@ def test_a_malformed_block_gets_the_api_s_400_not_a_dropped_connection(block, wh
                 {"role": "user", "content": "继续"}]
     with pytest.raises(anthropic.BadRequestError, match=where):
         make_client(offline=True).messages.create(messages=messages, **request_params())
+
+
+@pytest.mark.parametrize("content", [[{"type": "text", "text": ""}],
+                                     [{"type": "text", "text": "重新执行的结果："}, {"type": "text", "text": ""}]])
+def test_an_empty_text_block_in_a_tool_result_gets_the_apis_400(client, content):
+    """An empty output wrapped as a text block is refused as the API refuses it (anthropic-sdk-go#377)."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, content))
+    with pytest.raises(anthropic.BadRequestError, match="messages: text content blocks must be non-empty"):
+        ask(client, messages)
+
+
+@pytest.mark.parametrize("content", ["", [{"type": "text", "text": "（没有输出）"}], " "])
+def test_an_empty_string_or_a_non_empty_block_is_taken(client, content):
+    """The empty string as a tool_result's content is let through (not verified against the API either way)."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, content))
+    assert ask(client, messages).stop_reason

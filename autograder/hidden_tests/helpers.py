@@ -110,6 +110,9 @@ def api_advice(message: str) -> str:
                 "要先对账（调用 reconcile）再调用模型")
     if "unexpected `tool_use_id`" in message:
         return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到"
+    if "must be non-empty" in message:
+        return ('对话里有一个空的文字块（{"type": "text", "text": ""}），API 不收：工具的输出是空字符串时（空文件、空文件夹）'
+                "不要把它包成文字块，content 直接写这段文本，或者写一句说明，例如「（没有输出）」")
     return short(message, 160)
 
 

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from autograder.contract import carries_output, checkpoint_differences, free_text, returned_state
 from autograder.protocol import StepStatus
 
-from .helpers import (emails_in_step, expect, fail, output_said, pairing_problem, problem, same, short, text_of,
-                      tools_answering)
+from .helpers import (api_advice, emails_in_step, expect, fail, output_said, pairing_problem, problem, same, short,
+                      text_of, tools_answering)
 from .shrink import counterexample, smallest_failing
 
 NOT_RUN = "（评分器：你的代码没有执行这个工具）"  # what the reference's tool returns when the student's did not run it
@@ -105,6 +105,8 @@ def the_result(result: Reconciled) -> dict:
     trouble = pairing_problem(messages)
     if trouble and "is_error" in trouble:
         trouble = None  # a non-boolean is_error is the is_error check's business, not the pairing's
+    if trouble and "must be non-empty" in trouble:
+        trouble = api_advice(trouble)  # an empty text block: the output was wrapped, not the pairing that is off
     expect(trouble is None, f"对账之后的对话过不了 API 的配对检查：{short(trouble, 160)}")
     return block
 

@@ -221,6 +221,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_client_default_at_definition": {"test_run_agent": 4},  # client=make_client() in the signature
     "wrong_agent_pending_subscript": {"test_run_agent": 2, "test_incident_fix": 1},
     "wrong_reconcile_says_failed": {"test_reconcile": 4},  # the model reads "错误：…没有生效" as a definite failure
+    "wrong_reconcile_says_failed_no_prefix": {"test_reconcile": 4},  # "…执行失败…没有生效" without 错误 (was 23/23)
+    "wrong_reconcile_says_failed_english": {"test_reconcile": 4},  # "Error: … failed … did not take effect" (23/23)
+    "wrong_list_blocks_empty_text": {"test_run_agent": 4, "test_reconcile": 4},  # the API's 400 for an empty text block
     "full_answers_fullwidth": {},  # "Ｃ", as a Chinese input method types it, is the letter C
     "wrong_save_single_os_write": {"test_save_load": 2},  # one os.write, its count unread: a full disk cuts it short
     # red team, round 4: events posted to the grader with the job's token (found through gc), as the driver posts them
@@ -322,6 +325,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_tool_use_without_id": "tool_use.id: Field required",
     "wrong_agent_save_reconcile_only_rerun": "不管悬空的是什么工具",
     "wrong_reconcile_says_failed": "读起来像工具自己失败了",
+    "wrong_reconcile_says_failed_no_prefix": "读起来像工具自己失败了",
+    "wrong_reconcile_says_failed_english": "读起来像工具自己失败了",
+    "wrong_list_blocks_empty_text": "空的文字块",
     "wrong_agent_finished_check_first": "次就停下了",
     "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
     "wrong_reconcile_asks_resend": "没让它先确认现状",

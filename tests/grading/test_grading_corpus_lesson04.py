@@ -106,6 +106,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_readonly_pending_cleared": {"test_run_agent": 1},  # its tool_use left unpaired: a 400
     "wrong_agent_no_ledger_file_lesson3": {"test_run_agent": 1},  # no ledger file: never started, not unknown
     "wrong_is_error_worded_as_failure": {"test_reconcile": 4},  # course.model.reads_as_unknown, as in lesson 3
+    "wrong_reconcile_empty_text_block": {"test_reconcile": 4},  # the API's 400 for an empty text block (was full marks)
     "wrong_reconcile_rerun_records_outcome": {"test_reconcile": 4},  # the ledger is left alone on the rerun path
     "wrong_recovery_email_only_lookup": {"test_recovery_action": 3},  # does not ask where the reference asks
     # with the mail server down, a resend's "错误：邮件没有发出去" recorded as the outcome and sent as the result
@@ -233,6 +234,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_readonly_pending_cleared": "悬空的只读调用也要先",
     "wrong_agent_no_ledger_file_lesson3": "不能退回第 3 课的对账补 is_error",
     "wrong_is_error_worded_as_failure": "读起来像工具自己失败了",
+    "wrong_reconcile_empty_text_block": "空的文字块",
     "wrong_reconcile_rerun_records_outcome": "只读工具不记台账",
     "wrong_recovery_email_only_lookup": "你的函数没有问就下了结论",
     "wrong_reconcile_resend_instead_of_lookup": "结果未知时台账不动",

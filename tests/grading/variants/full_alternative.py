@@ -1,5 +1,5 @@
 """满分：写法和参考答案都不同——NamedTemporaryFile、自定义异常子类、换了说法的中文信息、手写 assistant 消息、
-for 循环数轮次、frozenset、复制而不修改检查点、字典分派、答案写成小写加空格。"""
+for 循环数轮次、frozenset、复制而不修改检查点、字典分派、答案写成小写加空格；重新执行的输出是空字符串时写一句「（没有输出）」（API 不收空的文本块）。"""
 # %% save_load
 class CheckpointError(ValueError):
     """A checkpoint file that cannot be used."""
@@ -89,7 +89,8 @@ def reconcile(cp):
     call = fixed.pop("pendingToolUse")
     if call["name"] in READ_ONLY_TOOLS:
         text = execute_tool(call["name"], call["input"])
-        block = {"type": "tool_result", "tool_use_id": call["id"], "content": [{"type": "text", "text": text}],
+        block = {"type": "tool_result", "tool_use_id": call["id"],
+                 "content": [{"type": "text", "text": text or "（没有输出）"}],
                  **({"is_error": True} if text.startswith("错误") else {})}
     else:
         block = {"type": "tool_result", "tool_use_id": call["id"], "is_error": True,

@@ -1,6 +1,6 @@
 """满分：课程允许的另一种写法——任务作为一个文本块发给模型，reconcile 返回一份新的检查点（不改参数），
 tool_result 的 content 是文本块列表（重新执行的输出前面加了一句话）、成功时不写 is_error，字段顺序不同，
-每个函数都打印日志。"""
+每个函数都打印日志。工具的输出是空字符串时不放空的文本块（API 不收）：run_agent 用字符串，reconcile 只留那句话。"""
 # %% run_agent
 import copy
 import logging
@@ -33,7 +33,8 @@ def run_agent(task, client=None, path=CHECKPOINT_PATH):
         if call is None:
             break
         output = execute_tool(call.name, call.input)
-        result = {"type": "tool_result", "tool_use_id": call.id, "content": [{"type": "text", "text": output}]}
+        result = {"type": "tool_result", "tool_use_id": call.id,
+                  "content": [{"type": "text", "text": output}] if output else output}
         if output.startswith("错误"):
             result["is_error"] = True
         state["messages"].append({"role": "user", "content": [result]})
@@ -52,7 +53,8 @@ def reconcile(cp):
     if pending["name"] in READ_ONLY_TOOLS:
         output = execute_tool(pending["name"], pending["input"])
         result = {"tool_use_id": pending["id"], "type": "tool_result",
-                  "content": [{"type": "text", "text": "重新执行的结果：\n"}, {"type": "text", "text": output}]}
+                  "content": [{"type": "text", "text": "重新执行的结果：\n"}]
+                             + ([{"type": "text", "text": output}] if output else [])}
         if output.startswith("错误"):
             result["is_error"] = True
     else:

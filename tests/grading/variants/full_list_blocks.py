@@ -1,8 +1,9 @@
-"""满分：tool_result 的 content 写成文本块列表（run_agent 和 reconcile 都是），reconcile 深拷贝后返回新检查点，
+"""满分：tool_result 的 content 写成文本块列表（run_agent 和 reconcile 都是；工具的输出是空字符串时直接用字符串，API 不收空的文本块），reconcile 深拷贝后返回新检查点，
 run_agent 用 for 循环数剩下的轮次，usage 用 getattr 读。"""
 # %% run_agent
 def _text_result(tool_id, text, **flags):
-    return {"type": "tool_result", "tool_use_id": tool_id, "content": [{"type": "text", "text": text}], **flags}
+    content = [{"type": "text", "text": text}] if text else text  # the API refuses an empty text block
+    return {"type": "tool_result", "tool_use_id": tool_id, "content": content, **flags}
 
 
 def run_agent(task, client=None, path=CHECKPOINT_PATH):

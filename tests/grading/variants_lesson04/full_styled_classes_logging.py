@@ -1,6 +1,6 @@
 """满分（另一种写法）：额外的单元格里放一个 JsonlLedger 类（pathlib、logging）；recovery_action 用 match 和提前返回；
-reconcile 不改传进来的检查点，返回一份深拷贝，tool_result 的 content 写成文字块列表，服务端只问一次（记住 recovery_action
-问到的回答）；run_agent 拆成一个小类的几个方法，台账路径写成 Path(path).parent / "ledger.jsonl"。"""
+reconcile 不改传进来的检查点，返回一份深拷贝，tool_result 的 content 写成文字块列表（输出是空字符串时用字符串：API
+不收空的文字块），服务端只问一次（记住 recovery_action 问到的回答）；run_agent 拆成一个小类的几个方法，台账路径写成 Path(path).parent / "ledger.jsonl"。"""
 # %% append_ledger
 def append_ledger(path, record):
     path = Path(path)
@@ -107,7 +107,9 @@ def reconcile(cp, ledger):
     else:
         flag = True
         text = f"{pending['name']} 结果未知：台账里只有意图，服务端答不上来；它可能已经生效，请先确认。"
-    block = {"type": "tool_result", "tool_use_id": pending["id"], "content": [{"type": "text", "text": text}]}
+    # an empty output (an empty file, a reused empty outcome) as a string: the API refuses an empty text block
+    content = [{"type": "text", "text": text}] if text else text
+    block = {"type": "tool_result", "tool_use_id": pending["id"], "content": content}
     if flag:
         block["is_error"] = True
     cp["messages"].append({"role": "user", "content": [block]})
