@@ -9,7 +9,7 @@ anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
 share a process (a "batch"). For it the zygote clones the step's first process straight into
 namespaces of its own again (user, pid, network, mount, ipc, uts), where it is pid 1. That
-process mounts a fresh /tmp and /dev/shm, hands the grader the step's SMTP port (the
+process binds the scenario's /tmp and /dev/shm, hands the grader the step's SMTP port (the
 hand-off, autograder.endpoint), covers /proc with one of the step's own (autograder.guise),
 and forks the student's process with a pid like a notebook kernel's. The student's process
 drops every capability, lowers its resource limits, defines the student's cells and performs
@@ -380,8 +380,8 @@ def _clone_into_namespaces() -> int:
 
 
 def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
-    """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, a fresh /tmp and
-    /dev/shm, and nothing else writable but the scenario's working folder: what a step writes elsewhere (/, /run,
+    """In the step's process, pid 1 of its new namespaces: the zygote's uid and gid mapped, the scenario's own /tmp
+    and /dev/shm, and nothing else writable but the scenario's working folder: what a step writes elsewhere (/, /run,
     /etc, a parent folder) would outlive it, into later scenarios and students.
 
     Returns the address-space size before the step (the memory limit is on top of it).
@@ -392,24 +392,22 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
     _write("/proc/self/gid_map", f"{STUDENT_UID} {gid} 1")
     vm_size = _vm_size()
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
-    # A fresh /tmp, made aside and moved over the sandbox's: an interpreter or venv that lives under /tmp
-    # is bound into it again first.
-    fresh = job["fresh_tmp"]
-    tmp_options = f"size={job['limits']['tmp_size']},mode=1777".encode()
-    _check(_libc.mount(b"tmpfs", fresh.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount tmpfs")
+    # The scenario's /tmp and /dev/shm, kept by the grader from step to step as a kernel keeps them from cell to
+    # cell (fresh for each scenario). In its /tmp, an interpreter or venv that lives under /tmp is bound again, and
+    # the grader's mail server's Maildir, read-only, where course.MailServer would have made its own
+    # (list_sent_emails and a lookup by key read it, as in the notebook); the grader made their folders.
+    kept_tmp = job["scratch"]["/tmp"]
     for prefix in job["under_tmp"]:
-        inside = fresh + prefix[len("/tmp"):]
-        os.makedirs(inside)
+        inside = kept_tmp + prefix[len("/tmp"):]
         _check(_libc.mount(prefix.encode(), inside.encode(), None, MS_BIND | MS_REC, None), f"bind {prefix}")
-    # The grader's mail server's Maildir, read-only, where course.MailServer would have made its own
-    # (list_sent_emails and a lookup by key read it, as in the notebook)
-    mail = f"/course-mail-{''.join(secrets.choice(TEMP_NAME_LETTERS) for _ in range(8))}/maildir"
-    os.makedirs(fresh + mail, 0o700)
-    _check(_libc.mount(job["maildir"].encode(), (fresh + mail).encode(), None, MS_BIND | MS_REC, None),
+    _check(_libc.mount(job["maildir"].encode(), (kept_tmp + job["tmp_mail"]).encode(), None, MS_BIND | MS_REC, None),
            "bind the maildir")
-    job["env"]["COURSE_MAILDIR"] = "/tmp" + mail
-    _check(_libc.mount(fresh.encode(), b"/tmp", None, MS_MOVE, None), "mount --move /tmp")
-    _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, tmp_options), "mount /dev/shm")
+    job["env"]["COURSE_MAILDIR"] = "/tmp" + job["tmp_mail"]
+    for target, kept in job["scratch"].items():
+        _check(_libc.mount(kept.encode(), target.encode(), None, MS_BIND | MS_REC, None), f"bind {target}")
+    # where they are kept stays out of sight: other scenarios' names, and a second way to the same files
+    _check(_libc.mount(b"tmpfs", os.path.dirname(kept_tmp).encode(), b"tmpfs",
+                       MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=755"), "cover the kept /tmp")
     workdir = job["workdir"].encode()
     _check(_libc.mount(workdir, workdir, None, MS_BIND | MS_REC, None), "bind the working folder")
     for mount_point in ("/", "/dev", os.path.dirname(job["workdir"])):

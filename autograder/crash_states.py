@@ -10,7 +10,8 @@ guarantees POSIX and Linux give (fsync(2), open(2)):
 - A process crash keeps what the kernel accepted (the page cache): the state after any call.
 - A power cut keeps what was made durable, and of the rest possibly some, possibly none:
   - A file's data (its writes and truncations) is durable after `fsync` or `fdatasync` of
-    it, after each write through a descriptor opened with `O_SYNC` or `O_DSYNC`, and after
+    it, after each write through a descriptor opened with `O_SYNC` or `O_DSYNC` (or given pwritev2's `RWF_SYNC`,
+    `RWF_DSYNC`), and after
     `sync()` / `syncfs()`. Of the changes since, a power cut keeps a prefix in order, the
     last change of the prefix maybe only in part (a write cut off part-way). The size may
     reach the disk before the data, so an empty or half-written file is a possible state.
@@ -203,7 +204,9 @@ class FileSystem:
             for folder in list(self.pending):
                 self._sync_folder(folder)
         elif op in ("rename", "link"):
-            number, target = self._existing(path), os.path.normpath(record["dst"])
+            through = self.descriptors.get(fd) if op == "link" else None  # a link of /proc/self/fd/N
+            number = through["file"] if through and through["file"] is not None else self._existing(path)
+            target = os.path.normpath(record["dst"])
             self._rename(("rename", path, (target, number)) if op == "rename" else ("link", target, number))
         elif op == "unlink" and path in self.names:
             self._rename(("unlink", path, None))
@@ -229,7 +232,7 @@ class FileSystem:
             offset = len(file.content) if descriptor["append"] else descriptor["position"]
             descriptor["position"] = offset + len(data)
         file.change(("write", offset, data))
-        if descriptor["sync"]:
+        if descriptor["sync"] or record.get("sync"):
             file.sync()
 
     def content(self, path: str) -> bytes | None:

@@ -91,6 +91,9 @@ class Folder:
     def make_parents(self, relative: str):
         os.close(self._directory(self.parts(relative)[:-1], create=True))
 
+    def make_folder(self, relative: str):
+        os.close(self._directory(self.parts(relative), create=True))
+
     def read_bytes(self, relative: str) -> bytes | None:
         """The file's bytes; None when there is no regular file there (missing, a symlink, a folder)."""
         try:
@@ -178,3 +181,39 @@ class Folder:
         if os.path.lexists(self.host_path):  # a folder the step shut (mode 000): its files would fill the session's disk
             _open_up(self.host_path)
             shutil.rmtree(self.host_path, ignore_errors=True)
+
+
+class Places:
+    """Where a scenario's steps may write, seen from the grader: its working folder (files named relative to it) and
+    its own /tmp and /dev/shm (files named by their whole path, as the step names them), kept from step to step as a
+    kernel keeps them from cell to cell, and removed with the scenario."""
+
+    def __init__(self, folder: Folder, scratch: dict):
+        self.folder = folder
+        self.scratch = scratch  # {"/tmp": Folder, "/dev/shm": Folder}, each as the step sees it; none unisolated
+
+    def _where(self, name: str) -> tuple:
+        for inside, kept in self.scratch.items():
+            if name.startswith(inside + "/"):
+                return kept, name[len(inside) + 1:]
+        return self.folder, name
+
+    def regular_files(self) -> list:
+        return sorted([*self.folder.regular_files(),
+                       *(f"{inside}/{name}" for inside, kept in self.scratch.items() for name in kept.regular_files())])
+
+    def stat(self, name: str) -> tuple | None:
+        folder, relative = self._where(name)
+        return folder.stat(relative)
+
+    def read_bytes(self, name: str) -> bytes | None:
+        folder, relative = self._where(name)
+        return folder.read_bytes(relative)
+
+    def path(self, name: str) -> str:
+        """The file's whole path, as the step names it."""
+        return os.path.join(self.folder.inside, name)
+
+    def remove(self):
+        for folder in (self.folder, *self.scratch.values()):
+            folder.remove()

@@ -16,11 +16,12 @@ power cut could leave (the bytes written, file positions, the open flags):
     {"step": 0, "op": "fsync", "path": "/work/ab/cp.json.tmp", "fd": 3}
     {"step": 0, "op": "rename", "path": "/work/ab/cp.json.tmp", "dst": "/work/ab/cp.json"}
 
-ops: open, write (offset: pwrite's, else None), truncate (length), seek (position), fsync,
-fdatasync, sync (no path: every file), rename, link, unlink, mkdir, close. Every record
-also has "at": where its line ends in the log, so that it can be ordered against what the
-grader saw at a given moment (`TraceLog.position()`). Only calls that succeeded, and only
-those that touch the working folder or /tmp.
+ops: open, write (offset: pwrite's, else None; sync: made durable by pwritev2's flags),
+truncate (length), seek (position), fsync, fdatasync, sync (no path: every file), rename,
+link, unlink, mkdir, close. Every record also has "at": where its line ends in the log, so
+that it can be ordered against what the grader saw at a given moment (`TraceLog.position()`).
+Only calls that succeeded, and only those that touch the working folder or the other places
+given (`roots`: where else a step may write).
 """
 import codecs
 import ctypes
@@ -34,6 +35,8 @@ TRACED = ("open,openat,creat,write,pwrite64,writev,pwritev,pwritev2,sendfile,cop
 WRITES = {"write": 0, "pwrite64": 0, "writev": 0, "pwritev": 0, "pwritev2": 0, "sendfile": 0, "copy_file_range": 2}
 POSITIONED = {"pwrite64": 3, "pwritev": 3, "pwritev2": 3}  # the argument that is the write's offset
 SYNCS = {"fsync": "fsync", "fdatasync": "fdatasync"}
+PROC_FD = re.compile(r"^/proc/(?:self|thread-self|\d+)/fd/(\d+)$")
+PER_WRITE_SYNC = {"RWF_DSYNC", "RWF_SYNC"}  # pwritev2's flags that make that write durable, as O_DSYNC, O_SYNC do
 STRING_BYTES = 1024 * 1024  # strace prints this much of each write: a checkpoint of the lesson is far smaller
 IOV_BASE = re.compile(r'iov_base=("(?:[^"\\]|\\.)*")')
 LINE = re.compile(r"^(\d+) +(.*)$")
@@ -232,7 +235,7 @@ def _within(path: str | None, roots) -> bool:
     return path is not None and any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp",)) -> list:
+def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> list:
     """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`."""
     roots = (workdir, *roots)
     cwd = {}
@@ -275,8 +278,12 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
                 record["mode"] = octal(args[given])
         elif name in WRITES and len(args) > WRITES[name]:
             path = fd_path(args[WRITES[name]])
+            offset = integer(args[POSITIONED[name]]) if name in POSITIONED and len(args) > 3 else None
             record = {"op": "write", "path": path, "fd": fd_number(args[WRITES[name]]), "size": integer(result),
-                      "offset": integer(args[POSITIONED[name]]) if name in POSITIONED and len(args) > 3 else None,
+                      # pwritev2 at offset -1 writes at the file's position and moves it, as write does
+                      "offset": None if offset == -1 and name == "pwritev2" else offset,
+                      # pwritev2's RWF_DSYNC, RWF_SYNC: this one write is durable when it returns (man pwritev2)
+                      "sync": name == "pwritev2" and len(args) > 4 and bool(PER_WRITE_SYNC & set(args[4].split("|"))),
                       # how many bytes write and pwrite64 were asked to write: more than `size` is a short write
                       "wanted": integer(args[2]) if name in ("write", "pwrite64") and len(args) > 2 else None}
             if _within(path, roots):  # only these bytes are ever needed: decode nothing else
@@ -305,6 +312,9 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=("/tmp"
             else:
                 continue
             record = {"op": "link" if name.startswith("link") else "rename", "path": source, "dst": target}
+            through = PROC_FD.match(source or "") if record["op"] == "link" else None
+            if through:  # linkat of /proc/self/fd/N (an O_TMPFILE file given a name): descriptor N's file
+                record["fd"] = int(through.group(1))
         elif name in ("unlink", "unlinkat", "mkdir", "mkdirat"):
             at_call = name.endswith("at")
             if len(args) < (2 if at_call else 1):
@@ -342,6 +352,7 @@ def _continues(previous: dict, record: dict) -> bool:
     leaves a prefix, which it already tries), and a checkpoint written a byte or a line at a time stays a few
     events, not thousands that crowd out the rename and fsyncs after them (sandbox.MAX_EVENTS_PER_STEP)."""
     whole_writes = (record["op"] == previous["op"] == "write" and record["fd"] == previous["fd"]
+                    and not record["sync"] and not previous["sync"]  # each synced write is durable on its own
                     and record["path"] == previous["path"]
                     and record.get("data") is not None and previous.get("data") is not None
                     and record["size"] == len(record["data"]) and previous["size"] == len(previous["data"]))

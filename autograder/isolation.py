@@ -22,7 +22,9 @@ SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace (a step'
 APP_INSIDE = "/home/student/bundle"  # course/, read-only
 DRIVER_INSIDE = "/opt/kernel"  # the driver (autograder.child and what it imports), read-only; hidden from each step
 WORK_INSIDE = "/home/student/work"
-STEP_TMP_INSIDE = "/home/student/.cache/tmp"  # where each step's fresh /tmp is made before it is moved onto /tmp
+SCRATCH_INSIDE = ("/tmp", "/dev/shm")  # where a step may write besides its working folder: all else is read-only
+# where each scenario's /tmp and /dev/shm are kept from step to step (a tmpfs; each step binds them and hides it)
+KEPT_SCRATCH_INSIDE = "/home/student/.cache/tmp"
 SOCKET_DIR_INSIDE = "/run/user/1000"
 SOCKET_NAME = "notebook.sock"
 HANDOFF_NAME = "handoff.sock"  # where each step's first process hands over its SMTP port (autograder.endpoint)
@@ -126,7 +128,7 @@ def isolation_problem() -> str | None:
 
 
 def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str | None = None,
-                  etc: str | None = None, runtime: tuple | None = None) -> list:
+                  etc: str | None = None, runtime: tuple | None = None, scratch_size: int = 0) -> list:
     """bubblewrap's view of the machine: system libraries, the interpreter, course/ and the driver only."""
     options = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", os.uname().nodename,
@@ -147,9 +149,10 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
     options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course"]
     for name in DRIVER_FILES:
         options += ["--ro-bind", str(ROOT / "autograder" / name), f"{DRIVER_INSIDE}/autograder/{name}"]
-    options += ["--proc", "/proc", "--dev", "/dev", "--dir", STEP_TMP_INSIDE]
-    if work_size:
-        options += ["--size", str(work_size), "--tmpfs", WORK_INSIDE]
+    options += ["--proc", "/proc", "--dev", "/dev"]
+    for size, folder in ((work_size, WORK_INSIDE), (scratch_size, KEPT_SCRATCH_INSIDE)):
+        if size:
+            options += ["--size", str(size), "--tmpfs", folder]
     if socket_dir:
         options += ["--ro-bind", socket_dir, SOCKET_DIR_INSIDE]
     if proc:  # the grading session's /proc (autograder.guise), which each step binds over the sandbox's

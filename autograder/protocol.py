@@ -150,5 +150,6 @@ class Job(TypedDict):
     history: list  # the notebook's code cells, as a kernel's In has them (Submission.history)
     standins: list
     steps: list  # of [index, Step]
-    fresh_tmp: str
-    under_tmp: list
+    scratch: dict  # {"/tmp": where the scenario's /tmp is kept in the sandbox, "/dev/shm": ...}
+    under_tmp: list  # the interpreter's folders under /tmp, bound again in the scenario's /tmp
+    tmp_mail: str  # where in /tmp the Maildir is shown

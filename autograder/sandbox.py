@@ -42,11 +42,13 @@ from instruments.host import memory_tmp_dir  # the strace log grows with every s
 
 from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
-from .folder import Folder
+from .child import TEMP_NAME_LETTERS
+from .folder import Folder, Places
 from .guise import (PROC_COPIED, STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, runtime_files,
                     write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
-                        STEP_TMP_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError, allow_unisolated, bwrap_path,
+                        KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
+                        allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
 from .lessons import DEFAULT, Lesson
 from .notebook_code import load_reference
@@ -84,6 +86,7 @@ class Sandbox:
         self.socket_path = self.socket_dir / SOCKET_NAME
         self.host_work = self.base / "work"  # without isolation; with it, the sandbox's own /work
         self.host_work.mkdir()
+        self.host_scratch = None  # with isolation, the sandbox's own KEPT_SCRATCH_INSIDE
         self.zygote_pid = None
         # What the student's process is in every step of this session, as a kernel is in every cell: its pid, its
         # sys.argv, and a /proc that shows it (written once the zygote, a plausible python, has started)
@@ -130,10 +133,13 @@ class Sandbox:
         name = secrets.token_hex(6)
         inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
         folder = Folder(self.host_work / name, inside)
+        scratch, tmp_mail = self._own_scratch(name) if self.isolated else ({}, None)  # unisolated: the machine's own
+        places = Places(folder, scratch)
         for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
-        run = ScenarioRun(self, scenario, folder, trouble)
+        run = ScenarioRun(self, scenario, places, trouble)
+        run.tmp_mail = tmp_mail
         mail_folder = self.socket_dir / f"mail-{name}"  # bound into the sandbox read-only, with the sockets
         mail_folder.mkdir()
         try:
@@ -149,15 +155,15 @@ class Sandbox:
                 for name, report in trouble.bad_cells.items():  # left out here: why, for the feedback
                     run.cells.setdefault(name, report)
                 files_after = {}
-                left = folder.regular_files() if scenario.read_left else []
+                left = places.regular_files() if scenario.read_left else []
                 for relative in {*scenario.files, *scenario.read_after, *scenario.ledgers, *left,
                                  *([scenario.watch] if scenario.watch else [])}:
-                    data = folder.read_bytes(relative)  # a file cut off mid-character is still there, and broken
+                    data = places.read_bytes(relative)  # a file cut off mid-character is still there, and broken
                     files_after[relative] = None if data is None else data.decode("utf-8", errors="replace")
-                listing = folder.regular_files()
+                listing = places.regular_files()
         finally:
             self.runs.pop(token, None)
-            folder.remove()
+            places.remove()
             shutil.rmtree(mail_folder, ignore_errors=True)
         steps = [s if s is not None else {"status": StepStatus.NOT_RUN} for s in run.steps]
         for step, asked in zip(steps, scenario.steps):
@@ -195,8 +201,8 @@ class Sandbox:
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
                         "report_cells": trouble.report_cells, "history": history, "standins": list(scenario.standins),
                         "steps": [[i, scenario.steps[i]] for i in batch],
-                        "fresh_tmp": STEP_TMP_INSIDE,
-                        "under_tmp": [p for p in python_prefixes() if p.startswith("/tmp/")]}
+                        "scratch": {target: kept.inside for target, kept in run.places.scratch.items()},
+                        "under_tmp": _under_tmp(), "tmp_mail": run.tmp_mail}
             run.start_job(batch)
             ended = []  # why the grader ended the job: "time" (past its deadline) or "output" (flooding)
 
@@ -216,15 +222,21 @@ class Sandbox:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
             # strace cannot tell the calls of one process apart: what it saw counts for the first of them
-            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid)
+            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid, roots=SCRATCH_INSIDE)
             if len(events) > MAX_EVENTS_PER_STEP:  # judged on the first ones only: the verdict says so
                 trouble.kinds["trace"] += 1
                 events = events[:MAX_EVENTS_PER_STEP]
             run.fs_events += events
             run.settle_defined_files(batch, events)
-            listing = run.folder.regular_files()
+            listing = run.places.regular_files()
             run.files_by_step.update((i, listing) for i in batch)
             run.listing = frozenset(listing)
+            if crashed and run.places.scratch:
+                # the grader's crash stands for any crash, the machine's too: /tmp and /dev/shm (memory, as on many
+                # machines) are lost, and a journal kept there does not stand in for the checkpoint
+                for kept in run.places.scratch.values():
+                    kept.remove()
+                run.places.scratch, run.tmp_mail = self._own_scratch(secrets.token_hex(6))
             if failure is not None or phase == BEFORE:  # no student code has run yet: the grader is broken
                 how = "超时" if ended_by else _how_it_died(status)
                 raise SandboxError(f"评分沙箱的子进程没能启动（{how}）\n{failure or ''}")
@@ -261,6 +273,19 @@ class Sandbox:
             if not (crashed or scenario.independent_steps):
                 return
 
+    def _own_scratch(self, name: str) -> tuple:
+        """The scenario's own /tmp and /dev/shm ({"/tmp": Folder, ...}), and where in its /tmp the Maildir is shown
+        (named as course.MailServer names its own); the folders the steps bind things onto are made in it."""
+        scratch = {}
+        for target in SCRATCH_INSIDE:
+            kept = name + target.replace("/", "-")
+            scratch[target] = Folder(self.host_scratch / kept, f"{KEPT_SCRATCH_INSIDE}/{kept}")
+            os.chmod(scratch[target].fd, 0o1777)
+        mail = f"course-mail-{''.join(secrets.choice(TEMP_NAME_LETTERS) for _ in range(8))}/maildir"
+        for relative in [mail, *(prefix.removeprefix("/tmp/") for prefix in _under_tmp())]:
+            scratch["/tmp"].make_folder(relative)
+        return scratch, "/" + mail
+
     def _inside(self, relative) -> str:
         """A path under the socket folder, as the sandbox's processes name it."""
         return f"{SOCKET_DIR_INSIDE}/{relative}" if self.isolated else str(self.socket_dir / relative)
@@ -291,6 +316,11 @@ class Sandbox:
 
     def __exit__(self, *exc_info):
         self.close()
+
+
+def _under_tmp() -> list:
+    """The interpreter's folders that live under /tmp: bound again in each scenario's own /tmp."""
+    return [prefix for prefix in python_prefixes() if prefix.startswith("/tmp/")]
 
 
 def scratch_folder(purpose: str) -> tempfile.TemporaryDirectory:

@@ -17,7 +17,7 @@ class Limits:
     processes: int = 56
     cgroup_tasks: int = 64  # a root grader's whole sandbox: strace, bwrap, the zygote, a step's processes and threads
     files: int = 256  # open at once
-    tmp_size: int = 64 * 1024 * 1024  # the step's /tmp
+    tmp_size: int = 128 * 1024 * 1024  # a scenario's /tmp and /dev/shm together
     work_size: int = 256 * 1024 * 1024  # every working folder of the session together
 
 

@@ -15,7 +15,7 @@ import course.tools
 from course.checks import TOOL_OUTPUT_SHAPES
 from course import TOOLS, ServiceUnavailable
 
-from .folder import Folder
+from .folder import Places
 from .mail_door import MailDoor
 from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, EventKind, EventStatus, ModelRoute, Phase,
                        PhaseKind, StepStatus)
@@ -42,8 +42,10 @@ STEP_TRACE_BYTES = 128 * 1024 * 1024
 class ScenarioRun:
     """The grader's side of one scenario while its steps run."""
 
-    def __init__(self, sandbox, scenario: Scenario, folder: Folder, trouble: SubmissionTrouble):
-        self.sandbox, self.scenario, self.folder, self.trouble, self.mail = sandbox, scenario, folder, trouble, None
+    def __init__(self, sandbox, scenario: Scenario, places: Places, trouble: SubmissionTrouble):
+        self.sandbox, self.scenario, self.places, self.trouble, self.mail = sandbox, scenario, places, trouble, None
+        self.folder = places.folder
+        self.tmp_mail = None  # where in the steps' /tmp the Maildir is shown (none unisolated)
         self.lock = threading.RLock()
         self.phase = BEFORE
         self.phase_started = time.monotonic()
@@ -54,7 +56,7 @@ class ScenarioRun:
         # where strace's log ended when each step's call began: the calls before it defined the cells
         self.started_at = [None] * len(scenario.steps)
         self.defined_files = {}  # step index -> files in the folder that defining the cells created, up to it
-        self.listing = frozenset(scenario.files)  # the folder's regular files when the last job ended (or before any)
+        self.listing = frozenset(scenario.files)  # the places' regular files when the last job ended (or before any)
         self.defined_before = {}  # each of those files when the job's first step began: (stat, bytes)
         self.cells = {}
         self.model_calls, self.tool_calls, self.standin_calls, self.deliveries = [], [], [], []
@@ -166,10 +168,10 @@ class ScenarioRun:
         made is in the folder now. They are the notebook's (a log opened by a cell, a demo's output), not the
         step's: the steps of this job and the ones after it count them as already there."""
         earlier = max((i for i in self.defined_files if i < index), default=None)
-        made = set(self.folder.regular_files()) - self.listing
+        made = set(self.places.regular_files()) - self.listing
         files = sorted(made.union(self.defined_files[earlier] if earlier is not None else ()))
         self.defined_files.update((i, files) for i in self.job_steps if i >= index)
-        self.defined_before = {name: (self.folder.stat(name), self.folder.read_bytes(name)) for name in files}
+        self.defined_before = {name: (self.places.stat(name), self.places.read_bytes(name)) for name in files}
 
     def settle_defined_files(self, batch: list, events: list):
         """After the job: a file the definitions made stays the notebook's only if the steps left it as it was, or
@@ -182,14 +184,14 @@ class ScenarioRun:
         kept = []
         for name in self.defined_files[batch[0]]:
             before, data = self.defined_before.get(name, (None, None))
-            if self.folder.stat(name) == before:
+            if self.places.stat(name) == before:
                 kept.append(name)
                 continue
-            path = f"{self.folder.inside}/{name}"
+            path = self.places.path(name)
             opens = [e for e in events if e["op"] == "open" and e["path"] == path]
             appending = opens and all(e["at"] <= began and "O_APPEND" in str(e.get("flags"))
                                       and "O_RDWR" not in str(e.get("flags")) for e in opens)
-            now = self.folder.read_bytes(name)
+            now = self.places.read_bytes(name)
             if appending and data is not None and now is not None and now.startswith(data):
                 kept.append(name)
         self.defined_files.update((i, kept) for i in batch)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from . import fs_trace
 from .child import MARK_PREFIX
-from .isolation import SOCKET_DIR_INSIDE, SOCKET_NAME, WORK_INSIDE, SandboxError, bwrap_options, sandbox_env
+from .isolation import (KEPT_SCRATCH_INSIDE, SOCKET_DIR_INSIDE, SOCKET_NAME, WORK_INSIDE, SandboxError, bwrap_options,
+                        sandbox_env)
 from .notebook_code import ROOT
 
 # Past this much read, the strace log's read part is freed (or, where the file system cannot, the log is started
@@ -39,7 +40,8 @@ class Zygote:
         if sandbox.isolated:
             runtime = (str(sandbox.runtime), os.path.dirname(sandbox.kernel_argv[-1]))
             command = [sandbox.bwrap, *bwrap_options(str(sandbox.socket_dir), sandbox.limits.work_size,
-                                                     str(sandbox.proc), str(sandbox.etc), runtime)]
+                                                     str(sandbox.proc), str(sandbox.etc), runtime,
+                                                     sandbox.limits.tmp_size)]
             socket_path, env = f"{SOCKET_DIR_INSIDE}/{SOCKET_NAME}", sandbox_env()
         else:
             command, socket_path, env = [], str(sandbox.socket_path), sandbox_env(str(ROOT))
@@ -60,6 +62,7 @@ class Zygote:
         self.trace.read_available()  # bubblewrap's set-up and the zygote's imports: no step's doing
         if sandbox.isolated:
             sandbox.host_work = Path(f"/proc/{sandbox.zygote_pid}/root{WORK_INSIDE}")
+            sandbox.host_scratch = Path(f"/proc/{sandbox.zygote_pid}/root{KEPT_SCRATCH_INSIDE}")
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None

@@ -305,10 +305,12 @@ class _DiskEvents:
     stayed in one folder (one file system) and whether the folder made durable is the
     checkpoint's, are all read off what happened. A file
     opened with O_SYNC or O_DSYNC is on disk as each write returns (POSIX), so its
-    rename counts as renaming a file fsynced just before.
+    rename counts as renaming a file fsynced just before; a pwritev with RWF_DSYNC or
+    RWF_SYNC (Linux) is on disk when it returns, as if the file were fsynced then.
     """
 
     SYNCED_WRITES = os.O_SYNC | getattr(os, "O_DSYNC", 0) if hasattr(os, "O_SYNC") else 0
+    SYNCED_WRITE = getattr(os, "RWF_DSYNC", 0) | getattr(os, "RWF_SYNC", 0)  # pwritev's per-write O_DSYNC, O_SYNC
 
     def __init__(self):
         self.events, self.sizes, self.sources, self.folders = [], [], [], []
@@ -320,6 +322,15 @@ class _DiskEvents:
                 self.synced_writes.add(os.path.abspath(path))
             return real(path, flags, *args, **kwargs)
         return open_
+
+    def _pwritev(self, real):
+        def pwritev(fd, buffers, offset, flags=0):
+            written = real(fd, buffers, offset, flags)
+            if flags & self.SYNCED_WRITE:
+                self.events.append(("fsync", "file"))
+                self.sizes.append(os.fstat(fd).st_size)
+            return written
+        return pwritev
 
     def _unlink(self, real):
         def unlink(path, *args, **kwargs):
@@ -356,11 +367,13 @@ class _DiskEvents:
         """Watch os's calls; also where `function`'s module keeps one of them under a name of its own
         (`sync_data = os.fdatasync`, `from os import replace`), bound before the watch began."""
         real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename", "open", "unlink",
-                                                     "remove")}
+                                                     "remove", "pwritev") if hasattr(os, name)}
         wrapped = {"fsync": self._fsync(real["fsync"]), "fdatasync": self._fsync(real["fdatasync"]),
                    "replace": self._rename(real["replace"]), "rename": self._rename(real["rename"]),
                    "open": self._open(real["open"]), "unlink": self._unlink(real["unlink"]),
                    "remove": self._unlink(real["remove"])}
+        if "pwritev" in real:  # not on Windows
+            wrapped["pwritev"] = self._pwritev(real["pwritev"])
         names = getattr(function, "__globals__", {})
         kept = {key: value for key, value in names.items()
                 if any(value is original for original in real.values())}

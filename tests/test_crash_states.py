@@ -213,6 +213,78 @@ def test_strace_records_what_the_model_needs(tmp_path, flag):
     assert os.path.exists(folder / "cp.json")
 
 
+PWRITEV2_SAVE = textwrap.dedent('''
+    import os, sys
+    folder, flags = sys.argv[1], getattr(os, sys.argv[2], 0)
+    target = os.path.join(folder, "cp.json")
+    fd = os.open(target + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.pwritev(fd, [b'{"version": 1, ', b'"turns": 2}'], 0, flags)
+    os.lseek(fd, 0, os.SEEK_END)
+    os.pwritev(fd, [b"\\n"], -1, flags)  # at the file's position, as write
+    os.close(fd)
+    os.replace(target + ".tmp", target)
+    directory = os.open(folder, os.O_RDONLY)
+    os.fsync(directory)
+    os.close(directory)
+''')
+
+
+@pytest.mark.parametrize("flag", ["RWF_DSYNC", "RWF_SYNC", "RWF_HIPRI"])
+def test_a_pwritev2_with_a_per_write_sync_flag_is_durable_when_it_returns(tmp_path, flag):
+    """pwritev2's RWF_DSYNC and RWF_SYNC are "a per-write equivalent of the O_DSYNC open(2) flag" (man pwritev2): such a
+    write needs no fsync (corpus full_pwritev2_rwf_dsync); other flags make nothing durable."""
+    log, script, folder = tmp_path / "trace.log", tmp_path / "save.py", tmp_path / "work"
+    script.write_text(PWRITEV2_SAVE, encoding="utf-8")
+    folder.mkdir()
+    command = [*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder), flag]
+    subprocess.run(command, check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder))
+    expected = b'{"version": 1, "turns": 2}\n'
+    assert [(r["offset"], r["sync"]) for r in records if r["op"] == "write"] == [(0, flag != "RWF_HIPRI"),
+                                                                                (None, flag != "RWF_HIPRI")]
+    states, fs = states_along(records, files={}, path=str(folder / "cp.json"))
+    assert fs.content(str(folder / "cp.json")) == expected
+    if flag == "RWF_HIPRI":
+        assert b"" in set().union(*states)
+    else:
+        assert all(state <= {None, expected} for state in states) and states[-1] == {expected}
+
+
+TMPFILE_SAVE = textwrap.dedent('''
+    import os, sys
+    folder, fsync = sys.argv[1], sys.argv[2] == "fsync"
+    fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600)
+    os.write(fd, b'{"version": 1, "turns": 2}')
+    if fsync:
+        os.fsync(fd)
+    directory = os.open(folder, os.O_RDONLY)
+    os.link(f"/proc/self/fd/{fd}", "cp.json.tmp", dst_dir_fd=directory, follow_symlinks=True)
+    os.close(fd)
+    os.replace(os.path.join(folder, "cp.json.tmp"), os.path.join(folder, "cp.json"))
+    os.fsync(directory)
+    os.close(directory)
+''')
+
+
+@pytest.mark.parametrize("fsync", ["fsync", "none"])
+def test_an_o_tmpfile_linked_in_through_proc_self_fd_brings_its_content(tmp_path, fsync):
+    """open(folder, O_TMPFILE), write, fsync, linkat("/proc/self/fd/N", ...), rename (man 2 open's example; corpus
+    full_tmpfile_linkat): the name is given to the descriptor's file, durable as that file was made."""
+    log, script, folder = tmp_path / "trace.log", tmp_path / "save.py", tmp_path / "work"
+    script.write_text(TMPFILE_SAVE, encoding="utf-8")
+    folder.mkdir()
+    command = [*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder), fsync]
+    subprocess.run(command, check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder))
+    expected = b'{"version": 1, "turns": 2}'
+    states, fs = states_along(records, files={}, path=str(folder / "cp.json"))
+    assert fs.content(str(folder / "cp.json")) == expected
+    if fsync == "fsync":
+        assert all(state <= {None, expected} for state in states) and states[-1] == {expected}
+    else:
+        assert b"" in set().union(*states)
+
+
 FORGED_SYNC = textwrap.dedent('''
     import ctypes, os, sys
     folder, how = sys.argv[1], sys.argv[2]

@@ -17,6 +17,7 @@ from autograder.judge import left_running_feedback
 from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
+from autograder.isolation import KEPT_SCRATCH_INSIDE
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, FLOODED, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 Limits, SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
 from instruments.host import memory_tmp_dir
@@ -309,15 +310,19 @@ def leave():
 
 def find():
     return [place for place in PLACES if os.path.exists(os.path.join(place, "left-behind.txt"))]
-'''
+
+def kept():
+    return os.listdir(KEPT_SCRATCH_INSIDE)
+'''.replace("KEPT_SCRATCH_INSIDE", repr(KEPT_SCRATCH_INSIDE))
 
 
-def test_only_the_working_folder_outlives_a_step():
-    """/tmp and /dev/shm are fresh for each step, every other place is read-only: nothing a step writes
-    outside its working folder reaches the next step, scenario or student."""
+def test_only_the_scenario_s_own_places_outlive_a_step():
+    """Every other place is read-only; the working folder, /tmp and /dev/shm last from step to step of a scenario, as
+    in a kernel from cell to cell, and the next scenario has fresh ones: nothing a step writes reaches another scenario
+    or student. Where the grader keeps them between the steps is out of sight."""
     with Sandbox() as box:
-        outcome = run(box, ELSEWHERE, call("leave"), call("find"))
-        assert value(outcome, 0) == ["/dev/shm", "/tmp", "."] and value(outcome, 1) == ["."]
+        outcome = run(box, ELSEWHERE, call("leave"), call("find"), call("kept"))
+        assert value(outcome, 0) == value(outcome, 1) == ["/dev/shm", "/tmp", "."] and value(outcome, 2) == []
         assert value(run(box, ELSEWHERE, call("find"))) == []
 
 

@@ -249,12 +249,13 @@ def _writes(event: dict) -> bool:
 
 
 def files_written(outcome, index: int) -> list:
-    """Paths (relative to the working folder) that step `index` created, wrote, renamed or removed."""
+    """Paths that step `index` created, wrote, renamed or removed, wherever it may write: relative to the working
+    folder, or whole for one elsewhere (/tmp, /dev/shm). os.path.join(outcome.workdir, name) is the whole path."""
     workdir = outcome.workdir.rstrip("/") + "/"
     began = outcome.started_at[index] if index < len(outcome.started_at) else None  # before it: the definitions
     touched = [e.get("path") for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
                and _writes(e) and (began is None or e["at"] > began)]
-    touched = [p[len(workdir):] for p in touched if isinstance(p, str) and p.startswith(workdir)]
+    touched = [p.removeprefix(workdir) for p in touched if isinstance(p, str)]
     return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 
 

@@ -41,12 +41,12 @@ def side_effects(outcome) -> list:
     checkpoint, or anything holding a checkpoint's or a record's data, or written in a way whose bytes cannot be
     seen (rewritten, renamed, removed, mapped). Lines of text only appended to a log of its own are no side effect,
     as a print is not. strace cannot tell the calls of one process apart: what one wrote counts for all."""
-    workdir = outcome.workdir.rstrip("/") + "/"
     began = outcome.started_at[0] if outcome.started_at else None
     forbidden = []
     for name in files_written(outcome, 0):
         events = [e for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == 0
-                  and (began is None or e["at"] > began) and workdir + name in (e.get("path"), e.get("dst"))]
+                  and (began is None or e["at"] > began)
+                  and os.path.join(outcome.workdir, name) in (e.get("path"), e.get("dst"))]
         opens = [e for e in events if e["op"] == "open"]
         writes = [e for e in events if e["op"] == "write"]
         appended_text = (opens and all(e["op"] in HARMLESS_OPS for e in events)

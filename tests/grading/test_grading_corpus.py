@@ -178,7 +178,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_direct_smtp": {"test_reconcile": 4, "test_incident_fix": 2},  # the direct send reaches the grader too
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
     "tamper_forge_fsync": {"test_save_load": 3},
-    "tamper_dup2_fsync": {"test_save_load": 3},  # fsync through a number dup2 gave to another file
+    # fsync through a number dup2 gave to another file, in /tmp, left there: one file too many (3 before /tmp was seen)
+    "tamper_dup2_fsync": {"test_save_load": 1},
     "tamper_syncfs_other_fs": {"test_save_load": 3},  # syncfs of /dev/shm, not the checkpoint's file system
     # files a cell makes while it is defined are the notebook's only while the step leaves them be (or appends
     # to them as a log does): not a way to hide a function's writes or leftovers
@@ -265,6 +266,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # failed save not to be told from an empty temporary file json.dump left (feedback said "temporary file" before)
     "wrong_save_lock_file_left": {"test_save_load": 2},
     "full_writefile_helper_module": {},  # an added %%writefile cell writes a module the answer imports (4/23 before)
+    # writes outside the working folder are judged as those in it; /tmp and /dev/shm last from step to step of a
+    # scenario, as in a kernel (before: 23/23 and 23/23, above their twins)
+    "tamper_recovery_saves_outside": {"test_recovery_action": 0},  # saves the checkpoint in /tmp
+    "tamper_load_backup_outside": {"test_save_load": 1},  # the backup load falls back to, kept in /tmp
+    "full_pwritev2_rwf_dsync": {},  # writes durable through pwritev2's RWF_DSYNC, no fsync of the file (22/23 before)
+    # open(folder, O_TMPFILE), then linkat("/proc/self/fd/N"): the crash model follows it, but the sandbox's /proc has
+    # no fd/, so every save raises FileNotFoundError. Still a false fail, kept here so that a fix shows
+    "full_tmpfile_linkat": {"test_save_load": 1, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -314,6 +323,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_shm_journal": "wrong_no_save_a",
     "tamper_flood_trace": "wrong_save_direct_write",
     "tamper_flood_trace_recovery": "wrong_recovery_saves",
+    "tamper_recovery_saves_outside": "wrong_recovery_saves",
+    "tamper_load_backup_outside": "wrong_load_falls_back_to_backup",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -428,6 +439,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_default_str": "悄悄转成别的值也不行",
     "wrong_reconcile_retries_failure": "恰好再执行一次",
     "wrong_reconcile_failure_unflagged": "失败了（execute_tool 返回的文本以「错误」开头）",
+    "tamper_recovery_saves_outside": "/tmp/recovery-",  # named among the files it wrote
+    "tamper_load_backup_outside": "更早存下的一份检查点",
 }
 
 
