@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.crash_states import FileSystem
+from autograder.fs_trace import DELETED
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 
@@ -77,14 +78,34 @@ def file_system(files: dict) -> FileSystem:
     return FileSystem(files, names_need_folder_fsync=os.name != "nt")
 
 
+def files_given(outcome) -> dict:
+    """The scenario's files, by their paths as the student's code saw them."""
+    return {os.path.join(outcome.workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
+            for name, data in outcome.scenario.files.items()}
+
+
+def killed_files(outcome, points: list) -> list:
+    """For each index `last` in `points` (in order), {relative path: content} of the working folder as a kill right
+    after fs_events[last] leaves it: a process kill loses nothing the kernel has, and a file with no name left is
+    gone with the process."""
+    fs = file_system(files_given(outcome))
+    workdir = outcome.workdir.rstrip("/") + "/"
+    left, done = [], 0
+    for last in points:
+        for event in outcome.fs_events[done:last + 1]:
+            fs.apply(event)
+        done = last + 1
+        left.append({path[len(workdir):]: fs.content(path) for path in fs.names
+                     if path.startswith(workdir) and DELETED not in path})
+    return left
+
+
 def power_cuts(outcome, saves: list) -> list:
     """The cuts during and right after each save in `saves` (Save objects), in the order of the calls; and after
     each call that a thread or process the save left behind made once it had returned."""
     workdir = outcome.workdir
     target = os.path.join(workdir, outcome.scenario.meta["file"])
-    files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
-             for name, data in outcome.scenario.files.items()}
-    fs = file_system(files)
+    fs = file_system(files_given(outcome))
     by_step = {save.step: save for save in saves}
     ended = {}  # step -> the cut at the moment its save returned
     cuts, ops, calls = [], {save.step: frozenset() for save in saves}, {save.step: [] for save in saves}
@@ -271,8 +292,7 @@ def run_agent_problem(outcome, reference, step: int = 0) -> str | None:
     """
     workdir = outcome.workdir
     target = os.path.join(workdir, outcome.scenario.meta["file"])
-    files = {os.path.join(workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
-             for name, data in outcome.scenario.files.items()}
+    files = files_given(outcome)
     fs = file_system(files)
     known = {}
     previous, _ = reference_load(reference, files.get(target), known)

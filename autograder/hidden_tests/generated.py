@@ -12,13 +12,13 @@ What is drawn (the lesson's contract, not its examples):
   turn as a plain string, two calls in one turn answered in one message, a tool_result as a
   string, as text blocks or without content, an earlier is_error, a user's own words after a
   result or after the model's answer); the task as a string or a text block, in any wording;
-  earlier calls with the dangling call's very name and input, answered then, and of its tool
-  with another input (in every case with a history, from `alternating`); counters that
-  have nothing to do with the history's length;
+  an earlier call with the dangling call's very name and input, answered then without is_error,
+  and one of its tool with another input (in every case with a history, from `alternating`);
+  counters that have nothing to do with the history's length;
 - dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
   with or contain a read-only name, high-impact verbs no deny-list names, names that sound like
   reading and are on no list (get_invoice or fetch_report every time; lookupPrice, search_orders),
-  and names made up from nothing;
+  names made up from nothing, and parts of a read-only name (email, read, sent_email);
 - broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
   above and below 1, the version 1 written as text ("1", and other text int() or float() reads
   as 1), JSON that is no object, fields missing, text that is not UTF-8, a folder, a file no one
@@ -118,6 +118,17 @@ def _around(name, before, after):
 NAMED_TOOLS = READ_ONLY_TOOL_NAMES | set(EFFECT_TOOLS)
 
 
+def _parts(name: str) -> set:
+    """The names inside a read-only tool's name: runs of its words, and each run without a plural's s ("email",
+    "sent_email" in list_sent_emails). A READ_ONLY_TOOLS written as one string makes `in` a substring test."""
+    words = name.split("_")
+    runs = {"_".join(words[start:end]) for start in range(len(words)) for end in range(start + 1, len(words) + 1)}
+    return {part for run in runs for part in (run, run.removesuffix("s")) if len(part) > 2} - {name}
+
+
+PARTS_OF_READ_ONLY = tuple(sorted(set().union(*map(_parts, READ_ONLY_TOOL_NAMES)) - NAMED_TOOLS))
+
+
 def _unheard_of(call: tuple) -> bool:
     return call[0] not in NAMED_TOOLS
 
@@ -135,12 +146,13 @@ DANGLING = {
     "sounds_read_only": st.tuples(st.builds(_sounding, st.sampled_from(READING_VERBS), st.sampled_from(NOUNS),
                                             st.booleans()), INPUTS),
     "made_up": st.tuples(SNAKE, INPUTS),
+    "part_of_read_only": st.tuples(st.sampled_from(PARTS_OF_READ_ONLY), INPUTS),  # email, read, search, sent_email...
     # a read-only tool's name in other letters' case: names are compared as written, like the API's
     "other_case": st.tuples(st.builds(lambda name, spell: spell(name), st.sampled_from(READ_ONLY),
                                       st.sampled_from((str.upper, str.title, str.capitalize))), INPUTS),
 }
 UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "get_or_fetch", "sounds_read_only",
-              "made_up", "other_case")
+              "made_up", "part_of_read_only", "other_case")
 DANGLING.update({kind: DANGLING[kind].filter(_unheard_of) for kind in UNHEARD_OF})
 ANY_CALL = st.one_of(*DANGLING.values())
 TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
@@ -154,11 +166,13 @@ def alternating(*cases: dict):
     text after the dangling call in the order n, y, y, n, n, y, ... So any two cases from an even position hold
     both lengths and both wordings, and any four each pairing of them, whatever the seed. Every one with earlier
     turns has an earlier call of the dangling call's tool with another input: the first of its calls in the
-    order 1, 5, 9, ..., the last in the order 3, 7, ... (a lookup in the history finds it, either way)."""
+    order 1, 5, 9, ..., the last in the order 3, 7, ... (a lookup in the history finds it, either way); and the
+    very dangling call (its name and input), made and answered without is_error, in another earlier turn."""
     return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
                                    task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2],
                                    after_call=(number + 1) // 2 % 2 == 1,
-                                   same_tool_before=(None, "first", None, "last")[number % 4])
+                                   same_tool_before=(None, "first", None, "last")[number % 4],
+                                   same_call_before=number % 2 == 1)
                        for number, case in enumerate(cases)))
 
 
@@ -193,15 +207,16 @@ def _assistant(draw, calls: list) -> dict:
 
 
 @st.composite
-def _results(draw, calls: list) -> dict:
-    """One user message answering every call, the tool_result blocks first (as the API requires)."""
+def _results(draw, calls: list, flags: tuple = (None, False, True)) -> dict:
+    """One user message answering every call, the tool_result blocks first (as the API requires); each block's
+    is_error one of `flags` (None: no is_error)."""
     blocks = []
     for call in calls:
         block = {"type": "tool_result", "tool_use_id": call["id"]}
         content = draw(RESULT_CONTENT)
         if content is not None:
             block["content"] = content
-        flag = draw(st.sampled_from((None, False, True)))
+        flag = draw(st.sampled_from(flags))
         if flag is not None:
             block["is_error"] = flag
         blocks.append(block)
@@ -225,18 +240,25 @@ def _other_input(draw, name: str, tool_input: dict):
 
 @st.composite
 def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
-                after_call: bool = False, same_tool_before: str | None = None) -> dict:
+                after_call: bool = False, same_tool_before: str | None = None, same_call_before: bool = False) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
     `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
     `after_call`: the model wrote some text after the dangling call; `same_tool_before` ("first", "last"): the
-    first or the last earlier turn called the dangling call's tool with another input."""
+    first or the last earlier turn called the dangling call's tool with another input; `same_call_before`: another
+    earlier turn made the very dangling call, answered without is_error (which says nothing of the dangling one)."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
     count = draw(st.integers(*exchanges))
     other_at = {"first": 0, "last": count - 1}.get(same_tool_before) if dangling is not None and count else None
+    free = [number for number in range(count) if number != other_at]
+    same_at = draw(st.sampled_from(free)) if same_call_before and dangling is not None and free else None
     for number in range(count):
+        if number == same_at:
+            calls = [_call(draw, *dangling)]
+            messages += [draw(_assistant(calls)), draw(_results(calls, flags=(None, False)))]
+            continue
         other = _other_input(draw, *dangling) if number == other_at else None
         if other is not None:  # the same tool before, with another input: what is run again is the dangling call
             calls = [_call(draw, dangling[0], other)]

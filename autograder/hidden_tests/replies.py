@@ -135,14 +135,16 @@ def _sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: lis
             f"{output_said(_result_output(wanted_messages, where))}")
 
 
-def replies_problem(grading, outcome, index: int) -> str | None:
-    """Why run number `index` of the scenario did not do what the reference does on the same replies; None if it did."""
+def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None) -> str | None:
+    """Why run number `index` of the scenario (resumed from `checkpoint`; None: from scratch) did not do what the
+    reference does on the same replies; None if it did."""
     step = outcome.scenario.steps[index]
     calls = [c for c in outcome.model_calls if c["step"] == index]
     tools = outcome.student_tool_calls(index)
     records = sorted(calls + tools, key=lambda record: record["seq"])
     mine = [_action(record) for record in records]
-    actions, requests, state, saved, _ = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools)
+    actions, requests, state, saved, _ = reference_run(grading, step["args"][0], step.get("replies", []), calls, tools,
+                                                       checkpoint)
     replies = [c["reply"] for c in calls if c["status"] == 200]
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
         asked = mine[:number].count(("model", 200))

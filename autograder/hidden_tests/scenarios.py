@@ -34,6 +34,7 @@ AGENT_QUICK_TIMEOUT = 8.0  # once run_agent has run out of time
 FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the big save
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
 FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
+DEFAULT_FILE = "checkpoint.json"  # the notebook's CHECKPOINT_PATH
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 WITHOUT_CLIENT = object()  # run_agent called without a client argument
 
@@ -59,6 +60,15 @@ class Draw:
 
     def file(self, prefix: str = "", folder: str | None = None) -> str:
         return f"{folder or self.folder()}/{prefix}{self.letters(8)}.json"
+
+    def bystanders(self, folder: str) -> dict:
+        """kind -> (name, content): files of others in `folder` ("" or ending in "/"), which a save there must leave
+        as they are: another task's temporary file, half written (its save is under way), and a user's own file
+        that ends in .tmp too."""
+        other = json.dumps(self.sample("cpA", self.rng.choice(MEETING_TASKS)), ensure_ascii=False)
+        return {"other_task": (f"{folder}{self.letters(7)}.json.{self.letters(8)}.tmp",
+                               other[:self.rng.randint(1, len(other) - 1)]),
+                "user": (f"{folder}{self.letters(5)}.tmp", "用户自己的草稿，不是检查点。\n")}
 
     def two_wordings(self, pool) -> tuple:
         return tuple(self.rng.sample(pool, 2))
@@ -161,6 +171,7 @@ def build(max_turns: int, rng) -> dict:
     # a Chinese error message cannot come from quoting the file; the GBK one is what an editor on Windows may save.
     state, previous = draw.sample("cpB", meeting), draw.sample("cpA", meeting)
     saved = draw.file()
+    beside_saved = draw.bystanders(saved.rsplit("/", 1)[0] + "/")
     folder = draw.folder()
     damaged = dict(drawn(rng, st.tuples(*(generated.broken_files(kind) for kind in generated.BROKEN_KINDS))))
     damaged = {kind: damaged[kind] for kind in rng.sample(list(damaged), len(damaged))}
@@ -175,9 +186,11 @@ def build(max_turns: int, rng) -> dict:
     targets = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=kept) for kind in unjsonable}
     # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved, read_left=True,
-                 files={saved: json.dumps(previous, ensure_ascii=False), **on_disk,
+                 files={saved: json.dumps(previous, ensure_ascii=False), **on_disk, **dict(beside_saved.values()),
                         **{target: json.dumps(previous, ensure_ascii=False) for target in targets.values()}},
                  meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
+                       "bystanders": {kind: name for kind, (name, _) in beside_saved.items()},
+                       "after_kill": draw.sample("cpC", email),
                        "damaged": damaged, "task": meeting, "unjsonable": unjsonable, "unsaved": targets,
                        "unsaved_folder": kept, "first_unsaved": 3 + len(damaged)},
                  steps=[call("save_checkpoint", state, path(saved)),
@@ -207,8 +220,13 @@ def build(max_turns: int, rng) -> dict:
                  steps=[*({**step, "batch": "saves"} for step in reloads + saves),
                         *({**call("load_checkpoint", path(name)), "batch": "broken"} for name in backed.values())]))
 
-    # The default path, CHECKPOINT_PATH: a bare file name, in the folder the notebook runs in.
-    add(Scenario("save_default_path", independent_steps=True, meta={"state": state},
+    # The default path, CHECKPOINT_PATH: a bare file name, in the folder the notebook runs in, over an earlier
+    # checkpoint there (a power cut is judged as on any path), beside other files of that folder.
+    beside_default = draw.bystanders("")
+    add(Scenario("save_default_path", independent_steps=True,
+                 files={DEFAULT_FILE: json.dumps(previous, ensure_ascii=False), **dict(beside_default.values())},
+                 meta={"state": state, "previous": previous, "file": DEFAULT_FILE,
+                       "bystanders": {kind: name for kind, (name, _) in beside_default.items()}},
                  steps=[call("save_checkpoint", state), call("load_checkpoint")]))
 
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
@@ -234,7 +252,8 @@ def build(max_turns: int, rng) -> dict:
                          "batch": "read_file" if kind == "read_file" else "others"}
                         for number, (cp, kind) in enumerate(zip(read_only, kinds))]))
 
-    send = drawn(rng, checkpoints(DANGLING["send_email"]))
+    # the same email sent before, answered without is_error: that one went out, whether this one did is unknown
+    send = drawn(rng, checkpoints(DANGLING["send_email"], exchanges=(1, 5), same_call_before=True))
     add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
                  emails_before=(send["pendingToolUse"]["input"],),  # it went out just before the crash
                  steps=[{**call("reconcile", send), "report_args": True}]))
@@ -283,6 +302,22 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting), client=None)
     agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
           crash={"after_tool": "send_email"})
+    # Resumed with a call of a tool no list names left dangling (it may have had an effect: reconcile runs nothing,
+    # answers is_error), on each task, and with send_email left dangling, in shuffled order in one process: neither
+    # the task, the sample nor the place says which is which. The reference's run_agent on the same checkpoint is
+    # the oracle (none of these runs a tool in the grader's own reconcile, which the oracle would not see).
+    unheard_of = [drawn(rng, DANGLING[kind]) for kind in rng.sample(UNHEARD_OF, 2)]
+    resumes = [(draw.with_pending(draw.sample("cpB", meeting), *unheard_of[0]), resumed_meeting),
+               (draw.with_pending(draw.sample("cpC", email), *unheard_of[1]), resumed_email),
+               (draw.sample("cpC", email), resumed_email)]
+    resumes = rng.sample(resumes, len(resumes))
+    where = [draw.file() for _ in resumes]
+    add(Scenario("agent_dangling", standins=STANDINS, independent_steps=True, read_after=tuple(where),
+                 files={file: json.dumps(cp, ensure_ascii=False) for file, (cp, _) in zip(where, resumes)},
+                 meta={"checkpoints": [cp for cp, _ in resumes], "files": where},
+                 steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
+                         "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
+                        for file, (_, task) in zip(where, resumes)]))
     # A few turns left; the process dies before one of the tool calls and is started again.
     ending = draw.sample("cpA", meeting)
     ending["turns"] = max_turns - rng.randint(8, 12)

@@ -208,7 +208,7 @@ def check_save_points(outcome):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_pending(grading):
-    """续跑前先给悬空调用对账；发信途中崩溃，重启后邮件不会发第二封"""
+    """续跑前先给悬空调用对账（课程没提过的工具不重新执行，补 is_error）；发信途中崩溃，重启后邮件不会发第二封"""
     outcome = grading.outcome("agent_pending")
     checkpoint = outcome.scenario.meta["checkpoint"]
     message = problem(outcome, 0, "run_agent(task, client=None, path=path)")  # client=None, as the signature allows
@@ -234,6 +234,12 @@ def test_resume_pending(grading):
     if message:
         fail(message)
 
+    dangling = grading.outcome("agent_dangling")
+    for index in range(len(dangling.steps)):
+        message = dangling_problem(grading, dangling, index)
+        if message:
+            fail(message)
+
     crash = grading.outcome("agent_crash_send")
     if crash.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
         fail("发信任务没有走到 send_email：" + (problem(crash, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行 send_email"))
@@ -247,6 +253,22 @@ def test_resume_pending(grading):
                            and same(snapshot.get("messages"), resumed[0]["messages"])),
            "悬空的 send_email 对账之后、调用模型之前也要先存档：对账补上的 is_error 结果和存档点 B 一样要落盘，"
            "不管悬空的是什么工具")
+
+
+def dangling_problem(grading, outcome, index: int) -> str | None:
+    """How run number `index`, resumed with a call left dangling (of a tool no list names, or send_email), did
+    otherwise than the reference's run_agent on the same checkpoint; None if it did the same."""
+    checkpoint = outcome.scenario.meta["checkpoints"][index]
+    pending = checkpoint["pendingToolUse"]
+    ran = [c for c in outcome.student_tool_calls(index) if c["name"] == pending["name"]]
+    calls = [c for c in outcome.model_calls if c["step"] == index]
+    actions = reference_run(grading, outcome.scenario.steps[index]["args"][0], [], calls,
+                            outcome.student_tool_calls(index), checkpoint)[0]
+    if ran and not any(action[0] == "tool" and action[1] == pending["name"] for action in actions):
+        return (f"从检查点续跑：悬空的是 {pending['name']}（不在 READ_ONLY_TOOLS 里，课程没提过的工具，崩溃前可能已经生效），"
+                f"你的 run_agent 却通过 execute_tool 又执行了它 {len(ran)} 次。有悬空调用就先交给 reconcile：不在只读之列的"
+                "一律不执行、补 is_error，再存档、调用模型；不能只把 send_email 当成不能重来的")
+    return replies_problem(grading, outcome, index, checkpoint)
 
 
 @pytest.mark.grade(GRADE, 1)

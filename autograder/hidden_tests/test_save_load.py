@@ -8,12 +8,12 @@ import pytest
 from autograder.child import python_value
 from autograder.contract import checkpoint_differences, error_kind
 from autograder.protocol import StepStatus
-from autograder.sandbox import scratch_folder
+from autograder.sandbox import Scenario, scratch_folder
 
-from .crashes import Save, files_to_load, first_failure, power_cuts, student_loads
+from .crashes import Save, describe, files_to_load, first_failure, killed_files, power_cuts, student_loads
 from .helpers import (as_the_step, as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
                       returned, same, short, stray_files, without_paths)
-from .scenarios import FOLDER
+from .scenarios import FOLDER, call, path as at_path
 
 GRADE = "test_save_load"
 LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BROKEN_KINDS) -> how the feedback names it
@@ -29,6 +29,13 @@ LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BR
     "folder": "path 上是一个文件夹时",
     "unreadable": "文件存在、但没有读权限时",
 }
+BYSTANDERS = {  # the kind of file of others beside the checkpoint (Draw.bystanders) -> its name in the feedback
+    "other_task": "另一个任务正在写的临时文件",
+    "user": "用户自己的文件",
+}
+MAX_KILLS = 4  # the distinct moments inside a save at which the grader kills it and saves again
+KILL_ADVICE = ("进程被杀（OOM Killer、kill -9、断电）时，谁也来不及删保存用的临时文件：上次留下的残骸不能让以后的保存失败。"
+               "用 tempfile.mkstemp 每次取一个不会撞名的临时文件；固定名字的临时文件不能用 O_EXCL（open(..., \"x\")）新建")
 UNSAVED = {  # the kind of value JSON cannot hold (autograder.hidden_tests.generated.UNJSONABLE) -> its name
     "set": "一个 set（集合）",
     "bytes": "一段 bytes（字节串）",
@@ -99,7 +106,7 @@ def _json_or_none(text):
 
 @pytest.mark.grade(GRADE, 1)
 def test_round_trip(grading):
-    """保存后原样读回（六个字段都一样），文件夹里不留临时文件；文件不存在时返回 None"""
+    """保存后原样读回（六个字段都一样），文件夹里不留临时文件、别的文件原样不动，也不留下打开的文件描述符；文件不存在时返回 None"""
     outcome = grading.outcome("save_roundtrip")
     state, name = outcome.scenario.meta["state"], outcome.scenario.meta["file"]
     returned(outcome, 0, "save_checkpoint(state, path)")
@@ -118,7 +125,22 @@ def test_round_trip(grading):
     returned(default, 0, "save_checkpoint(state)（默认的 CHECKPOINT_PATH，只有文件名，没有文件夹）")
     wrong = checkpoint_differences(returned(default, 1, "load_checkpoint()（默认的 CHECKPOINT_PATH）"), state)
     expect(not wrong, f"存到默认的 CHECKPOINT_PATH 再读回来，内容和保存的 state 不一样（{'、'.join(wrong)}）")
+    check_bystanders(outcome)
+    check_bystanders(default)
     check_reloads(grading)
+    check_no_leaks(grading)
+
+
+def check_bystanders(outcome):
+    """The files of others in the checkpoint's folder are as they were: a save touches its own temporary file and
+    the checkpoint, nothing else."""
+    for kind, name in outcome.scenario.meta["bystanders"].items():
+        after = outcome.files_after.get(name)
+        expect(after == outcome.scenario.files[name],
+               f"保存之后，path 所在的文件夹里原有的 {name}（{BYSTANDERS[kind]}）被你的 save_checkpoint "
+               f"{'删掉' if after is None else '改写'}了：保存只该碰它自己的临时文件和 path。同一个文件夹里别的 .tmp 文件"
+               "可能是另一个任务正在保存的临时文件（删掉它，那边的 os.replace 就会失败），也可能是用户自己的文件；"
+               "上次崩溃留下的临时文件无害，用不着去扫")
 
 
 def reference_values(reference, steps: list) -> list:
@@ -156,6 +178,32 @@ def check_reloads(grading):
                    "（例如 functools.lru_cache）：存过新的检查点、或者调用方改过上次返回的 dict（run_agent 会追加消息、"
                    "增加 turns）之后，留着的就不是磁盘上的那一份了")
         done.append(call + ("（调用方随后改动了它返回的 dict）" if step.get("spoil_after") else ""))
+
+
+def check_no_leaks(grading):
+    """The saves of one process leave no descriptor open behind them."""
+    outcome = grading.outcome("save_reload")
+    saves = sum(step["name"] == "save_checkpoint" for step in outcome.scenario.steps if step.get("batch") == "saves")
+    left = leaked_descriptors(outcome, 0)
+    expect(len(left) < 2, f"在同一个进程里保存了 {saves} 次，有 {len(left)} 个为写文件打开的文件描述符到最后也没有关上"
+                          f"（第一个：「{describe(left[0], outcome.workdir) if left else ''}」）：每保存一次就漏掉一个，"
+                          "一个进程跑上几百轮就会用完描述符（EMFILE），存不了档了。tempfile.mkstemp 返回的是已经打开的描述符："
+                          "用它来写（with os.fdopen(fd, \"w\") as f: …，结束时会关上），不要按名字再打开一次、把它晾在那里")
+
+
+def leaked_descriptors(outcome, step: int) -> list:
+    """The open records (of a file opened to write) of the process that ran step `step` and the steps batched with
+    it, after the step began, whose descriptor was never closed: each save that leaks one leaves one more."""
+    began = outcome.started_at[step] if step < len(outcome.started_at) else None
+    opened = {}
+    for event in outcome.fs_events:
+        if event["step"] != step or (began is not None and event["at"] <= began):
+            continue
+        if event["op"] == "open" and any(flag in str(event.get("flags")) for flag in ("O_WRONLY", "O_RDWR")):
+            opened[event.get("fd")] = event
+        elif event["op"] == "close":
+            opened.pop(event.get("fd"), None)
+    return list(opened.values())
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -223,7 +271,7 @@ def check_no_older_state(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_atomic(grading):
-    """一次写到一半失败的保存（磁盘写满，或 state 里有 JSON 存不了的值）：异常抛出来，上一份检查点完好，文件夹里不留临时文件"""
+    """一次写到一半失败的保存（磁盘写满，或 state 里有 JSON 存不了的值）：异常抛出来，上一份检查点完好，文件夹里不留临时文件；保存途中进程被杀，留下的文件不妨碍下一次保存"""
     outcome = grading.outcome("save_atomic")
     meta = outcome.scenario.meta
     if problem(outcome, 0, "第一次保存"):
@@ -248,6 +296,50 @@ def test_atomic(grading):
     check_no_stray_files(outcome, 1, meta["file"], meta["state"], "一次失败的保存之后",
                          "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
     check_unsaved(grading)
+    check_save_after_kill(grading)
+
+
+def kill_points(outcome, step: int) -> list:
+    """(the index of a recorded call of save step `step`, the checkpoint folder's files as a kill right after it
+    leaves them): the last such moment of each set of file names the save's calls make there, but for the set it
+    found (at most MAX_KILLS, in order)."""
+    began, ended = outcome.started_at[step], outcome.returned_at[step]
+    inside = [number for number, e in enumerate(outcome.fs_events) if e["step"] == step
+              and (began is None or e["at"] > began) and (ended is None or e["at"] <= ended)]
+    folder = os.path.dirname(outcome.scenario.meta["file"]) + "/"
+    found = {frozenset(name for name in outcome.scenario.files if name.startswith(folder)): None}
+    for number, files in zip(inside, killed_files(outcome, inside)):
+        there = {name: data for name, data in files.items() if name.startswith(folder)}
+        found[frozenset(there)] = (number, there)
+    return [point for point in found.values() if point is not None][:MAX_KILLS]
+
+
+def check_save_after_kill(grading):
+    """Killed inside a save over a checkpoint (at each moment its calls leave other files in the folder), then
+    saved again on the files as the kill left them (each in a folder of its own, in one process): the save
+    succeeds and the checkpoint loads as the new one."""
+    outcome = grading.outcome("save_roundtrip")
+    meta = outcome.scenario.meta
+    if outcome.steps[0]["status"] != StepStatus.RETURNED:
+        return  # test_round_trip says why
+    points = kill_points(outcome, 0)
+    files, steps = {}, []
+    for number, (_, there) in enumerate(points):
+        files.update({f"killed-{number}/{name}": data for name, data in there.items()})
+        where = at_path(f"killed-{number}/{meta['file']}")
+        steps += [{**call("save_checkpoint", meta["after_kill"], where), "batch": "killed"},
+                  {**call("load_checkpoint", where), "batch": "killed"}]
+    killed = grading.outcome("save_after_kill", Scenario("save_after_kill", steps, files=files,
+                                                         independent_steps=True))
+    for number, (last, _) in enumerate(points):
+        where = (f"进程在保存途中（「{describe(outcome.fs_events[last], outcome.workdir)}」之后）被杀掉，"
+                 "文件夹里的文件都是被杀那一刻的样子，重启之后再调用 save_checkpoint(新的 state, path)")
+        message = problem(killed, 2 * number, "save_checkpoint")
+        expect(message is None, f"{where}：{message}。{KILL_ADVICE}")
+        loaded = killed.steps[2 * number + 1]
+        expect(loaded["status"] == StepStatus.RETURNED and same(loaded.get("value"), meta["after_kill"]),
+               f"{where}，它返回之后 load_checkpoint 读到的不是刚存下的那一份："
+               + (problem(killed, 2 * number + 1, "load_checkpoint") or f"返回了 {short(loaded.get('value'), 60)}"))
 
 
 def check_unsaved(grading):
@@ -292,6 +384,10 @@ def test_durable(grading):
     cuts += power_cuts(atomic, [Save(0, None, small, "第一次保存（path 上还没有检查点）时"),
                                 Save(1, small, atomic.scenario.meta["big"], "一次写到一半磁盘满了的保存中",
                                      made_to_fail=True)])
+    default = grading.outcome("save_default_path")
+    cuts += power_cuts(default, [Save(0, default.scenario.meta["previous"], default.scenario.meta["state"],
+                                      "存到默认的 CHECKPOINT_PATH 时（只有文件名：os.path.dirname 是空字符串，"
+                                      "它所在的文件夹是当前文件夹）")])
     message = first_failure(cuts, grading.reference)
     if message:
         fail(message)

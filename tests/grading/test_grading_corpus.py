@@ -274,6 +274,17 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # open(folder, O_TMPFILE), then linkat("/proc/self/fd/N"): the crash model follows it, but the sandbox's /proc has
     # no fd/, so every save raises FileNotFoundError. Still a false fail, kept here so that a fix shows
     "full_tmpfile_linkat": {"test_save_load": 1, "test_incident_fix": 0},
+    # probing, lesson 3 (23/23 before unless said)
+    "wrong_save_bare_name_skips_dir_fsync": {"test_save_load": 3},  # no folder fsync when dirname(path) is ""
+    "wrong_save_exclusive_fixed_tmp": {"test_save_load": 3},  # <path>.tmp opened "x": a kill leaves it, saves fail
+    "wrong_save_mkstemp_fd_leak": {"test_save_load": 3},  # mkstemp's descriptor never closed: one per save
+    "wrong_save_sweeps_folder_tmp": {"test_save_load": 3},  # deletes every *.tmp of the folder: others' files
+    "wrong_save_bare_name_tmp_in_system_tmp": {"test_save_load": 3},  # mkstemp(dir=None) on a bare name: /tmp
+    "wrong_save_dir_fsync_only_when_new": {"test_save_load": 3},  # no folder fsync over an existing checkpoint
+    "wrong_agent_inline_rerun_unless_email": {"test_run_agent": 4},  # a dangling tool no list names run again
+    "wrong_readonly_one_string": {"test_recovery_action": 2, "test_reconcile": 4},  # `in` a substring test
+    "wrong_reconcile_send_seen_before": {"test_reconcile": 4},  # "done before" for the same call answered earlier
+    "wrong_reconcile_reuses_earlier_read": {"test_reconcile": 3},  # copies an earlier result (20-22/23 by seed)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -330,6 +341,14 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_send_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_exhaust": "留下的进程 3 秒后还在运行",
+    "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
+    "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",
+    "wrong_save_mkstemp_fd_leak": "文件描述符到最后也没有关上",
+    "wrong_save_sweeps_folder_tmp": "保存只该碰它自己的临时文件和 path",
+    "wrong_agent_inline_rerun_unless_email": "课程没提过的工具",
+    "wrong_readonly_one_string": "不在只读工具之列",
+    "wrong_reconcile_send_seen_before": "不能重新执行：它的 tool_result 要带 is_error",
+    "wrong_reconcile_reuses_earlier_read": "恰好再执行一次",
     "tamper_flood_trace": "评分器每一步只记录前 5000 次",
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
     "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",

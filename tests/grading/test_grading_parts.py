@@ -6,6 +6,7 @@ import json
 import math
 import random
 import stat
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -16,6 +17,7 @@ from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
+from autograder.hidden_tests.test_save_load import leaked_descriptors
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.lessons import lesson
@@ -266,6 +268,12 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
                 assert scenario.meta["task"] != scenario.meta["checkpoint"]["task"]
     tools = [cp["pendingToolUse"]["name"] for cp in first["reconcile_unheard_of"].meta["checkpoints"]]
     assert len(tools) == len(generated.UNHEARD_OF) and not set(tools) & READ_ONLY_TOOL_NAMES
+    for built in (first, other):  # resumed with a tool no list names dangling, on each task, beside a send_email
+        dangling = built["agent_dangling"]
+        pending = [(cp["pendingToolUse"]["name"], "邮件" in cp["task"]) for cp in dangling.meta["checkpoints"]]
+        unheard_of = {email for name, email in pending if name not in generated.NAMED_TOOLS}
+        assert unheard_of == {True, False} and ("send_email", True) in pending
+        assert len(set(dangling.meta["files"])) == len(dangling.steps) == 3
 
 
 def test_task_wordings_keep_the_scripted_model_on_its_plan():
@@ -289,6 +297,9 @@ def test_unheard_of_tools_defeat_each_shortcut():
     assert all(name.startswith(generated.READING_VERBS) for name in sounding) and len(set(sounding)) > 20
     assert any("_" in name for name in sounding) and any("_" not in name for name in sounding)
     assert all(name.startswith(("get_", "fetch_")) for name in names["get_or_fetch"])
+    # READ_ONLY_TOOLS written as one string: `in` finds these inside it
+    assert all(name in ", ".join(sorted(READ_ONLY_TOOL_NAMES)) for name in names["part_of_read_only"])
+    assert {"email", "read", "search", "file", "list", "sent_email"} <= set(generated.PARTS_OF_READ_ONLY)
     named = READ_ONLY_TOOL_NAMES | set(load_reference(lesson("lesson04")).EFFECTS)  # both lessons' tables
     assert all(name not in named for kind in names for name in names[kind])
     assert len(set(names["made_up"])) > 20
@@ -408,6 +419,41 @@ def test_each_reply_shape_carries_the_same_step_as_the_api_may(shape):
     if uses:
         check_tool_pairing(messages + [assistant_message(reply), {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": "结果"}]}])
+
+
+def test_every_reconcile_with_a_history_has_the_same_call_answered_before():
+    """Whatever the seed: a reconcile that trusts an earlier answer of the very same call (its result copied, or
+    "done before" for a call it may not run again) meets one in every case with a history."""
+    for seed in range(6):
+        built = scenarios.build(40, random.Random(seed))
+        cases = [cp for name in ("reconcile_read_only", "reconcile_send_email", "reconcile_unheard_of")
+                 for cp in built[name].meta["checkpoints"]] + built["recovery_action"].meta["cases"]
+        for cp in cases:
+            pending = cp["pendingToolUse"]
+            if pending is None or len(cp["messages"]) <= 2:
+                continue
+            answered = {block["tool_use_id"]: block for message in cp["messages"][1:-1]
+                        if isinstance(message["content"], list) for block in message["content"]
+                        if block["type"] == "tool_result"}
+            same = [answered.get(block["id"]) for message in cp["messages"][1:-1]
+                    if isinstance(message["content"], list) for block in message["content"]
+                    if block["type"] == "tool_use" and block["name"] == pending["name"]
+                    and block["input"] == pending["input"]]
+            assert any(result is not None and not result.get("is_error") for result in same), cp
+
+
+def test_descriptors_a_process_of_saves_never_closed_are_the_ones_opened_to_write():
+    """Opened to write after the step began and never closed: a folder fsynced, a file read, a log the cell opened
+    before the step, and a descriptor closed (its number then taken again) are not among them."""
+    def event(at, op, fd, flags=None, path="/w/runs/a.json.tmp"):
+        return {"step": 0, "op": op, "fd": fd, "flags": flags, "path": path, "at": at}
+    events = [event(1, "open", 3, "O_WRONLY|O_CREAT|O_APPEND", "/w/agent.log"),  # the cell's log, before the step
+              event(5, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(6, "close", 4),
+              event(7, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(8, "open", 5, "O_RDONLY|O_DIRECTORY", "/w/runs"),
+              event(9, "close", 5), event(10, "open", 5, "O_RDONLY", "/w/runs/a.json"),
+              event(11, "open", 6, "O_RDWR|O_CREAT|O_EXCL", "/w/runs/b.tmp")]
+    outcome = SimpleNamespace(fs_events=events, started_at=[2])
+    assert [e["at"] for e in leaked_descriptors(outcome, 0)] == [7, 11]
 
 
 def test_recovery_cases_say_nothing_but_the_dangling_call():
