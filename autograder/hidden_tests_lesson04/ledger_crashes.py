@@ -10,15 +10,9 @@ import json
 import os
 from collections import Counter
 
-from autograder.hidden_tests.crashes import describe, file_system, run_goes_on
+from autograder.hidden_tests.crashes import describe, file_system, files_given, run_goes_on
 
 from .helpers import records_of_each
-
-
-def files_given(outcome) -> dict:
-    """The scenario's files, by their paths as the student's code saw them."""
-    return {os.path.join(outcome.workdir, name): data if isinstance(data, bytes) else data.encode("utf-8")
-            for name, data in outcome.scenario.files.items()}
 
 
 def cuts(outcome, relative: str, step: int) -> list:

@@ -11,17 +11,15 @@ import random
 
 import pytest
 
-from autograder.fs_trace import DELETED
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
-from autograder.hidden_tests.crashes import describe, file_system
+from autograder.hidden_tests.crashes import describe, killed_files
 from autograder.hidden_tests.helpers import usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, pairing_problem, problem, records_in, returned, same,
                       saved_state, short, text_of)
 from .effects_runs import effects_problem
-from .ledger_crashes import files_given
 
 GRADE = "test_run_agent"
 
@@ -244,12 +242,7 @@ def killed_mid_append(outcome, rng) -> tuple | None:
     if len(inside) < 2:
         return None
     last = inside[rng.randrange(len(inside) - 1)]  # after the first of its calls at the earliest, before its last
-    fs = file_system(files_given(outcome))
-    for event in outcome.fs_events[:last + 1]:
-        fs.apply(event)
-    workdir = outcome.workdir.rstrip("/") + "/"
-    files = {path[len(workdir):]: fs.content(path) for path in fs.names
-             if path.startswith(workdir) and DELETED not in path}  # a file with no name left is gone with the process
+    files = killed_files(outcome, [last])[0]
     # the checkpoint is the grader's to save here (save point A, written before the intent)
     files[outcome.scenario.watch] = json.dumps(saved_state(sent), ensure_ascii=False)
     return files, describe(outcome.fs_events[last], outcome.workdir)
