@@ -135,9 +135,11 @@ def _sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: lis
             f"{output_said(_result_output(wanted_messages, where))}")
 
 
-def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None) -> str | None:
+def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None,
+                    model_calls: int | None = None) -> str | None:
     """Why run number `index` of the scenario (resumed from `checkpoint`; None: from scratch) did not do what the
-    reference does on the same replies; None if it did."""
+    reference does on the same replies; None if it did. `model_calls`: judge only up to that many model calls (their
+    messages included), not what comes after them."""
     step = outcome.scenario.steps[index]
     calls = [c for c in outcome.model_calls if c["step"] == index]
     tools = outcome.student_tool_calls(index)
@@ -155,6 +157,8 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
             sent = first_difference(records[number]["messages"], wanted_messages, _result_judges(wanted_messages))
             if sent:
                 return _sent_otherwise(replies, asked, sent, wanted_messages)
+            if model_calls is not None and mine[:number + 1].count(("model", 200)) >= model_calls:
+                return None
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return
         return _diverged(outcome, index, replies, len(replies), None, None)
     results = _result_judges(state["messages"])

@@ -257,7 +257,8 @@ def test_resume_pending(grading):
 
 def dangling_problem(grading, outcome, index: int) -> str | None:
     """How run number `index`, resumed with a call left dangling (of a tool no list names, or send_email), did
-    otherwise than the reference's run_agent on the same checkpoint; None if it did the same."""
+    otherwise than the reference's run_agent on the same checkpoint, up to its first model call (what comes after is
+    the other checks' to judge); None if it did the same."""
     checkpoint = outcome.scenario.meta["checkpoints"][index]
     pending = checkpoint["pendingToolUse"]
     ran = [c for c in outcome.student_tool_calls(index) if c["name"] == pending["name"]]
@@ -268,7 +269,7 @@ def dangling_problem(grading, outcome, index: int) -> str | None:
         return (f"从检查点续跑：悬空的是 {pending['name']}（不在 READ_ONLY_TOOLS 里，课程没提过的工具，崩溃前可能已经生效），"
                 f"你的 run_agent 却通过 execute_tool 又执行了它 {len(ran)} 次。有悬空调用就先交给 reconcile：不在只读之列的"
                 "一律不执行、补 is_error，再存档、调用模型；不能只把 send_email 当成不能重来的")
-    return replies_problem(grading, outcome, index, checkpoint)
+    return replies_problem(grading, outcome, index, checkpoint, model_calls=1)
 
 
 @pytest.mark.grade(GRADE, 1)
