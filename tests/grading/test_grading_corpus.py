@@ -284,7 +284,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_inline_rerun_unless_email": {"test_run_agent": 4},  # a dangling tool no list names run again
     "wrong_readonly_one_string": {"test_recovery_action": 2, "test_reconcile": 4},  # `in` a substring test
     "wrong_reconcile_send_seen_before": {"test_reconcile": 4},  # "done before" for the same call answered earlier
-    "wrong_reconcile_reuses_earlier_read": {"test_reconcile": 3},  # copies an earlier result (20-22/23 by seed)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -348,7 +347,6 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_inline_rerun_unless_email": "课程没提过的工具",
     "wrong_readonly_one_string": "不在只读工具之列",
     "wrong_reconcile_send_seen_before": "不能重新执行：它的 tool_result 要带 is_error",
-    "wrong_reconcile_reuses_earlier_read": "恰好再执行一次",
     "tamper_flood_trace": "评分器每一步只记录前 5000 次",
     "wrong_incident_rerun": "send_email 在恢复时被重新执行了一次",
     "wrong_incident_rerun_timed": "send_email 在恢复时被重新执行了一次",

@@ -414,11 +414,14 @@ def test_each_reply_shape_carries_the_same_step_as_the_api_may(shape):
     planned = next(b for b in scripted_reply({"messages": messages})["content"] if b["type"] == "tool_use")
     reply = scripted_client([shape]).messages.create(messages=messages, **request_params())
     uses = [block.model_dump(exclude_none=True) for block in reply.content if block.type == "tool_use"]
+    ids = {block.pop("id") for block in (planned, *uses)}  # new on every reply, as the API's
     assert uses == ([planned] if shape in TOOL_CALL_SHAPES else [])
     assert (reply.stop_sequence is not None) == (reply.stop_reason == "stop_sequence")
     if uses:
+        assert len(ids) == 2
         check_tool_pairing(messages + [assistant_message(reply), {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": "结果"}]}])
+            {"type": "tool_result", "tool_use_id": next(b.id for b in reply.content if b.type == "tool_use"),
+             "content": "结果"}]}])
 
 
 def test_every_reconcile_with_a_history_has_the_same_call_answered_before():

@@ -41,6 +41,13 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 # each needs a visible check of its own (a failing tool between two saves, a recording client, the default path,
 # a torn ledger...). Listed so that the gap is seen; a new mistake outside this list still needs a visible check.
 NOT_YET_VISIBLE = {
+    # lesson 4, probed (round 7): inputs the visible checks do not draw (U+2028, torn tails, a ledger damaged in the
+    # middle, an intent that cannot be appended, a long output, lookup answering "", a tool no table names, file modes)
+    "wrong_agent_ledger_only_effects_table", "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
+    "wrong_execute_truncates_outcome", "wrong_reader_keeps_parseable_tail",
+    "wrong_reader_keeps_parseable_tail_two_writes",
+    "wrong_reader_splitlines_u2028", "wrong_reader_strict_utf8", "wrong_reader_strict_utf8_bytewise",
+    "wrong_reconcile_corrupt_ledger_as_empty", "wrong_recovery_lookup_truthy",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute", "wrong_own_reader_no_truncate",
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again", "wrong_skip_ledger_idempotent",
