@@ -32,6 +32,7 @@ from pathlib import Path
 
 STUDENT_UID = 1000  # the user a step's processes run as, in their own user namespace
 STUDENT_NAME = "student"  # that user's name: in /etc/passwd, and USER and LOGNAME in the kernel's environment
+SERVER_PORT = 8888  # JupyterLab's
 
 
 def etc_files(hostname: str) -> dict:
@@ -43,7 +44,6 @@ def etc_files(hostname: str) -> dict:
     return {"passwd": f"root:x:0:0:root:/root:/bin/bash\n{user}\n{nobody}\n",
             "group": f"root:x:0:\n{STUDENT_NAME}:x:{STUDENT_UID}:\nnogroup:x:65534:\n",
             "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n"}
-SERVER_PORT = 8888  # JupyterLab's
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
 PROC_COPIED = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")  # the machine's own
@@ -209,8 +209,9 @@ def kernel_history(namespace: dict, shell, sources: list):
     """In, _ih, _i<n>, _i, _ii, _iii and the shell's execution_count as in a kernel that has run `sources` (the
     notebook's code cells up to the one running), one execution each."""
     history = ["", *sources]
-    namespace.update({"In": history, "_ih": history, "_i": history[-2] if len(history) > 2 else "",
-                      "_ii": history[-3] if len(history) > 3 else "", "_iii": history[-4] if len(history) > 4 else ""})
+    namespace.update({"In": history, "_ih": history})
+    namespace.update({name: history[-back] if len(history) > back else "" for name, back in
+                      (("_i", 2), ("_ii", 3), ("_iii", 4))})
     namespace.update({f"_i{number}": source for number, source in enumerate(sources, 1)})
     if shell is not None:
         shell.execution_count = len(sources)

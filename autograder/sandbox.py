@@ -138,8 +138,7 @@ class Sandbox:
         for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
-        run = ScenarioRun(self, scenario, places, trouble)
-        run.tmp_mail = tmp_mail
+        run = ScenarioRun(self, scenario, places, trouble, tmp_mail)
         mail_folder = self.socket_dir / f"mail-{name}"  # bound into the sandbox read-only, with the sockets
         mail_folder.mkdir()
         try:

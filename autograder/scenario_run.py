@@ -42,10 +42,10 @@ STEP_TRACE_BYTES = 128 * 1024 * 1024
 class ScenarioRun:
     """The grader's side of one scenario while its steps run."""
 
-    def __init__(self, sandbox, scenario: Scenario, places: Places, trouble: SubmissionTrouble):
+    def __init__(self, sandbox, scenario: Scenario, places: Places, trouble: SubmissionTrouble, tmp_mail: str | None):
         self.sandbox, self.scenario, self.places, self.trouble, self.mail = sandbox, scenario, places, trouble, None
         self.folder = places.folder
-        self.tmp_mail = None  # where in the steps' /tmp the Maildir is shown (none unisolated)
+        self.tmp_mail = tmp_mail  # where in the steps' /tmp the Maildir is shown (none unisolated)
         self.lock = threading.RLock()
         self.phase = BEFORE
         self.phase_started = time.monotonic()

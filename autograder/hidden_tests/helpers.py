@@ -17,8 +17,8 @@ from autograder.contract import same  # noqa: F401 (for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
-from course.checks import (KEEP_CHECKPOINT_ADVICE, answer_letter, describe_reply, extra_fields_said, short, text_of,  # noqa: F401
-                           unprivileged)
+from course.checks import (KEEP_CHECKPOINT_ADVICE, answer_letter, api_advice as course_api_advice,  # noqa: F401
+                           describe_reply, extra_fields_said, short, text_of, unprivileged)
 from course.model import InvalidRequest, check_tool_pairing
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -110,10 +110,7 @@ def api_advice(message: str) -> str:
                 "要先对账（调用 reconcile）再调用模型")
     if "unexpected `tool_use_id`" in message:
         return "有一个 tool_result 的 tool_use_id 在上一条 assistant 消息里找不到"
-    if "must be non-empty" in message:
-        return ('对话里有一个空的文字块（{"type": "text", "text": ""}），API 不收：工具的输出是空字符串时（空文件、空文件夹）'
-                "不要把它包成文字块，content 直接写这段文本，或者写一句说明，例如「（没有输出）」")
-    return short(message, 160)
+    return short(course_api_advice(message), 160)  # the rest as the visible checks word it
 
 
 def missing_message(outcome, name: str) -> str:

@@ -5,10 +5,12 @@ import copy
 import json
 from pathlib import Path
 
+from autograder.contract import error_kind
 from autograder.scenario_run import answering_lookup
+from autograder.hidden_tests.reconciled import NOT_RUN
 from autograder.hidden_tests.helpers import (emails_in_step, expect, expect_letter, fail, files_written, pairing_problem,  # noqa: F401
                                              problem as lesson3_problem, returned as lesson3_returned, same,
-                                             holds_state, saved_state, short, text_of)
+                                             holds_state, saved_state, short, text_of, tools_answering)
 from autograder.protocol import StepStatus
 from autograder.sandbox import scratch_folder
 from course.ledger import LEDGER_NAME, read_ledger
@@ -32,6 +34,30 @@ def problem(outcome, index: int, what: str) -> str | None:
         name = outcome.scenario.steps[index]["name"]
         return f"没有找到 {name}（它应该在答题单元格 {DEFINED_IN.get(name, name)} 里定义）"
     return lesson3_problem(outcome, index, what)
+
+
+def reference_raises(grading, function: str, ledger_made, *args, **tools) -> BaseException | None:
+    """The oracle for a case meant to fail: what the reference's `function(*args, ledger)` raises (None if it
+    returns), its ledger made by `ledger_made(path)` in a scratch folder, its tools answering as `tools` say
+    (execute_tool answers NOT_RUN unless given)."""
+    tools.setdefault("execute_tool", lambda *args, **kwargs: NOT_RUN)
+    with scratch_folder("fails") as folder, tools_answering(grading.reference, **tools):
+        ledger = Path(folder) / LEDGER_NAME
+        ledger_made(ledger)
+        try:
+            getattr(grading.reference, function)(*copy.deepcopy(args), ledger)
+        except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
+            return exc
+    return None
+
+
+def expect_raised_as(outcome, index: int, wanted: BaseException, what: str, why: str, where: str):
+    """Step `index` (`what`) raised an error of the kind the reference raised (`wanted`); `why` it should, said."""
+    step = outcome.steps[index]
+    expect(step["status"] == StepStatus.RAISED and error_kind(step["error"]) == error_kind(wanted),
+           why.format(error=type(wanted).__name__)
+           + (f"，你的 {what} 返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
+              else f"：{problem(outcome, index, what)}") + where)
 
 
 def returned(outcome, index: int, what: str):

@@ -7,21 +7,13 @@ its own, on one ledger that already holds other calls' records, one of them the 
 The grader runs every tool and the mail server, and reads the ledger at the moment each tool
 runs; strace records how the ledger was written, so a power cut at that moment is judged too.
 """
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
-from course.ledger import LEDGER_NAME
-
-from autograder.contract import error_kind
-from autograder.protocol import StepStatus
-from autograder.sandbox import scratch_folder
-from autograder.hidden_tests.helpers import tools_answering
-from autograder.hidden_tests.reconciled import NOT_RUN
-
-from .helpers import emails_in_step, expect, fail, keyed, of, problem, records_in, same, short
+from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, problem, records_in,
+                      reference_raises, same, short)
 from .ledger_crashes import LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
@@ -127,31 +119,16 @@ def check_blocked(grading):
     outcome = grading.outcome("execute")
     blocked = outcome.scenario.meta["blocked"]
     call, index = blocked["call"], len(outcome.scenario.meta["calls"])
-    wanted = reference_blocked(grading, call)
+    wanted = reference_raises(grading, "execute_with_ledger", Path.mkdir, call)
     where = f"（{call['name']}，台账的路径上是一个文件夹，intent 追加不进去）"
     ran = [c["name"] for c in outcome.student_tool_calls(index)]
     expect(not ran and not emails_in_step(outcome, index),
            f"intent 没能写进台账，execute_with_ledger 却照样执行了 {short(ran) if ran else call['name']}{where}："
            "意图必须在执行之前落盘——没记下就执行，崩溃后台账里没有它，恢复代码以为它从没开始，会再做一次。"
            "追加 intent 失败时让异常抛出去，不要执行")
-    step = outcome.steps[index]
     if wanted is not None:
-        expect(step["status"] == StepStatus.RAISED and error_kind(step["error"]) == error_kind(wanted),
-               f"intent 没能写进台账，execute_with_ledger 应该让 {type(wanted).__name__} 抛出去，调用它的 run_agent 才知道"
-               "出了事" + (f"，你的函数返回了 {short(step.get('value'), 60)}" if step["status"] == StepStatus.RETURNED
-                          else f"：{problem(outcome, index, 'execute_with_ledger')}") + where)
-
-
-def reference_blocked(grading, call: dict) -> BaseException | None:
-    """The oracle: what the reference's execute_with_ledger raises with a folder at its ledger's path."""
-    with scratch_folder("blocked") as folder, tools_answering(grading.reference, execute_tool=lambda *a, **k: NOT_RUN):
-        ledger = Path(folder) / LEDGER_NAME
-        ledger.mkdir()
-        try:
-            grading.reference.execute_with_ledger(copy.deepcopy(call), ledger)
-        except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
-            return exc
-    return None
+        expect_raised_as(outcome, index, wanted, "execute_with_ledger",
+                         "intent 没能写进台账，execute_with_ledger 应该让 {error} 抛出去，调用它的 run_agent 才知道出了事", where)
 
 
 def _key_fault(outcome, index: int, key) -> str:

@@ -9,23 +9,15 @@ nothing new); a call that never reached the service is sent once, with its key, 
 ledger; only a service that cannot answer leaves the outcome unknown (is_error); trying the same key
 again there is harmless, any other execution is not.
 """
-import copy
-from pathlib import Path
-
 import pytest
 
 from course.checks import unknown_wording_problem
-from course.ledger import LEDGER_NAME
 
-from autograder.contract import error_kind
-from autograder.protocol import StepStatus
-from autograder.sandbox import scratch_folder
 from autograder.scenario_run import answering_lookup
-from autograder.hidden_tests.helpers import tools_answering
-from autograder.hidden_tests.reconciled import NOT_RUN, Reconciled, check_rerun, the_result
+from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
-from .helpers import (emails_in_step, expect, expected_action, fail, keyed, of, problem, record_said, records_in, same,
-                      short, text_of)
+from .helpers import (emails_in_step, expect, expect_raised_as, expected_action, fail, keyed, of, problem, record_said,
+                      records_in, reference_raises, same, short, text_of)
 from .ledger_crashes import LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_reconcile"
@@ -163,23 +155,6 @@ def test_service_knows_the_call(grading):
         durable(outcome, index, case, pending["id"], where)
 
 
-def reference_error(grading, case: dict, content) -> BaseException | None:
-    """The oracle for a damaged ledger: what the reference's reconcile raises on this case, run in a scratch folder
-    (its tools and lookups answering as the grader's would; None if it returns)."""
-    def execute_tool(name, tool_input, idempotency_key=None):
-        return NOT_RUN
-
-    with scratch_folder("damaged") as folder, tools_answering(grading.reference, execute_tool=execute_tool,
-                                                         lookup_effect=answering_lookup(case["service"])):
-        ledger = Path(folder) / LEDGER_NAME
-        ledger.write_text(content, encoding="utf-8")
-        try:
-            grading.reference.reconcile(copy.deepcopy(case["checkpoint"]), ledger)
-        except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
-            return exc
-    return None
-
-
 def check_damaged(grading):
     """A ledger with a line in the middle that is no record: the student's reconcile raises what the reference's
     does (read_ledger's ValueError), runs nothing and leaves the file as it was."""
@@ -189,21 +164,18 @@ def check_damaged(grading):
             continue
         pending = case["checkpoint"]["pendingToolUse"]
         content = outcome.scenario.files[case["ledger"]]
-        wanted = reference_error(grading, case, content)
+        wanted = reference_raises(grading, "reconcile", lambda path: path.write_text(content, encoding="utf-8"),
+                                  case["checkpoint"], lookup_effect=answering_lookup(case["service"]))
         where = (f"（悬空的是 {pending['name']}，台账里有它的 intent，但台账中间有一行不是完整的记录——"
                  "文件坏了，课程的 read_ledger 读它抛出 ValueError）")
-        step = outcome.steps[index]
         ran = [c["name"] for c in outcome.student_tool_calls(index)]
         expect(not ran and not emails_in_step(outcome, index),
                f"台账读不出来，reconcile 却执行了 {short(ran) if ran else 'send_email'}{where}：坏了的台账不等于没有记录，"
                "当成空台账，做过的调用就会再做一次。要让 read_ledger 的 ValueError 抛出去，等人来看")
         if wanted is None:
             continue
-        expect(step["status"] == StepStatus.RAISED and error_kind(step["error"]) == error_kind(wanted),
-               f"台账读不出来，reconcile 应该让 {type(wanted).__name__} 抛出去（和第 3 课读不出来的检查点一样，"
-               "不能当成没有记录）" + (f"，你的 reconcile 返回了 {short(step.get('value'), 60)}"
-                                   if step["status"] == StepStatus.RETURNED else
-                                   f"：{problem(outcome, index, 'reconcile')}") + where)
+        expect_raised_as(outcome, index, wanted, "reconcile",
+                         "台账读不出来，reconcile 应该让 {error} 抛出去（和第 3 课读不出来的检查点一样，不能当成没有记录）", where)
         expect(outcome.files_after.get(case["ledger"]) == content, f"台账读不出来时，reconcile 不能改动它：坏文件要原样留着等人来看{where}")
 
 
