@@ -27,6 +27,7 @@ from course.mail import free_port
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = "/usr/bin/chromium"
+STOP_GRACE = 60  # seconds JupyterLab and its kernels get to exit after SIGTERM
 # Root (as in CI) needs --no-sandbox. The network is closed: without the next four flags
 # Chromium keeps trying to reach Google's hosts and logs refused connections.
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -58,20 +59,28 @@ def wait_for_server(url: str, lab: subprocess.Popen, log: Path, timeout: float =
     raise AssertionError(f"JupyterLab 在 {timeout} 秒内没有启动：\n{log.read_text()[-3000:]}")
 
 
-def stop_process_tree(lab: subprocess.Popen) -> list:
-    """Stop `make lab`, JupyterLab and every kernel it started; return what was still alive after.
+def stop_process_tree(lab: subprocess.Popen) -> list[str]:
+    """Stop `make lab`, JupyterLab and every kernel it started; describe what was still alive after.
 
     Kernels run in sessions of their own, so signalling the process group does not reach
-    them: JupyterLab shuts them down itself on SIGTERM, and anything left is killed.
+    them: JupyterLab shuts them down itself on SIGTERM, and anything left is killed. The wait
+    is long because a kernel's shutdown (5 s of grace, then SIGTERM) can take 20 s on a busy
+    CI machine; what matters is that nothing outlives it.
     """
     tree = [psutil.Process(lab.pid)] + psutil.Process(lab.pid).children(recursive=True)
+    names = {}
+    for process in tree:
+        try:
+            names[process.pid] = " ".join(process.cmdline())[:200]
+        except psutil.Error:
+            names[process.pid] = "?"
     os.killpg(lab.pid, signal.SIGTERM)
-    _, alive = psutil.wait_procs(tree, timeout=20)
+    _, alive = psutil.wait_procs(tree, timeout=STOP_GRACE)
     for process in alive:
         process.kill()
-    _, still_alive = psutil.wait_procs(alive, timeout=5)
+    psutil.wait_procs(alive, timeout=5)
     lab.wait(timeout=5)
-    return alive + still_alive
+    return [f"pid {process.pid}: {names[process.pid]}" for process in alive]
 
 
 @pytest.fixture(scope="session")
@@ -105,7 +114,7 @@ def lab(request, tmp_path_factory, artifacts):
         yield {"url": f"http://127.0.0.1:{port}", "token": token, "dir": lesson}
     finally:
         leftovers = stop_process_tree(process)
-    assert not leftovers, f"这些进程在 JupyterLab 收到 SIGTERM 后还活着，只好强行结束：{leftovers}"
+    assert not leftovers, f"这些进程在 JupyterLab 收到 SIGTERM {STOP_GRACE} 秒后还活着，只好强行结束：{leftovers}"
 
 
 @pytest.fixture(scope="module")
