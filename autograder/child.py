@@ -422,6 +422,7 @@ def _cover_proc(job: Job):
     the grader wrote for this grading session (autograder.guise: the student's process and a Jupyter server),
     with this step's environment as the student's process's; then the driver's own files are covered."""
     proc = f"{DRIVER}/{PROC_FOLDER}"
+    job["real_proc"] = os.open("/proc", os.O_PATH | os.O_DIRECTORY)  # for _bind_own_fds; closed by _confine
     _check(_libc.mount(proc.encode(), b"/proc", None, MS_BIND | MS_REC, None), "bind /proc")
     _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=64k,mode=555"),
            "mount over the driver")
@@ -477,7 +478,17 @@ def _set_limits(limits, vm_size):
         resource.setrlimit(which, (value, value))
 
 
+def _bind_own_fds(job: Job):
+    """The student's process's real descriptors at /proc/self/fd, as in a kernel (an O_TMPFILE file is named by
+    linkat of /proc/self/fd/N, subprocess lists them to close them): the real /proc's `self/fd`, reached from the
+    descriptor _cover_proc kept, bound over the cover's empty folder. Only this process's own descriptors."""
+    os.fchdir(job["real_proc"])
+    _check(_libc.mount(b"self/fd", f"/proc/{os.getpid()}/fd".encode(), None, MS_BIND, None), "bind /proc/self/fd")
+
+
 def _confine(job, vm_size):
+    if job["isolated"]:
+        _bind_own_fds(job)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -802,6 +813,7 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     if student == 0:  # dumpable, as the uid_map needed: strace, outside, reads its descriptors' paths in /proc
         _student_process(job, vm_size)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory
+    os.close(job["real_proc"])
     until = None  # once the student's process has ended: how long what it left behind is still watched
     while True:
         try:

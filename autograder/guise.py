@@ -223,7 +223,7 @@ def cell_file(source: str) -> str:
 
 
 def proc_entries(pid: int, status: str, stat: str, machine: dict, argv: list, executable: str) -> dict:
-    """A /proc for the steps of a grading session: name -> text, or ("link", target). `status` and `stat` are
+    """A /proc for the steps of a grading session: name -> text, ("link", target) or ("dir",). `status` and `stat` are
     /proc/<pid>/status and stat of a plausible python (the zygote's), renumbered for the student's process `pid`
     and for its parent, pid 1: a Jupyter server started from the same python. Written once, outside the sandbox;
     each step's first process binds it over /proc, and its student's environment over `<pid>/environ`."""
@@ -237,6 +237,7 @@ def proc_entries(pid: int, status: str, stat: str, machine: dict, argv: list, ex
         entries[f"{number}/stat"] = _renumbered_stat(stat, number, parent)
         entries[f"{number}/exe"] = ("link", os.path.realpath(executable))
     entries[f"{pid}/environ"] = ""  # where each step binds its own
+    entries[f"{pid}/fd"] = ("dir",)  # where the student's process binds its real descriptors (child._bind_own_fds)
     return entries
 
 
@@ -245,11 +246,13 @@ def environ_text(env: dict) -> str:
 
 
 def write_entries(folder: str, entries: dict):
-    """`proc_entries` as files and links under `folder`, read-only."""
+    """`proc_entries` as files, links and folders under `folder`, read-only."""
     for name, content in entries.items():
         path = os.path.join(folder, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        if isinstance(content, tuple):
+        if content == ("dir",):
+            os.mkdir(path, 0o555)
+        elif isinstance(content, tuple):
             os.symlink(content[1], path)
         else:
             with open(path, "w") as file:

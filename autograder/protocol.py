@@ -13,7 +13,7 @@ the grader checks every field it reads (autograder.sandbox).
 """
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class _Name(str, Enum):
@@ -153,3 +153,4 @@ class Job(TypedDict):
     scratch: dict  # {"/tmp": where the scenario's /tmp is kept in the sandbox, "/dev/shm": ...}
     under_tmp: list  # the interpreter's folders under /tmp, bound again in the scenario's /tmp
     tmp_mail: str  # where in /tmp the Maildir is shown
+    real_proc: NotRequired[int]  # set in the step: a descriptor of the sandbox's real /proc (child._cover_proc)

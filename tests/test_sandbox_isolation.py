@@ -85,6 +85,29 @@ def test_student_code_sees_no_course_files_no_processes_no_network(sandbox):
     assert seen["tcp"] != "connected"
 
 
+OWN_FDS = '''
+import os
+
+def own_fds():
+    fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o600)
+    os.write(fd, b"named late")
+    os.fsync(fd)
+    here = os.open(".", os.O_RDONLY)  # with a dir fd os.link calls linkat(AT_SYMLINK_FOLLOW), as man 2 open does
+    os.link(f"/proc/self/fd/{fd}", "named.txt", dst_dir_fd=here, follow_symlinks=True)
+    os.close(here)
+    listed = sorted(int(n) for n in os.listdir("/proc/self/fd"))
+    os.close(fd)
+    return {"listed": fd in listed, "read": open("named.txt").read(), "parent": os.path.exists("/proc/1/fd")}
+'''
+
+
+def test_student_process_has_its_own_descriptors_at_proc_self_fd(sandbox):
+    """/proc/self/fd is the student's real one, as in a kernel (an O_TMPFILE file is named through it), and the
+    covered /proc still shows nothing of its parent's."""
+    seen = value(run(sandbox, OWN_FDS, call("own_fds")))
+    assert seen == {"listed": True, "read": "named late", "parent": False}
+
+
 FORGED = '''
 import builtins, json, os
 

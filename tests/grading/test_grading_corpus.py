@@ -271,9 +271,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_recovery_saves_outside": {"test_recovery_action": 0},  # saves the checkpoint in /tmp
     "tamper_load_backup_outside": {"test_save_load": 1},  # the backup load falls back to, kept in /tmp
     "full_pwritev2_rwf_dsync": {},  # writes durable through pwritev2's RWF_DSYNC, no fsync of the file (22/23 before)
-    # open(folder, O_TMPFILE), then linkat("/proc/self/fd/N"): the crash model follows it, but the sandbox's /proc has
-    # no fd/, so every save raises FileNotFoundError. Still a false fail, kept here so that a fix shows
-    "full_tmpfile_linkat": {"test_save_load": 1, "test_incident_fix": 0},
+    # open(folder, O_TMPFILE), then linkat("/proc/self/fd/N"): the crash model follows it, and the student's process
+    # has its real fd/ in the cover over /proc (17/23 before: no fd/, every save raised FileNotFoundError)
+    "full_tmpfile_linkat": {},
     # probing, lesson 3 (23/23 before unless said)
     "wrong_save_bare_name_skips_dir_fsync": {"test_save_load": 3},  # no folder fsync when dirname(path) is ""
     "wrong_save_exclusive_fixed_tmp": {"test_save_load": 3},  # <path>.tmp opened "x": a kill leaves it, saves fail
