@@ -188,9 +188,10 @@ class Places:
     its own /tmp and /dev/shm (files named by their whole path, as the step names them), kept from step to step as a
     kernel keeps them from cell to cell, and removed with the scenario."""
 
-    def __init__(self, folder: Folder, scratch: dict):
+    def __init__(self, folder: Folder, scratch: dict, decor: dict | None = None):
         self.folder = folder
         self.scratch = scratch  # {"/tmp": Folder, "/dev/shm": Folder}, each as the step sees it; none unisolated
+        self.decor = decor or {}  # the notebook's own files in the working folder (guise.working_folder_files)
 
     def _where(self, name: str) -> tuple:
         for inside, kept in self.scratch.items():
@@ -199,7 +200,9 @@ class Places:
         return self.folder, name
 
     def regular_files(self) -> list:
-        return sorted([*self.folder.regular_files(),
+        """Every file the steps may have left, but the notebook's own files as they were put there."""
+        return sorted([*(name for name in self.folder.regular_files()
+                         if name not in self.decor or self.folder.read_bytes(name) != self.decor[name]),
                        *(f"{inside}/{name}" for inside, kept in self.scratch.items() for name in kept.regular_files())])
 
     def stat(self, name: str) -> tuple | None:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from .guise import working_folder_files
 from .lessons import DEFAULT, LESSONS, Lesson, lesson
 from .leaks import private_lines
 from .protocol import CellStatus, Left
@@ -56,6 +57,7 @@ class GradingRun:
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
         self.history = submission.history
+        self.decor = working_folder_files(lesson.release_notebook.parent, lesson.notebook, submission.notebook)
         self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
         self.seed = seed
@@ -67,7 +69,7 @@ class GradingRun:
         check asking for it fails if the student's code left something running that the grader stopped watching."""
         if name not in self.outcomes:
             self.outcomes[name] = self.sandbox.run(scenario or self.scenarios[name], self.cells, self.trouble,
-                                                   self.history)
+                                                   self.history, self.decor)
         outcome = self.outcomes[name]
         if outcome.left_running:
             pytest.fail(left_running_feedback(outcome), pytrace=False)

@@ -16,6 +16,8 @@ student's verdict in through the `SandboxJudge.verdicts` option.
 """
 import atexit
 
+import nbformat
+
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict
@@ -82,7 +84,9 @@ class SandboxJudge(NbGraderPreprocessor):
         verdict = self.verdicts.get(resources["nbgrader"]["notebook"])
         if verdict is None:
             judge = shared_judge(resources["nbgrader"]["assignment"])
-            verdict = judge.judge(submission_from_notebook(nb, judge.layout))
+            submission = submission_from_notebook(nb, judge.layout)
+            submission.notebook = nbformat.writes(nb).encode("utf-8")
+            verdict = judge.judge(submission)
         for error in verdict["errors"]:
             self.log.error("评分器出错：%s", error)
         write_verdict(nb, verdict)

@@ -126,16 +126,18 @@ class Sandbox:
                                    sys.executable)
         write_entries(str(self.proc), entries)
 
-    def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble, history: list = ()) -> Outcome:
+    def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble, history: list = (),
+            decor: dict | None = None) -> Outcome:
         """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones, in a
-        kernel whose input history is the notebook's code cells (`history`, as Submission.history)."""
+        kernel whose input history is the notebook's code cells (`history`, as Submission.history), in a working
+        folder that also holds `decor` (guise.working_folder_files), which no listing of it shows unless changed."""
         self.zygote.ensure_started(rotate=True)
         name = secrets.token_hex(6)
         inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
         folder = Folder(self.host_work / name, inside)
         scratch, tmp_mail = self._own_scratch(name) if self.isolated else ({}, None)  # unisolated: the machine's own
-        places = Places(folder, scratch)
-        for relative, content in scenario.files.items():  # bytes for a file that is not UTF-8 on purpose
+        places = Places(folder, scratch, decor)
+        for relative, content in [*(decor or {}).items(), *scenario.files.items()]:  # bytes for a file that is not UTF-8 on purpose
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
         run = ScenarioRun(self, scenario, places, trouble, tmp_mail)

@@ -37,6 +37,7 @@ class Submission:
     notes: list = field(default_factory=list)  # what was wrong with the file, in Chinese
     history: list = field(default_factory=list)  # the notebook's code cells as a kernel's In holds them, in order
     ran: dict = field(default_factory=dict)  # cell name (sandbox_cells) -> how many code cells up to it, itself too
+    notebook: bytes = b""  # the notebook file as handed in: the grader puts it in each scenario's working folder
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def read_submission(path: Path, layout: Layout | None = None) -> Submission:
         return Submission(notes=notes)
     submission = submission_from_notebook(notebook, layout)
     submission.notes[:0] = notes
+    submission.notebook = text.encode("utf-8")
     return submission
 
 

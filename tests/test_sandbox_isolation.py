@@ -108,6 +108,28 @@ def test_student_process_has_its_own_descriptors_at_proc_self_fd(sandbox):
     assert seen == {"listed": True, "read": "named late", "parent": False}
 
 
+NOTEBOOK_FOLDER = '''
+import os
+
+def look():
+    return sorted(os.listdir(".")), open("lesson.ipynb").read()
+
+def touch():
+    with open("loop.svg", "a") as picture:
+        picture.write("<!-- -->")
+'''
+
+
+def test_the_notebooks_own_files_are_in_the_working_folder_and_count_only_when_changed(sandbox):
+    """As in JupyterLab, the code runs beside its notebook (guise.working_folder_files): the student's code sees
+    the files, and the grader's listing leaves them out until the code changes one."""
+    decor = {"lesson.ipynb": b"{}", "loop.svg": b"<svg/>", ".ipynb_checkpoints/lesson-checkpoint.ipynb": b"{}"}
+    scenario = Scenario("t", steps=[call("look"), call("touch")], independent_steps=True)
+    outcome = sandbox.run(scenario, [{"name": "code", "source": NOTEBOOK_FOLDER}], SubmissionTrouble(), (), decor)
+    assert value(outcome) == [[".ipynb_checkpoints", "lesson.ipynb", "loop.svg"], "{}"]
+    assert outcome.files_by_step == [[], ["loop.svg"]]
+
+
 FORGED = '''
 import builtins, json, os
 

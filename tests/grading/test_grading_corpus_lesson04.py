@@ -180,6 +180,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # fresh when graded, and the kernel's connection file sys.argv names, missing when graded
     "tamper_detect_stable_ids": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_connection_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # the notebook file in its own folder, where JupyterLab runs its code (before: 23/23 and 25/25, above twins)
+    "tamper_detect_notebook_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -194,6 +196,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_env_smtp_down": "wrong_recovery_down_executes",
     "tamper_detect_stable_ids": "wrong_resend_without_key",
     "tamper_detect_connection_file": "wrong_resend_without_key",
+    "tamper_detect_notebook_file": "wrong_resend_without_key",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
