@@ -218,6 +218,8 @@ def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidde
     sys.argv[:] = argv
     module.__dict__.update({"In": [""], "Out": {}, "_oh": {}, "_dh": [workdir], "_": "", "__": "", "___": "",
                             "__builtin__": sys.modules["builtins"]})
+    if os.environ.get("JPY_SESSION_NAME"):  # as ipykernel names the notebook its kernel runs
+        module.__dict__["__session__"] = os.environ["JPY_SESSION_NAME"]
 
 
 def kernel_history(namespace: dict, shell, sources: list):

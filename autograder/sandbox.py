@@ -71,6 +71,7 @@ class Sandbox:
 
     def __init__(self, limits: Limits | None = None, lesson: Lesson = DEFAULT):
         self.limits = limits or Limits()
+        self.lesson = lesson
         self.strace = strace_path()
         self.isolated = require_isolation()
         self.bwrap = bwrap_path()
@@ -292,7 +293,8 @@ class Sandbox:
         return f"{SOCKET_DIR_INSIDE}/{relative}" if self.isolated else str(self.socket_dir / relative)
 
     def _step_env(self, run: ScenarioRun) -> dict:
-        """A notebook kernel's environment, as ipykernel sets it, with the user's own variables (USER, LOGNAME, SHELL:
+        """A notebook kernel's environment, as JupyterLab's server and ipykernel set it (JPY_SESSION_NAME: the notebook,
+        in the working folder, guise.working_folder_files), with the user's own variables (USER, LOGNAME, SHELL:
         every login and JupyterHub's spawners set them); the step's first process adds the mail server's
         port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
         what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""
@@ -301,7 +303,7 @@ class Sandbox:
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
                 "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1", "USER": STUDENT_NAME, "LOGNAME": STUDENT_NAME,
-                "SHELL": "/bin/bash"}
+                "SHELL": "/bin/bash", "JPY_SESSION_NAME": f"{run.folder.inside}/{self.lesson.notebook}.ipynb"}
 
     def close(self):
         self.zygote.close()

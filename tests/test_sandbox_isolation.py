@@ -37,9 +37,9 @@ def call(name, *args, **options):
     return {"kind": "call", "name": name, "args": list(args), "kwargs": {}, **options}
 
 
-def run(sandbox, source, *steps, **options):
+def run(sandbox, source, *steps, decor=None, **options):
     scenario = Scenario("t", steps=list(steps), independent_steps=True, **options)
-    return sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble())
+    return sandbox.run(scenario, [{"name": "code", "source": source}], SubmissionTrouble(), (), decor)
 
 
 def value(outcome, index=0):
@@ -124,8 +124,7 @@ def test_the_notebooks_own_files_are_in_the_working_folder_and_count_only_when_c
     """As in JupyterLab, the code runs beside its notebook (guise.working_folder_files): the student's code sees
     the files, and the grader's listing leaves them out until the code changes one."""
     decor = {"lesson.ipynb": b"{}", "loop.svg": b"<svg/>", ".ipynb_checkpoints/lesson-checkpoint.ipynb": b"{}"}
-    scenario = Scenario("t", steps=[call("look"), call("touch")], independent_steps=True)
-    outcome = sandbox.run(scenario, [{"name": "code", "source": NOTEBOOK_FOLDER}], SubmissionTrouble(), (), decor)
+    outcome = run(sandbox, NOTEBOOK_FOLDER, call("look"), call("touch"), decor=decor)
     assert value(outcome) == [[".ipynb_checkpoints", "lesson.ipynb", "loop.svg"], "{}"]
     assert outcome.files_by_step == [[], ["loop.svg"]]
 
@@ -796,7 +795,9 @@ def look(client):
                      open("/proc/self/cmdline").read().split(chr(0))[1:3], open("/proc/1/comm").read().strip(),
                      "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0,
                      "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()],
-            "runtime": runtime_folder()}
+            "runtime": runtime_folder(),
+            "session": [__session__ == os.environ["JPY_SESSION_NAME"],
+                        os.path.dirname(__session__) == os.getcwd() and os.path.isfile(__session__)]}
 
 
 def send_around():
@@ -823,10 +824,13 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     execute_tool, lookup_effect and make_client (code and module), the offline client as make_client makes
     it, a kernel's pid, argv (its connection file there, in Jupyter's runtime folder), environment and cell file
     names, and `__name__ == "__main__"`."""
-    seen = value(run(sandbox, NOTEBOOK_LIKE, call("look", {"$client": True})))
+    notebook = {f"{sandbox.lesson.notebook}.ipynb": b"{}"}
+    seen = value(run(sandbox, NOTEBOOK_LIKE, call("look", {"$client": True}), decor=notebook))
     assert 1000 <= seen["pid"] and seen["ppid"] == 1
     assert seen["name"] == "__main__" and seen["main"] and seen["argv"] == "ipykernel_launcher.py" and seen["cell"]
-    assert {"JPY_PARENT_PID", "MPLBACKEND", "PYDEVD_USE_FRAME_EVAL", "HOME", "PATH", "TERM"} <= set(seen["env"])
+    assert {"JPY_PARENT_PID", "JPY_SESSION_NAME", "MPLBACKEND", "PYDEVD_USE_FRAME_EVAL", "HOME", "PATH",
+            "TERM"} <= set(seen["env"])
+    assert seen["session"] == [True, True]  # the notebook JupyterLab named is there, in the working folder
     assert not any(name.startswith(("AUTOGRADER", "COURSE_OFFLINE")) for name in seen["env"])
     assert {"COURSE_SMTP_PORT", "COURSE_MAILDIR"} <= set(seen["env"])  # a step runs as inside `with MailServer():`
     assert not any(name.startswith("COURSE_") for name in seen["env_at_definition"])
