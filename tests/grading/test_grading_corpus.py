@@ -392,7 +392,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_tokens_sum": "tokensUsed 应该是最近一次响应",
     "wrong_off_by_one": "MAX_TURNS 要跨重启累计",
     "wrong_no_reconcile": "先对账",
-    "wrong_save_direct_write": "写坏了",
+    "wrong_save_direct_write": "不要直接覆盖目标文件",  # not the short-write hint: Python's file object wrote on, and raised
     "wrong_save_no_fsync": "fsync",
     "wrong_save_delete_then_rename": "不要先删掉旧的检查点再改名",
     "wrong_load_none_on_error": "你的函数却返回了",  # null, or what a version-less read gave: whichever broken file comes first
