@@ -133,7 +133,9 @@ def explain(error: BaseException) -> str:
 def api_advice(error) -> str:
     """What a 400 from the Messages API means for this lesson, in Chinese."""
     message = str(getattr(error, "body", None) and error.body.get("error", {}).get("message") or error)
-    where = message.split(":", 1)[0]
+    # the API's location ("messages.3.content.1"), also inside the SDK's "Error code: 400 - {...}" wording
+    found = re.search(r"messages(?:\.[\w]+)*(?=:)", message)
+    where = found.group(0) if found else message.split(":", 1)[0]
     if "without `tool_result`" in message:
         return (f"发出的对话里（{where}）有一个 tool_use，紧跟着的那条 user 消息里却没有与它配对的 tool_result。"
                 "看看这次发给模型的 messages 的最后几条：每个 tool_use 后面要紧跟一条含同一 id 的结果的 user 消息。")
@@ -143,6 +145,9 @@ def api_advice(error) -> str:
         return f"{where}：tool_result 块要排在 user 消息 content 的最前面。"
     if "valid boolean" in message:
         return f"{where}：is_error 要是布尔值 True，不是字符串。"
+    if "ids must be unique" in message:
+        return (f"{where}：同一个 tool_use（同一个 id）在发出的对话里出现了两次。续跑时检查点的 messages 里已经有那条"
+                "带 tool_use 的 assistant 消息，悬空的调用只差一个 tool_result：不要把 pendingToolUse 再作为 assistant 消息加一遍。")
     if "first message must use" in message:
         return "发出的 messages 的第一条不是 user 消息。"
     if "must be non-empty" in message:

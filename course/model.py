@@ -224,9 +224,15 @@ def check_tool_pairing(messages: list) -> None:
     if not messages or messages[0].get("role") != "user":
         raise InvalidRequest("messages: first message must use the \"user\" role")
     messages = merge_consecutive_turns(messages)
+    seen_ids = set()
     for i, message in enumerate(messages):
         blocks = content_blocks(message)
         if message.get("role") == "assistant":
+            for j, block in enumerate(blocks):
+                if block.get("type") == "tool_use":
+                    if block.get("id") in seen_ids:
+                        raise InvalidRequest(f"messages.{i}.content.{j}: `tool_use` ids must be unique")
+                    seen_ids.add(block.get("id"))
             asked = [b["id"] for b in blocks if b.get("type") == "tool_use"]
             following = content_blocks(messages[i + 1]) if i + 1 < len(messages) else []
             answered = {b.get("tool_use_id") for b in following if b.get("type") == "tool_result"}

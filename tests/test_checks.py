@@ -622,3 +622,12 @@ def test_an_error_in_the_students_code_shows_where_it_happened(namespace):
     text = "\n".join(shown[0])
     assert "in reconcile" in text and "checks.py" not in text  # the student's frame, not the check's
     assert text.rstrip().endswith(str(caught.value))
+
+
+@pytest.mark.parametrize("said", ["messages.3.content.1: `tool_use` ids must be unique",
+                                  "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', "
+                                  "'message': 'messages.3.content.1: `tool_use` ids must be unique'}}"])
+def test_api_advice_names_where_in_the_api_s_words_or_the_sdk_s(said):
+    """The advice says where the API found the problem, whether given its message or the SDK's whole error text."""
+    advice = checks.api_advice(said)
+    assert advice.startswith("messages.3.content.1：") and "出现了两次" in advice

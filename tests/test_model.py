@@ -378,3 +378,13 @@ def test_an_empty_string_or_a_non_empty_block_is_taken(client, content):
     messages, tool_use = _messages_until_send(client)
     messages.append(tool_result(tool_use, content))
     assert ask(client, messages).stop_reason
+
+
+def test_the_same_tool_use_twice_gets_the_apis_400(client):
+    """A resume that appends the dangling call's assistant message again, then answers it: the API refuses the
+    repeated id ("messages.N.content.M: `tool_use` ids must be unique", anthropics/claude-code#28515)."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(messages[-1])
+    messages.append(tool_result(tool_use, "已发送"))
+    with pytest.raises(anthropic.BadRequestError, match=r"messages\.\d+\.content\.\d+: `tool_use` ids must be unique"):
+        ask(client, messages)

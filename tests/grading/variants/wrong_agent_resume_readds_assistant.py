@@ -1,0 +1,33 @@
+"""错：把 pendingToolUse 读成「还没进 messages 的调用」，续跑时先把它拼成一条 assistant 消息追加进去再对账：
+对话里那次调用出现了两次（同一个 id），真实的 API 回 400（tool_use ids must be unique）。"""
+# %% run_agent
+def run_agent(task, client=None, path=CHECKPOINT_PATH):
+    client = client or make_client()
+    state = load_checkpoint(path)
+    if state is None:
+        state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
+                 "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is not None:
+        pending = state["pendingToolUse"]
+        state["messages"].append({"role": "assistant", "content": [{"type": "tool_use", **pending}]})
+        state = reconcile(state)
+        save_checkpoint(state, path)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
+    while state["turns"] < MAX_TURNS:
+        state["turns"] += 1
+        response = client.messages.create(messages=state["messages"], **request_params())
+        state["tokensUsed"] = response.usage.input_tokens + response.usage.output_tokens
+        state["messages"].append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        state["pendingToolUse"] = {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input} if tool_use else None
+        save_checkpoint(state, path)
+        if tool_use is None:
+            break
+        output = execute_tool(tool_use.name, tool_use.input)
+        state["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
+        state["pendingToolUse"] = None
+        save_checkpoint(state, path)
+    return state
