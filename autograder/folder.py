@@ -1,10 +1,13 @@
 """A scenario's working folder, read and written by the grader without following anything the
 student's code left in it."""
 import os
+import random
 import secrets
 import shutil
 import stat
 from pathlib import Path
+
+from .scenario import FileData
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # of one file the grader reads back
 MAX_FILES_LISTED = 500
@@ -141,6 +144,9 @@ class Folder:
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
                 os.fchmod(file.fileno(), getattr(data, "mode", 0o644))  # autograder.scenario.FileData's
+                if getattr(data, "mtime_ns", None) is not None:
+                    file.flush()
+                    os.utime(file.fileno(), ns=(data.mtime_ns, data.mtime_ns))
             os.replace(temporary, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
         except BaseException:  # a full working folder, say: the student's listing must not show the grader's file
             try:
@@ -183,6 +189,24 @@ class Folder:
             shutil.rmtree(self.host_path, ignore_errors=True)
 
 
+def notebook_folder_files(release_folder: Path, notebook_name: str, submitted: bytes, now: float,
+                          rng: random.Random) -> dict:
+    """{relative path: FileData}: what JupyterLab's folder holds beside the checkpoint, where the notebook's code
+    runs: the notebook as handed in, the copy JupyterLab keeps in .ipynb_checkpoints/ and what else the lesson's
+    folder brings (loop.svg). Their times are a student's: the notebook saved minutes to hours before `now`, its
+    copy when it was last saved by hand (copied with its time, so never newer), the rest when the lesson arrived.
+    Untouched, no listing of the working folder shows them (Places)."""
+    saved = int((now - rng.uniform(60, 3 * 3600)) * 1e9)
+    copied = saved - int(rng.choice([0, rng.uniform(60, 3600)]) * 1e9)
+    arrived = copied - int(rng.uniform(3600, 7 * 24 * 3600) * 1e9)
+    files = {path.name: FileData(path.read_bytes(), mtime_ns=arrived) for path in sorted(release_folder.iterdir())
+             if path.is_file()}
+    notebook = f"{notebook_name}.ipynb"
+    files[notebook] = FileData(submitted or files[notebook], mtime_ns=saved)
+    files[f".ipynb_checkpoints/{notebook_name}-checkpoint.ipynb"] = FileData(files[notebook], mtime_ns=copied)
+    return files
+
+
 class Places:
     """Where a scenario's steps may write, seen from the grader: its working folder (files named relative to it) and
     its own /tmp and /dev/shm (files named by their whole path, as the step names them), kept from step to step as a
@@ -191,7 +215,7 @@ class Places:
     def __init__(self, folder: Folder, scratch: dict, decor: dict | None = None):
         self.folder = folder
         self.scratch = scratch  # {"/tmp": Folder, "/dev/shm": Folder}, each as the step sees it; none unisolated
-        self.decor = decor or {}  # the notebook's own files in the working folder (guise.working_folder_files)
+        self.decor = decor or {}  # the notebook's own files in the working folder (notebook_folder_files)
 
     def _where(self, name: str) -> tuple:
         for inside, kept in self.scratch.items():

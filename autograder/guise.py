@@ -44,21 +44,6 @@ def etc_files(hostname: str) -> dict:
     return {"passwd": f"root:x:0:0:root:/root:/bin/bash\n{user}\n{nobody}\n",
             "group": f"root:x:0:\n{STUDENT_NAME}:x:{STUDENT_UID}:\nnogroup:x:65534:\n",
             "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n"}
-NOTEBOOK_IN_FOLDER_MAX = 16 * 1024 * 1024  # a bigger notebook (outputs) is put there as released, blank
-
-
-def working_folder_files(release_folder: Path, notebook_name: str, submitted: bytes) -> dict:
-    """{relative path: bytes}: what JupyterLab's working folder holds beside the checkpoint, where the notebook's
-    code runs: the notebook itself (as handed in), the copy JupyterLab keeps in .ipynb_checkpoints/, and whatever
-    else the lesson's folder brings (loop.svg). Untouched, the grader sees none of them (folder.Places)."""
-    files = {path.name: path.read_bytes() for path in sorted(release_folder.iterdir()) if path.is_file()}
-    notebook = f"{notebook_name}.ipynb"
-    if submitted and len(submitted) <= NOTEBOOK_IN_FOLDER_MAX:
-        files[notebook] = submitted
-    files[f".ipynb_checkpoints/{notebook_name}-checkpoint.ipynb"] = files[notebook]
-    return files
-
-
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
 PROC_COPIED = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")  # the machine's own

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from .guise import working_folder_files
+from .folder import notebook_folder_files
 from .lessons import DEFAULT, LESSONS, Lesson, lesson
 from .leaks import private_lines
 from .protocol import CellStatus, Left
@@ -57,7 +57,8 @@ class GradingRun:
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
         self.history = submission.history
-        self.decor = working_folder_files(lesson.release_notebook.parent, lesson.notebook, submission.notebook)
+        self.decor = notebook_folder_files(lesson.release_notebook.parent, lesson.notebook, submission.notebook,
+                                           time.time(), random.Random(seed))
         self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
         self.seed = seed

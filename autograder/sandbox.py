@@ -131,7 +131,7 @@ class Sandbox:
             decor: dict | None = None) -> Outcome:
         """Run every step of `scenario`, each in its own process, after defining `cells` minus the bad ones, in a
         kernel whose input history is the notebook's code cells (`history`, as Submission.history), in a working
-        folder that also holds `decor` (guise.working_folder_files), which no listing of it shows unless changed."""
+        folder that also holds `decor` (folder.notebook_folder_files), which no listing of it shows unless changed."""
         self.zygote.ensure_started(rotate=True)
         name = secrets.token_hex(6)
         inside = f"{WORK_INSIDE}/{name}" if self.isolated else str(self.host_work / name)
@@ -294,7 +294,7 @@ class Sandbox:
 
     def _step_env(self, run: ScenarioRun) -> dict:
         """A notebook kernel's environment, as JupyterLab's server and ipykernel set it (JPY_SESSION_NAME: the notebook,
-        in the working folder, guise.working_folder_files), with the user's own variables (USER, LOGNAME, SHELL:
+        in the working folder, folder.notebook_folder_files), with the user's own variables (USER, LOGNAME, SHELL:
         every login and JupyterHub's spawners set them); the step's first process adds the mail server's
         port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
         what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""

@@ -32,15 +32,16 @@ class SubmissionTrouble:
 
 class FileData(bytes):
     """A file's bytes (a value of Scenario.files) written with other mode bits than 0o644, such as 0o000 for a
-    checkpoint the step cannot read: the step runs without capabilities, so they bind a root grader's too."""
+    checkpoint the step cannot read: the step runs without capabilities, so they bind a root grader's too. With
+    `mtime_ns`, the file's modification time is that (the notebook's own files, saved before grading began)."""
 
-    def __new__(cls, data: bytes, mode: int):
+    def __new__(cls, data: bytes, mode: int = 0o644, mtime_ns: int | None = None):
         made = super().__new__(cls, data)
-        made.mode = mode
+        made.mode, made.mtime_ns = mode, mtime_ns
         return made
 
     def __reduce__(self):
-        return FileData, (bytes(self), self.mode)
+        return FileData, (bytes(self), self.mode, self.mtime_ns)
 
 
 @dataclass

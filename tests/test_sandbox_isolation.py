@@ -18,6 +18,7 @@ from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
 from autograder.isolation import KEPT_SCRATCH_INSIDE
+from autograder.scenario import FileData
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, FLOODED, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 Limits, SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
 from instruments.host import memory_tmp_dir
@@ -112,7 +113,7 @@ NOTEBOOK_FOLDER = '''
 import os
 
 def look():
-    return sorted(os.listdir(".")), open("lesson.ipynb").read()
+    return sorted(os.listdir(".")), open("lesson.ipynb").read(), os.stat("lesson.ipynb").st_mtime_ns
 
 def touch():
     with open("loop.svg", "a") as picture:
@@ -121,11 +122,12 @@ def touch():
 
 
 def test_the_notebooks_own_files_are_in_the_working_folder_and_count_only_when_changed(sandbox):
-    """As in JupyterLab, the code runs beside its notebook (guise.working_folder_files): the student's code sees
+    """As in JupyterLab, the code runs beside its notebook (folder.notebook_folder_files): the student's code sees
     the files, and the grader's listing leaves them out until the code changes one."""
-    decor = {"lesson.ipynb": b"{}", "loop.svg": b"<svg/>", ".ipynb_checkpoints/lesson-checkpoint.ipynb": b"{}"}
+    decor = {"lesson.ipynb": FileData(b"{}", mtime_ns=1_700_000_000_123_456_789), "loop.svg": b"<svg/>",
+             ".ipynb_checkpoints/lesson-checkpoint.ipynb": b"{}"}
     outcome = run(sandbox, NOTEBOOK_FOLDER, call("look"), call("touch"), decor=decor)
-    assert value(outcome) == [[".ipynb_checkpoints", "lesson.ipynb", "loop.svg"], "{}"]
+    assert value(outcome) == [[".ipynb_checkpoints", "lesson.ipynb", "loop.svg"], "{}", 1_700_000_000_123_456_789]
     assert outcome.files_by_step == [[], ["loop.svg"]]
 
 

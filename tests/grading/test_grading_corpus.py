@@ -246,7 +246,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_connection_file": {"test_reconcile": 4, "test_incident_fix": 1},
     # the notebook file in its own folder, where JupyterLab runs its code (before: 23/23 and 25/25, above twins)
     "tamper_detect_notebook_file": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_detect_session_name": {"test_reconcile": 4, "test_incident_fix": 1},  # JPY_SESSION_NAME, __session__
+    "tamper_detect_session_name": {"test_reconcile": 4, "test_incident_fix": 1},
+    # the notebook files' times (copy newer than the notebook; saved a moment ago): 3 and 7 above the twin before
+    "tamper_detect_checkpoint_newer": {"test_reconcile": 4, "test_incident_fix": 1},  # JPY_SESSION_NAME, __session__
     # probing, round 5 (each 23/23 before)
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # reconcile saves, to the default checkpoint.json
     "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
@@ -331,6 +333,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_connection_file": "wrong_incident_rerun",
     "tamper_detect_notebook_file": "wrong_incident_rerun",
     "tamper_detect_session_name": "wrong_incident_rerun",
+    "tamper_detect_checkpoint_newer": "wrong_incident_rerun",
     "tamper_gradebook": "wrong_incident_rerun",
     "tamper_detect_by_code": "wrong_incident_rerun",
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",

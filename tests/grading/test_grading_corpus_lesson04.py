@@ -182,6 +182,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_connection_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     # the notebook file in its own folder, where JupyterLab runs its code (before: 23/23 and 25/25, above twins)
     "tamper_detect_notebook_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # the notebook files' times (copy newer than the notebook; saved a moment ago): 3 and 7 above the twin before
+    "tamper_detect_notebook_fresh": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -197,6 +199,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_stable_ids": "wrong_resend_without_key",
     "tamper_detect_connection_file": "wrong_resend_without_key",
     "tamper_detect_notebook_file": "wrong_resend_without_key",
+    "tamper_detect_notebook_fresh": "wrong_resend_without_key",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
