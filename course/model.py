@@ -181,6 +181,9 @@ def merge_consecutive_turns(messages: list) -> list:
 # The fields each content block must have, with their JSON types, as the Messages API validates a request.
 REQUIRED_FIELDS = {"text": {"text": str}, "tool_use": {"id": str, "name": str, "input": dict},
                    "tool_result": {"tool_use_id": str}}
+# The API's schema forbids other fields ("messages.3.content.0.tool_result.status: Extra inputs are not
+# permitted", the wording of anthropics/claude-code#4378): checked for the block a student builds by hand.
+ALLOWED_FIELDS = {"tool_result": {"type", "tool_use_id", "content", "is_error", "cache_control"}}
 
 
 def _check_fields(messages) -> None:
@@ -205,6 +208,9 @@ def _check_fields(messages) -> None:
                 if not isinstance(block[field], wanted):
                     raise InvalidRequest(f"messages.{i}.content.{j}.{kind}.{field}: Input should be a valid "
                                          f"{'string' if wanted is str else 'dictionary'}")
+            extra = sorted(set(block) - ALLOWED_FIELDS.get(kind, set(block)))
+            if extra:
+                raise InvalidRequest(f"messages.{i}.content.{j}.{kind}.{extra[0]}: Extra inputs are not permitted")
             inner = block.get("content") if kind == "tool_result" else None
             if inner is not None and not isinstance(inner, str) and not (
                     isinstance(inner, list) and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in inner)):

@@ -388,3 +388,15 @@ def test_the_same_tool_use_twice_gets_the_apis_400(client):
     messages.append(tool_result(tool_use, "已发送"))
     with pytest.raises(anthropic.BadRequestError, match=r"messages\.\d+\.content\.\d+: `tool_use` ids must be unique"):
         ask(client, messages)
+
+
+@pytest.mark.parametrize("extra", [{"name": "send_email"}, {"status": "unknown"}])
+def test_a_tool_result_with_a_field_the_api_does_not_know_gets_its_400(client, extra):
+    """The API's schema refuses extra fields in a tool_result (anthropics/claude-code#4378's wording)."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, "结果未知", **extra))
+    field = next(iter(extra))
+    with pytest.raises(anthropic.BadRequestError, match=rf"content\.0\.tool_result\.{field}: Extra inputs are not permitted"):
+        ask(client, messages)
+    messages[-1]["content"][0] = {k: v for k, v in messages[-1]["content"][0].items() if k != field} | {"is_error": True}
+    assert ask(client, messages).stop_reason

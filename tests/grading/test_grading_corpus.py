@@ -268,6 +268,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 8: the resume appends pendingToolUse as an assistant message again (the id twice): the API's
     # 400 "tool_use ids must be unique", which the offline model did not give (22/23 before, feedback untrue)
     "wrong_agent_resume_readds_assistant": {"test_run_agent": 3, "test_incident_fix": 0},
+    # tool_result with fields of its own (name, status, reconciled): the API's 400 "Extra inputs are not permitted",
+    # which the offline model did not give (22/23 before: the incident replay passed)
+    "wrong_reconcile_extra_fields": {"test_reconcile": 4, "test_incident_fix": 0},
     "wrong_agent_continue_max_tokens": {"test_run_agent": 4},  # a reply cut at max_tokens: asks the model to go on
     "wrong_reconcile_verifies_sent": {"test_reconcile": 4, "test_incident_fix": 2},  # "已经发出", no is_error
     # an empty <path>.lock (fcntl.flock) left beside the checkpoint after every save: one file too many, and after a
@@ -378,6 +381,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_done_deletes": "检查点要一直留在 path 上",
     "wrong_save_single_os_write": "要循环写到全部写完",
     "wrong_agent_resume_readds_assistant": "不要把 pendingToolUse 再作为 assistant 消息加一遍",
+    "wrong_reconcile_extra_fields": "API 不认这个字段",
     "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
     "wrong_save_fsync_after_replace": "之后再改名",
