@@ -76,6 +76,7 @@ def _owner(outcome, event: dict) -> int:
     return owner
 
 
+FOLDER_ADVICE = "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在"
 LOSS_ADVICE = ("台账只追加，已经落盘的记录一条也不能丢：读台账时只能截掉末尾那半行（按字节找到最后一个换行，os.ftruncate 到那里再 "
                "fsync，课程的 read_ledger 就是这样做的），不能按字符数截，也不能把整本台账清空重写——重写到一半断电，"
                "记录就全没了，恢复代码会把做过的调用当成从没开始、再做一次")

@@ -212,7 +212,7 @@ def build(max_turns: int, rng) -> dict:
                         call("append_ledger", path(created, forms[2]), first),
                         call("append_ledger", LEDGER_NAME, bare)]))
 
-    # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger --
+    # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"
     # the unheard-of tools whose names hold a read-only one, both every time: a guess by the name skips the ledger
     calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "idempotent", "non_idempotent",
@@ -223,15 +223,20 @@ def build(max_turns: int, rng) -> dict:
     rng.shuffle(calls)
     # one call with an effect answers a long text (a deployment's log, a report): its outcome records all of it
     long = rng.choice([n for n, c in enumerate(calls) if c["name"] not in READ_ONLY])
-    steps = [{**call("execute_with_ledger", c, path(ledger)), **({"effect_output": "long"} if n == long else {})}
+    # and a call with an effect whose ledger does not exist yet (a run's first effect): the append that creates it
+    # makes its name durable too, or a power cut can take the intent with it
+    calls.append(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])))
+    ledger_of = [ledger] * (len(calls) - 1) + [f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"]
+    steps = [{**call("execute_with_ledger", c, path(ledger_of[n])), **({"effect_output": "long"} if n == long else {})}
              for n, c in enumerate(calls)]
     # and a call with an effect whose intent cannot be appended (a folder stands at the ledger's path): the error
     # reaches the caller and the tool never runs, for the intent must be on disk before the effect
     blocked = {"call": ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
                "ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"}
-    add(Scenario("execute", independent_steps=True, ledgers=(ledger,),
+    add(Scenario("execute", independent_steps=True, ledgers=tuple(dict.fromkeys(ledger_of)),
+                 read_after=ledger_of[-1:],
                  files={ledger: lines(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
-                 meta={"ledger": ledger, "calls": calls, "blocked": blocked},
+                 meta={"ledgers": ledger_of, "calls": calls, "blocked": blocked},
                  steps=[*steps, call("execute_with_ledger", blocked["call"], path(blocked["ledger"]))]))
 
     # -- recovery_action: generated checkpoints x ledger records x server states --

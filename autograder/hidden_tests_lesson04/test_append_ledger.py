@@ -15,7 +15,7 @@ from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME
 
 from .helpers import expect, fail, problem, records_in, same, short
-from .ledger_crashes import cuts
+from .ledger_crashes import FOLDER_ADVICE, cuts
 
 GRADE = "test_append_ledger"
 ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行写在末尾；不要先清空或重写整个文件（要整份重写，就写临时文件、"
@@ -23,7 +23,7 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
           "half": "半截的记录只能出现在最后一行、而且没有换行（读台账的人把它当作没写完）：每条记录一行 JSON，以换行结束，"
                   "一次写完",
           "durable": "返回之前这一行必须已经落盘：flush 之后 os.fsync 台账文件（或者用 O_SYNC / O_DSYNC 打开它）",
-          "folder": "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在",
+          "folder": FOLDER_ADVICE,
           "newline": "写完的记录后面要有换行（\"\\n\"）：没有换行的最后一行，读台账的人当作没写完的半截，"
                      "下一条记录还会接在同一行上"}
 

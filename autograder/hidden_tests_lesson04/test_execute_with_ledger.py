@@ -3,7 +3,9 @@ as the key; effects counted at the grader's services.
 
 One call of each kind (read-only, send_email, one of the lesson's other tools with effects, a
 tool no list names, and the same email asked for again by another call), each in a process of
-its own, on one ledger that already holds other calls' records, one of them the same email.
+its own, on one ledger that already holds other calls' records, one of them the same email; and
+one call with an effect whose ledger does not exist yet (its append creates it: the name too must
+be durable before the tool runs).
 The grader runs every tool and the mail server, and reads the ledger at the moment each tool
 runs; strace records how the ledger was written, so a power cut at that moment is judged too.
 """
@@ -14,7 +16,7 @@ import pytest
 
 from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, problem, records_in,
                       reference_raises, same, short)
-from .ledger_crashes import LOSS_ADVICE, first_loss, moments
+from .ledger_crashes import FOLDER_ADVICE, LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
 
@@ -61,18 +63,18 @@ def test_each_call_runs_once(grading):
         expect(value == ran[0]["output"], f"execute_with_ledger（{call['name']}）要把 execute_tool 返回的文本原样返回，"
                                           f"你的返回了 {short(value)}")
         if is_read_only(grading, call):
-            ledger = outcome.scenario.meta["ledger"]
+            ledger = outcome.scenario.meta["ledgers"][index]
             then = records_in(ran[0]["ledgers"].get(ledger))[0]
             expect(not of(then, call["id"], "intent"), f"只读的 {call['name']} 不需要记台账：重做无害，恢复时直接再执行一次")
 
 
 @pytest.mark.grade(GRADE, 1)
 def test_intent_before_outcome_after(grading):
-    """有副作用的调用：执行那一刻台账里已经有落了盘的 intent，返回时已经追加了落盘的 outcome（output 就是工具的输出）"""
+    """有副作用的调用：执行那一刻台账里已经有落了盘的 intent，返回时已经追加了落盘的 outcome（output 就是工具的输出）；台账还不存在时也一样"""
     for outcome, index, call, value, ran in each_call(grading):
         if is_read_only(grading, call) or not ran:
             continue
-        ledger = outcome.scenario.meta["ledger"]
+        ledger = outcome.scenario.meta["ledgers"][index]
         then, error = records_in(ran[0]["ledgers"].get(ledger))
         expect(error is None, f"执行 {call['name']} 那一刻，台账读不出来（{short(str(error), 80)}）")
         intents = of(then, call["id"], "intent")
@@ -99,7 +101,8 @@ def test_intent_before_outcome_after(grading):
                             "要不要重试，由模型读了这段错误再决定" if failed else
                             "。执行之后要追加一条 outcome，output 就是工具的输出"))
                 expect(found, f"模拟断电：{call['name']} 的台账记录，{when}断电，台账里没有这次调用的 {wanted}："
-                              "每条记录返回之前都要落盘（append_ledger 里 flush + os.fsync）")
+                              + (f"这次调用前台账还不存在，断电后台账文件不见了。{FOLDER_ADVICE}" if content is None else
+                                 "每条记录返回之前都要落盘（append_ledger 里 flush + os.fsync）"))
                 if kind == "end":
                     recorded, output = found[0].get("output"), ran[0]["output"]
                     expect(recorded == output, f"{call['name']} 的 outcome 里 output 应该是 execute_tool 返回的文本"
@@ -107,7 +110,7 @@ def test_intent_before_outcome_after(grading):
                               "这段 output，截短了，续跑后模型拿到的就是不完整的结果）"
                               if isinstance(recorded, str) and output.startswith(recorded) else
                               f"，你记的是 {short(recorded)}"))
-        old, _ = records_in(outcome.scenario.files[ledger])
+        old, _ = records_in(outcome.scenario.files.get(ledger))
         after, _ = records_in(outcome.files_after.get(ledger))
         expect(after is not None and all(r in after for r in old), "执行之后，台账里原来的记录不见了：台账只追加")
     check_blocked(grading)

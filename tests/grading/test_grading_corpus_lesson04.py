@@ -54,7 +54,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
                                 "test_reconcile": 3, "test_incident_fix": 2},  # every record after it unreadable
     # ... and execute_with_ledger's and reconcile's appends through it: a power cut at any moment loses no record
     "wrong_rewrite_in_place": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
-    "wrong_no_folder_fsync": {"test_append_ledger": 2},
+    # (probe 8: execute_with_ledger also creates a ledger through these, so its intent can vanish with the name)
+    "wrong_no_folder_fsync": {"test_append_ledger": 2, "test_execute_with_ledger": 2},
     "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 0,
                                 "test_reconcile": 3},
@@ -90,7 +91,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
-    "wrong_append_fsyncs_cwd": {"test_append_ledger": 2},
+    "wrong_append_fsyncs_cwd": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... the same (probe 8)
     # found by probing (25/25 before, or points that varied with the seed); every run now holds the case
     "wrong_agent_resume_reexecutes": {"test_run_agent": 1},  # append_line pending, its outcome in the ledger
     "wrong_agent_reconcile_default_ledger": {"test_run_agent": 1, "test_incident_fix": 2},
@@ -111,7 +112,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_email_only_lookup": {"test_recovery_action": 3},  # does not ask where the reference asks
     # with the mail server down, a resend's "错误：邮件没有发出去" recorded as the outcome and sent as the result
     "wrong_reconcile_resend_instead_of_lookup": {"test_reconcile": 4},
-    "wrong_append_dirsync_before_create": {"test_append_ledger": 2},
+    "wrong_append_dirsync_before_create": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... (probe 8)
     "wrong_reconcile_returns_none": {"test_reconcile": 0},
     "wrong_recovery_lookup_args_swapped": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3,
                                            "test_incident_fix": 1},
@@ -184,6 +185,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_notebook_file": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     # the notebook files' times (copy newer than the notebook; saved a moment ago): 3 and 7 above the twin before
     "tamper_detect_notebook_fresh": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # probing, round 8 (25/25 before): execute_with_ledger on a ledger not there yet, judged under the power-cut model
+    "wrong_execute_own_handle_no_dirsync": {"test_execute_with_ledger": 2},  # its own "a" handle, no folder fsync
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -211,6 +214,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_no_newline": "后面要有换行",
     "wrong_rewrite_in_place": "不要先清空或重写整个文件",
     "wrong_no_folder_fsync": "fsync 所在的文件夹",
+    "wrong_execute_own_handle_no_dirsync": "台账还不存在",
     "wrong_append_fsync_before_flush": "flush 之后 os.fsync",
     "wrong_append_overwrites": "台账只追加",
     "wrong_recovery_down_executes": "结果真的未知，只能补 is_error",
