@@ -194,7 +194,7 @@ def build(max_turns: int, rng) -> dict:
 
     # -- append_ledger: two appends to a ledger that has records already, one that creates the ledger, one that
     # creates it under its bare name in the working folder (the default ledger_path(CHECKPOINT_PATH): its
-    # os.path.dirname is ""); the others' paths absolute or relative, drawn --
+    # os.path.dirname is ""); the others' paths absolute or relative, drawn; then two ledgers in one process --
     old = [r for _ in range(rng.randint(1, 3))
            for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS, "unheard_of"])),
                                     ("intent", "outcome"))]
@@ -204,13 +204,21 @@ def build(max_turns: int, rng) -> dict:
     first, bare = (ledgers.records(ledgers.call_of(rng.choice([*EFFECT_KINDS, "unheard_of"])), ("intent",))[0]
                    for _ in range(2))
     forms = rng.sample(["absolute", "relative", rng.choice(["absolute", "relative"])], 3)
-    add(Scenario("append", independent_steps=True, files={existing: lines(old)}, read_after=(created, LEDGER_NAME),
+    # and one append to each of two ledgers (two runs' folders) in one process: each record goes to its own path
+    pair = [{"ledger": f"{draw.folder()}/{draw.letters(4)}{number}/{LEDGER_NAME}",
+             "old": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome")),
+             "record": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]}
+            for number in range(2)]
+    given = {existing: lines(old), **{other["ledger"]: lines(other["old"]) for other in pair}}
+    add(Scenario("append", independent_steps=True, files=given, read_after=(created, LEDGER_NAME),
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
-                       "bare": bare},
+                       "bare": bare, "pair": pair},
                  steps=[call("append_ledger", path(existing, forms[0]), new[0]),
                         call("append_ledger", path(existing, forms[1]), new[1]),
                         call("append_ledger", path(created, forms[2]), first),
-                        call("append_ledger", LEDGER_NAME, bare)]))
+                        call("append_ledger", LEDGER_NAME, bare),
+                        *({**call("append_ledger", path(other["ledger"]), other["record"]), "batch": "two_ledgers"}
+                          for other in pair)]))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"

@@ -1,8 +1,9 @@
 """append_ledger (test_append_ledger, 3 points): append-only, atomic and durable, judged on disk.
 
 Two appends to a ledger that already holds records, one that creates the ledger (each path given
-absolute or relative, drawn), and one that creates `ledger.jsonl` by its bare name in the working
-folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""). strace
+absolute or relative, drawn), one that creates `ledger.jsonl` by its bare name in the working
+folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""), and one to each of
+two other ledgers in one process (a handle kept from the first append must not take the second). strace
 records the calls from outside; every state a crash or power cut could leave at each moment
 (autograder.crash_states) must read back, with the course's read_ledger and with the
 student's own, as the ledger before the append or after it: the old records never lost or
@@ -29,9 +30,10 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
 
 
 BARE = 3  # the step that creates a ledger named by its bare file name, in the working folder
+PAIR = (4, 5)  # the steps appending to two ledgers, one each, in one process
 
 
-def appended(grading, indices=(0, 1, 2, BARE)):
+def appended(grading, indices=(0, 1, 2, BARE, *PAIR)):
     outcome = grading.outcome("append")
     for index in indices:
         what = (f'append_ledger("{LEDGER_NAME}", record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
@@ -136,7 +138,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -155,6 +157,23 @@ def test_appends_keep_every_record(grading):
                                       + ("原来的记录丢了或被改写了，台账只追加" if not same(records[:len(meta['old'])],
                                                                                wanted[:len(meta['old'])])
                                          else "新记录和传进来的 record 不一样，要原样写下每个字段"))
+    check_pair(outcome)
+
+
+def check_pair(outcome) -> None:
+    """One append to each of two ledgers in one process: each ledger holds its own record, after its old ones."""
+    pair = outcome.scenario.meta["pair"]
+    read = [records_in(outcome.files_after.get(entry["ledger"])) for entry in pair]
+    what = f"同一个进程里先往台账 {pair[0]['ledger']}、再往台账 {pair[1]['ledger']} 各追加一条之后，"
+    for number, entry in enumerate(pair):
+        other = 1 - number
+        expect(entry["record"] not in (read[other][0] or []),
+               f"{what}给第 {number + 1} 本的记录写进了第 {other + 1} 本（{pair[other]['ledger']}）："
+               "每次追加都要写到这次传进来的 path 上，不能一直用第一次打开的那个文件（要缓存打开的文件，就按路径各存一个）")
+    for number, (entry, (records, error)) in enumerate(zip(pair, read)):
+        expect(error is None and same(records, entry["old"] + [entry["record"]]),
+               f"{what}第 {number + 1} 本里" + (f"读不出来（{short(str(error), 60)}）" if error is not None else
+                                              f"读出 {len(records)} 条记录，应该是原来的 {len(entry['old'])} 条加上新追加的一条"))
 
 
 @pytest.mark.grade(GRADE, 1)

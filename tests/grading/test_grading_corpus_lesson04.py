@@ -187,6 +187,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_notebook_fresh": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     # probing, round 8 (25/25 before): execute_with_ledger on a ledger not there yet, judged under the power-cut model
     "wrong_execute_own_handle_no_dirsync": {"test_execute_with_ledger": 2},  # its own "a" handle, no folder fsync
+    # append_ledger keeps the first handle in a global: two ledgers in one process (test_append_ledger 3/3 before)
+    "wrong_append_single_global_handle": {"test_append_ledger": 2, "test_run_agent": 0, "test_reconcile": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -215,6 +217,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_rewrite_in_place": "不要先清空或重写整个文件",
     "wrong_no_folder_fsync": "fsync 所在的文件夹",
     "wrong_execute_own_handle_no_dirsync": "台账还不存在",
+    "wrong_append_single_global_handle": "写到这次传进来的 path 上",
     "wrong_append_fsync_before_flush": "flush 之后 os.fsync",
     "wrong_append_overwrites": "台账只追加",
     "wrong_recovery_down_executes": "结果真的未知，只能补 is_error",
