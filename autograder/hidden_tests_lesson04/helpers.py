@@ -102,6 +102,28 @@ def _read_all(contents) -> None:
                 _read[content] = (None, exc)
 
 
+def outcome_written_at(outcome, step: int, ledger: str, call_id: str):
+    """Where in strace's log step `step` wrote the last byte of an outcome record of this call into the ledger (durably
+    or not: the bytes it wrote there, in order), or None if it wrote none."""
+    target = outcome.workdir.rstrip("/") + "/" + ledger
+    writes = [(e["at"], e["data"]) for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == step
+              and e.get("op") == "write" and e.get("path") == target and isinstance(e.get("data"), bytes)]
+    start = 0
+    for line in b"".join(data for _, data in writes).split(b"\n"):
+        start, end = start + len(line) + 1, start + len(line)
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("type") == "outcome" and record.get("toolUseId") == call_id:
+            written = 0
+            for at, data in writes:
+                written += len(data)
+                if written >= end:
+                    return at
+    return None
+
+
 def of(records, call_id: str, kind: str) -> list:
     return [r for r in records or [] if isinstance(r, dict) and r.get("toolUseId") == call_id and r.get("type") == kind]
 

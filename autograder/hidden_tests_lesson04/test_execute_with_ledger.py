@@ -9,13 +9,12 @@ be durable before the tool runs).
 The grader runs every tool and the mail server, and reads the ledger at the moment each tool
 runs; strace records how the ledger was written, so a power cut at that moment is judged too.
 """
-import json
 from pathlib import Path
 
 import pytest
 
-from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, problem, records_in,
-                      reference_raises, same, short)
+from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, outcome_written_at, problem,
+                      records_in, reference_raises, same, short)
 from .ledger_crashes import FOLDER_ADVICE, LOSS_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
@@ -28,22 +27,6 @@ def each_call(grading):
         message = problem(outcome, index, f"execute_with_ledger（{call['name']}）")
         expect(message is None, message)
         yield outcome, index, call, outcome.steps[index]["value"], outcome.student_tool_calls(index)
-
-
-def wrote_outcome(outcome, index: int, ledger: str, call_id: str) -> bool:
-    """Whether step `index` wrote an outcome record of this call into the ledger at all (durably or not), as strace
-    saw the bytes it wrote there."""
-    target = outcome.workdir.rstrip("/") + "/" + ledger
-    data = b"".join(e["data"] for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
-                    and e.get("op") == "write" and e.get("path") == target and isinstance(e.get("data"), bytes))
-    for line in data.splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get("type") == "outcome" and record.get("toolUseId") == call_id:
-            return True
-    return False
 
 
 def is_read_only(grading, call) -> bool:
@@ -93,7 +76,7 @@ def test_intent_before_outcome_after(grading):
                 records, _ = records_in(content)
                 wanted = "intent" if kind == "tool" else "outcome"
                 found = of(records, call["id"], wanted)
-                if not found and wanted == "outcome" and not wrote_outcome(outcome, index, ledger, call["id"]):
+                if not found and wanted == "outcome" and outcome_written_at(outcome, index, ledger, call["id"]) is None:
                     failed = isinstance(ran[0]["output"], str) and ran[0]["output"].startswith("错误")
                     fail(f"execute_with_ledger（{call['name']}）返回时，台账里没有这次调用的 outcome：它根本没有写"
                          + (f"。这次 execute_tool 返回的是错误（{short(ran[0]['output'], 40)}）——出错也是确定的结果，"

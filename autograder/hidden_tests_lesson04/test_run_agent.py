@@ -17,8 +17,8 @@ from autograder.sandbox import Scenario
 from autograder.hidden_tests.crashes import describe, killed_files
 from autograder.hidden_tests.helpers import usage_total
 
-from .helpers import (expect, expected_action, fail, keyed, of, pairing_problem, problem, records_in, returned, same,
-                      saved_state, short, text_of)
+from .helpers import (expect, expected_action, fail, keyed, of, outcome_written_at, pairing_problem, problem,
+                      records_in, returned, same, saved_state, short, text_of)
 from .effects_runs import effects_problem
 
 GRADE = "test_run_agent"
@@ -101,7 +101,7 @@ def result_for(messages, call_id: str):
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
-    """发信任务从头跑：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome"""
+    """发信任务从头跑：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好"""
     outcome = grading.outcome("agent_email")
     state = final(outcome, 0)
     check_counters(outcome, state, 0, "发信任务从头跑")
@@ -120,8 +120,25 @@ def test_sends_through_the_ledger(grading):
            f"send_email 执行的那一刻，磁盘上的检查点还没有记下这次调用（pendingToolUse 是 {short(pending)}）："
            "存档点 A 要在执行之前。不然在这时崩溃，检查点里就没有这次调用，续跑时模型会重新提出一个新 id 的调用，"
            "键变了，信就发了两次")
+    message = outcome_after_save_b(outcome, call_id)
+    expect(message is None, message)
     message = effects_problem(grading, grading.outcome("agent_effects"), 0)
     expect(message is None, message)
+
+
+def outcome_after_save_b(outcome, call_id: str) -> str | None:
+    """What is wrong if run_agent (step 0) wrote the call's outcome into the ledger only after save point B (its first
+    save whose messages answer the call): a power cut between them can leave half the outcome at the ledger's end,
+    which nothing cuts off (nothing is pending, so nothing reconciles) before the next intent is glued onto it."""
+    saves = [c["at"] for c in outcome.standin_calls if c.get("step") == 0 and c.get("name") == "save_checkpoint"
+             and isinstance(c.get("state"), dict) and call_id in results_in(c["state"])]
+    written = outcome_written_at(outcome, 0, outcome.scenario.meta["ledger"], call_id)
+    if not saves or written is None or written <= saves[0]:
+        return None
+    return ("send_email 的 outcome 是在存档点 B 之后才追加进台账的。课文的次序是：存档点 A → intent → 执行 → outcome → "
+            "存档点 B。outcome 写在 B 之后，两者之间断电，台账末尾可能留下写了一半的 outcome：检查点里已经没有悬空调用，"
+            "续跑不对账，没人截掉这半行，下一条 intent 接在它后面，台账从此读不出来。执行工具走 execute_with_ledger，"
+            "它返回（outcome 已落盘）之后再存存档点 B")
 
 
 @pytest.mark.grade(GRADE, 1)

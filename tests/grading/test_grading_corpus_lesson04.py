@@ -189,6 +189,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_own_handle_no_dirsync": {"test_execute_with_ledger": 2},  # its own "a" handle, no folder fsync
     # append_ledger keeps the first handle in a global: two ledgers in one process (test_append_ledger 3/3 before)
     "wrong_append_single_global_handle": {"test_append_ledger": 2, "test_run_agent": 0, "test_reconcile": 3},
+    # run_agent appends the outcome after save point B (A -> intent -> run -> B -> outcome): judged from the trace
+    "wrong_agent_outcome_after_save_b": {"test_run_agent": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -218,6 +220,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_no_folder_fsync": "fsync 所在的文件夹",
     "wrong_execute_own_handle_no_dirsync": "台账还不存在",
     "wrong_append_single_global_handle": "写到这次传进来的 path 上",
+    "wrong_agent_outcome_after_save_b": "存档点 A → intent → 执行 → outcome → 存档点 B",
     "wrong_append_fsync_before_flush": "flush 之后 os.fsync",
     "wrong_append_overwrites": "台账只追加",
     "wrong_recovery_down_executes": "结果真的未知，只能补 is_error",
