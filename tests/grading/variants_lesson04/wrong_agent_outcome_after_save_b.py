@@ -1,6 +1,6 @@
-"""有争议（学生自己的排法）：run_agent 不用 execute_with_ledger，自己写：intent（append_ledger）→ 带键 execute_tool →
-tool_result 进 messages → 存档点 B → 再追加 outcome。课文给的次序是 A → intent → 执行 → outcome → B；outcome 写在 B
-之后时，崩溃落在 B 和 outcome 之间只留下一条孤立的 intent，检查点里已没有悬空调用，不会被对账用到。"""
+"""错误：run_agent 不用 execute_with_ledger，自己写：intent（append_ledger）→ 带键 execute_tool → tool_result 进 messages
+→ 存档点 B → 再追加 outcome。课文给的次序是 A → intent → 执行 → outcome → B；outcome 写在 B 之后，两者之间断电，台账末尾
+可能留下写了一半的 outcome：检查点里已没有悬空调用，续跑不对账，没人截掉这半行，下一条 intent 接在它后面，台账坏掉。"""
 # %% run_agent
 def run_agent(task, client=None, path=CHECKPOINT_PATH):
     client = client or make_client()
