@@ -13,11 +13,12 @@ process binds the scenario's /tmp and /dev/shm, hands the grader the step's SMTP
 hand-off, autograder.endpoint), covers /proc with one of the step's own (autograder.guise),
 and forks the student's process with a pid like a notebook kernel's. The student's process
 drops every capability, lowers its resource limits, defines the student's cells and performs
-the steps, then waits for the threads it started; pid 1 waits for every process the step
-left behind. When pid 1 ends, the kernel kills whatever is left, before the zygote reports
-the job as done; the grader's deadline kills pid 1. (Forking the student's process from
-pid 1, rather than running the student's code as pid 1, costs a second copy of the
-zygote's page tables per step: within the noise of a judgement's CPU, docs/design.md.)
+the steps (in an event loop, as a kernel does), then waits for the threads it started and for
+what its loop still holds; pid 1 waits for every process the step left behind. When pid 1
+ends, the kernel kills whatever is left, before the zygote reports the job as done; the
+grader's deadline kills pid 1. (Forking the student's process from pid 1, rather than running
+the student's code as pid 1, costs a second copy of the zygote's page tables per step:
+within the noise of a judgement's CPU, docs/design.md.)
 
 The zygote marks where each step begins and ends by opening a path that does not exist
 (`MARK_PREFIX`...): the grader reads those marks in the strace log, from the zygote's
@@ -108,14 +109,17 @@ import course.model
 import course.tools
 
 from .contract import RETURNS_A_LIST, listed
-from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, kernel_history, kernel_shell,
-                    kernel_streams, looking_like)
+from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work, kernel_history,
+                    kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell, run_loop_for)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
 # exit code of the student's process (its threads) or of pid 1 (the processes the step left) when something still ran
 # as the watch after the steps ran out: in a notebook it would go on, so the grader cannot judge what it did
 LEFT_RUNNING = 71
+# ...of the student's process when no thread ran but something was still to run later: a callback, timer or task on
+# the kernel's event loop, or an alarm (signal.alarm, setitimer)
+LEFT_SCHEDULED = 72
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -171,7 +175,7 @@ _make_client = course.model.make_client
 _POSITIONAL = {function: [p.name for p in inspect.signature(function).parameters.values()
                           if p.kind is p.POSITIONAL_OR_KEYWORD]
                for function in (*_TOOL_LEAVES.values(), *_LOOKUP_LEAVES.values(), _ANSWER)}
-_sleep, _monotonic = time.sleep, time.monotonic
+_sleep, _monotonic, _getitimer = time.sleep, time.monotonic, signal.getitimer
 DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package is in
 _shell = None  # the zygote's IPython shell (guise.kernel_shell), which every step inherits
 _streams = (None, None)  # the zygote's kernel-like sys.stdout and sys.stderr (guise.kernel_streams), for every step
@@ -509,22 +513,35 @@ def _confine(job, vm_size):
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
                      threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
-                     run_exit_functions=_run_exit_functions):
+                     getitimer=_getitimer, run_exit_functions=_run_exit_functions):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
-    After the steps it runs what the student's code registered with atexit, as a kernel shutting down would, and
-    stays until every thread the student's code started has ended, for job["linger"] seconds at most: what a thread
-    left behind does after a function returned is seen and judged too. A thread still running then ends with the
-    process here, where in a notebook it would go on: the exit code tells the grader so."""
+    The cells and the steps run in a kernel's event loop (guise.kernel_loop). After the steps the loop runs on, as a
+    kernel's does between cells, until every thread the student's code started has ended and nothing is left to run
+    later (on the loop, or an alarm); then what the student's code registered with atexit runs, as a kernel shutting
+    down would, and the threads are waited for again: for job["linger"] seconds in all at most. What a thread, a
+    callback or an alarm does after a function returned is seen and judged too. What is still running or waiting
+    then ends with the process here, where in a notebook it would go on: the exit code tells the grader so."""
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
     _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
+    loop = kernel_loop()
     try:
-        _define_and_perform(job, post, plain, describe)
+        _define_and_perform(job, post, plain, describe, loop)
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         exit_now(CHILD_FAILED)
-    run_exit_functions()
     until = monotonic() + job["linger"]
+    while True:
+        threads = threads_running()
+        if not threads and not holds_work(loop) and getitimer(signal.ITIMER_REAL)[0] <= 0:
+            break
+        if monotonic() >= until:
+            exit_now(LEFT_RUNNING if threads else LEFT_SCHEDULED)
+        try:
+            run_loop_for(loop, 0.01)
+        except _BaseException:  # a thread closed the loop: nothing on it runs any more, the rest is still watched
+            sleep(0.01)
+    run_exit_functions()
     while threads_running() and monotonic() < until:
         sleep(0.01)
     exit_now(LEFT_RUNNING if threads_running() else 0)
@@ -614,7 +631,7 @@ def _calling_transport():
     return None
 
 
-def _define_and_perform(job: Job, post, plain, describe):
+def _define_and_perform(job: Job, post, plain, describe, loop):
     workdir = Path(job["workdir"])
 
     def event(wait=True, **payload):
@@ -648,8 +665,9 @@ def _define_and_perform(job: Job, post, plain, describe):
             kernel_history(namespace, _shell, job["history"][:cell["ran"]])
         filename = cell_file(cell["source"])
         linecache.cache[filename] = (_len(cell["source"]), None, cell["source"].splitlines(True), filename)
+        code = cell["source"]
         try:
-            exec(compile(cell["source"], filename, "exec"), namespace)
+            run_as_a_cell(loop, _shell, code, lambda: exec(compile(code, filename, "exec"), namespace))
             cells.append({"name": cell["name"], "status": CellStatus.OK})
         except _BaseException as exc:
             error = describe(exc)
@@ -661,10 +679,12 @@ def _define_and_perform(job: Job, post, plain, describe):
         namespace[name] = _standin(name, post, namespace)
 
     _environ.update({name: job["env"][name] for name in MAIL_ENV if name in job["env"]})  # `with MailServer():`
+    running = job["history"][-1] if job["history"] else ""  # the notebook's cell the steps stand for (its checks)
     for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
         event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []
-        result = _perform(step, namespace, workdir, given_client, case_lookup, plain, describe)
+        result = run_as_a_cell(loop, _shell, running,
+                               lambda: _perform(step, namespace, workdir, given_client, case_lookup, plain, describe))
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
 
 
@@ -875,7 +895,8 @@ def _left_running(student: int, first: int | None) -> list:
     student's process and of pid 1 (`first`: None without isolation, or when pid 1 ended before the student's process,
     killed by the grader). pid 1 ending any other way than exit code 0 after the student's process (a signal its
     processes sent it, say) also took with it whatever they were doing."""
-    left = [Left.THREADS] if os.WIFEXITED(student) and os.WEXITSTATUS(student) == LEFT_RUNNING else []
+    code = os.WEXITSTATUS(student) if os.WIFEXITED(student) else None
+    left = [Left.THREADS] if code == LEFT_RUNNING else [Left.SCHEDULED] if code == LEFT_SCHEDULED else []
     if first is not None and not (os.WIFEXITED(first) and os.WEXITSTATUS(first) == 0):
         left.append(Left.PROCESSES)
     return left

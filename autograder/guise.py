@@ -9,6 +9,8 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 - `kernel_shell()`, made once in the zygote: an IPython shell, as a kernel has one, so that `display`,
   `get_ipython()` and the magics and `!` commands of a cell (autograder.notebook_code.python_source) work;
 - `kernel_streams()`: sys.stdout and sys.stderr, ipykernel's OutStream as in a kernel;
+- `kernel_loop()`, `run_as_a_cell(...)`, `run_loop_for(...)`, `holds_work(...)`: the asyncio event loop a kernel runs
+  each cell in, between IPython's events before and after a cell, and that goes on running between cells;
 - `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv is ipykernel's, IPython's names are there;
 - `cell_file(source)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
@@ -19,6 +21,7 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 What stays different, and why, is in docs/grading.md (a determined reader of bytecode or of every /proc file
 can still tell; the names above are the places a submission is known to look).
 """
+import asyncio
 import base64
 import inspect
 import json
@@ -141,6 +144,9 @@ def kernel_shell(ipython_dir: str):
         def enable_matplotlib(self, gui=None):  # nothing is drawn when grading: no import, no font cache in /tmp
             return "inline", "module://matplotlib_inline.backend_inline"
 
+        def _showtraceback(self, etype, evalue, stb):  # what an event's callback raised: a kernel sends it on
+            self._last_traceback = stb
+
     config = Config()
     config.HistoryManager.enabled = False
     shell = _named_as(KernelShell, ZMQInteractiveShell).instance(config=config, ipython_dir=ipython_dir,
@@ -180,6 +186,76 @@ def kernel_streams() -> tuple:
 
     _named_as(QuietOutStream, OutStream)
     return QuietOutStream("stdout"), QuietOutStream("stderr")
+
+
+def kernel_loop():
+    """The asyncio event loop a kernel (ipykernel 6 and later) runs its cells in, the main thread's: a cell's code finds
+    it running (asyncio.get_running_loop(), tornado's IOLoop.current()), and what it schedules there runs between
+    cells. Made in the student's process, after its descriptors were closed."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    return loop
+
+
+def run_as_a_cell(loop, shell, source: str, run):
+    """run(), as a kernel runs a cell of `source`: in a task of `loop` (callbacks already due there run first), after
+    IPython's pre_execute and pre_run_cell events and before its post_execute and post_run_cell ones, with the
+    arguments InteractiveShell.run_cell gives them. Returns what run() returned, or raises what it raised."""
+    from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult
+
+    info = ExecutionInfo(source, store_history=True, silent=False, shell_futures=True, cell_id=None,
+                         transformed_cell=source)
+    result = ExecutionResult(info)
+    result.execution_count = shell.execution_count
+    returned = []
+
+    async def cell():
+        _trigger(shell, "pre_execute")
+        _trigger(shell, "pre_run_cell", info)
+        try:
+            returned.append(run())
+        except BaseException as error:
+            result.error_in_exec = error
+        _trigger(shell, "post_execute")
+        _trigger(shell, "post_run_cell", result)
+
+    _run_until_done(loop, loop.create_task(cell()))
+    if result.error_in_exec is not None:
+        raise result.error_in_exec
+    return returned[0]
+
+
+def run_loop_for(loop, seconds: float):
+    """`loop` runs what is due on it for `seconds`, as a kernel's does between cells."""
+    waited = loop.create_future()
+    loop.call_later(seconds, waited.set_result, None)
+    _run_until_done(loop, waited)
+
+
+def holds_work(loop) -> bool:
+    """Whether `loop` would still run something: a callback, a timer not cancelled or a task not done. (Its private
+    lists: asyncio has no public way to ask.)"""
+    return bool(loop._ready) or any(not timer.cancelled() for timer in loop._scheduled) or bool(asyncio.all_tasks(loop))
+
+
+def _run_until_done(loop, future):
+    """Runs `loop` until `future` is done, whatever stops it earlier: a cell's loop.stop(), or a signal handler that
+    raised between callbacks (a kernel shows what it raised and goes on)."""
+    future.add_done_callback(lambda _: loop.stop())
+    while not future.done():
+        try:
+            loop.run_forever()
+        except BaseException:
+            pass
+
+
+def _trigger(shell, event: str, *args):
+    """IPython's trigger, which shows what a callback raised and goes on; what it lets through (SystemExit) is
+    dropped too, so that no callback stops the driver."""
+    try:
+        shell.events.trigger(event, *args)
+    except BaseException:
+        pass
 
 
 def shell_namespace(shell, module):

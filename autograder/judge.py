@@ -42,9 +42,10 @@ REDACTED = "（这条反馈引用了你的代码输出的内容，其中出现�
 TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_STEP} 次文件操作（比如在几个文件之间来回写入，或者反复打开、关闭文件）。"
              f"评分器每一步只记录前 {MAX_EVENTS_PER_STEP} 次：之后的写入、改名和 fsync 都没有算进断电检查，"
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
-LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程"}
+LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程",
+              Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务，或 signal.alarm 的闹钟）"}
 LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} {seconds:g} 秒后还在运行：评分器看不到它之后会做什么（比如再发一封信），"
-                         "用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，不要留给线程或子进程之后再做。")
+                         "用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，不要留给线程、子进程或定时回调之后再做。")
 
 
 class GradingRun:

@@ -82,6 +82,7 @@ class Left(_Name):
     """What a job left still running when the grader stopped watching it (Job.linger after its steps returned)."""
     THREADS = "threads"  # threads of the student's process
     PROCESSES = "processes"  # processes it started and did not wait for
+    SCHEDULED = "scheduled"  # what was to run later: on the kernel's event loop (call_later, a task), or an alarm
 
 
 class PhaseKind(_Name):

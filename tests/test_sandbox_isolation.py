@@ -496,6 +496,62 @@ def test_a_thread_or_process_still_running_when_the_watch_ends_is_reported(sandb
     assert "返回之后，你的代码留下的" in left_running_feedback(outcome)
 
 
+AS_IN_A_KERNEL = """
+import asyncio, signal
+import tornado.ioloop
+
+events = []
+for name in ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell"):
+    get_ipython().events.register(name, lambda *args, name=name: events.append(name))
+loop_when_defined = asyncio.get_running_loop()
+
+def write(name):
+    open(name, "w").write("done")
+
+def look():
+    return {"events": list(events), "same_loop": asyncio.get_running_loop() is loop_when_defined,
+            "tornado": tornado.ioloop.IOLoop.current().asyncio_loop is loop_when_defined}
+
+def later(seconds, name="later.txt"):
+    asyncio.get_running_loop().call_later(seconds, write, name)
+    return "scheduled"
+
+def after_this_cell(name="after.txt"):
+    get_ipython().events.register("post_run_cell", lambda result: write(name))
+    return "registered"
+
+def alarm(seconds, name="alarm.txt"):
+    signal.signal(signal.SIGALRM, lambda *_: write(name))
+    signal.alarm(seconds)
+    return "set"
+
+def look_around():
+    import os
+    return sorted(os.listdir("."))
+"""
+
+
+def test_cells_and_steps_run_in_a_kernel_s_event_loop_between_ipython_s_events(sandbox):
+    """As in ipykernel: a cell's code finds the kernel's asyncio loop running (tornado's IOLoop wraps it), and
+    IPython's pre_execute, pre_run_cell, post_execute and post_run_cell events fire around each cell and each step."""
+    looked = value(run(sandbox, AS_IN_A_KERNEL, call("look")))
+    cell = ["pre_execute", "pre_run_cell", "post_execute", "post_run_cell"]
+    assert looked == {"events": ["post_execute", "post_run_cell", *cell[:2]], "same_loop": True, "tornado": True}
+    outcome = run(sandbox, AS_IN_A_KERNEL, call("after_this_cell"), call("look_around"))
+    assert outcome.files_by_step[0] == ["after.txt"] and outcome.left_running == []
+
+
+@pytest.mark.parametrize("function", ["later", "alarm"])
+def test_what_the_event_loop_or_an_alarm_still_holds_runs_while_watched_or_is_reported(sandbox, function):
+    """What a step leaves on the kernel's event loop, or an alarm, goes off after the function returned, in a
+    notebook as here: within the watch it runs and is judged; later than that, the grader says so."""
+    outcome = run(sandbox, AS_IN_A_KERNEL, call(function, 1), call("look_around"))
+    assert outcome.files_by_step[0] == [f"{function}.txt"] and outcome.left_running == []
+    outcome = run(sandbox, AS_IN_A_KERNEL, call(function, 30, timeout=20), call("look_around"))
+    assert value(outcome, 1) == [] and outcome.left_running == [{"step": 0, "left": ["scheduled"]}]
+    assert "定时回调" in left_running_feedback(outcome)
+
+
 def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):
     """A loop writing to its output makes strace log gigabytes within seconds (in memory, and read back at the
     step's end): the step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline.

@@ -295,6 +295,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_inline_rerun_unless_email": {"test_run_agent": 4},  # a dangling tool no list names run again
     "wrong_readonly_one_string": {"test_recovery_action": 2, "test_reconcile": 4},  # `in` a substring test
     "wrong_reconcile_send_seen_before": {"test_reconcile": 4},  # "done before" for the same call answered earlier
+    # probing, round 8 (each 23/23 before): what a kernel runs around and between cells, which the grader did not.
+    # IPython's post_run_cell resends after the cell; an alarm or the asyncio loop's call_later resends 20 s later;
+    # no running loop, or no post_run_cell ever fired, told the grader apart
+    "tamper_resend_post_run_cell": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_resend_alarm": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_call_later": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_detect_no_event_loop": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_no_cell_events": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -349,10 +357,18 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_flood_trace_recovery": "wrong_recovery_saves",
     "tamper_recovery_saves_outside": "wrong_recovery_saves",
     "tamper_load_backup_outside": "wrong_load_falls_back_to_backup",
+    "tamper_resend_post_run_cell": "wrong_rerun_all_is_error",
+    "tamper_resend_alarm": "wrong_rerun_all_is_error",
+    "tamper_resend_call_later": "wrong_rerun_all_is_error",
+    "tamper_detect_no_event_loop": "wrong_incident_rerun",
+    "tamper_detect_no_cell_events": "wrong_incident_rerun",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_send_after_linger": "留下的线程 3 秒后还在运行",
+    "tamper_resend_alarm": "留下的定时回调",
+    "tamper_resend_call_later": "留下的定时回调",
+    "tamper_resend_post_run_cell": "却通过 execute_tool 执行了",
     "tamper_exhaust": "留下的进程 3 秒后还在运行",
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
     "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",

@@ -191,6 +191,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_single_global_handle": {"test_append_ledger": 2, "test_run_agent": 0, "test_reconcile": 3},
     # run_agent appends the outcome after save point B (A -> intent -> run -> B -> outcome): judged from the trace
     "wrong_agent_outcome_after_save_b": {"test_run_agent": 1},
+    # probing, round 8 (each 25/25 before): what a kernel runs around and between cells, which the grader did not.
+    # IPython's post_run_cell resends after the cell, tornado's IOLoop.call_later 20 s later; no running asyncio
+    # loop told the grader apart
+    "tamper_resend_post_run_cell": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_tornado_later": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_detect_no_event_loop": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -207,11 +213,16 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_connection_file": "wrong_resend_without_key",
     "tamper_detect_notebook_file": "wrong_resend_without_key",
     "tamper_detect_notebook_fresh": "wrong_resend_without_key",
+    "tamper_resend_post_run_cell": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_tornado_later": "wrong_reconcile_unkeyed_resend",
+    "tamper_detect_no_event_loop": "wrong_resend_without_key",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
+    "tamper_resend_tornado_later": "留下的定时回调",
+    "tamper_resend_post_run_cell": "对账又让服务器收到了 1 封",
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
     "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
     "wrong_append_no_fsync": "os.fsync",

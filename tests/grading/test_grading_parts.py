@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from autograder.child import LEFT_RUNNING, NotPlain, _left_running, plain, python_value
+from autograder.child import LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
@@ -73,6 +73,7 @@ def test_what_a_step_left_running_is_read_from_how_its_processes_ended():
     assert _left_running(lingered, lingered) == ["threads", "processes"]
     assert _left_running(ended, interrupted) == ["processes"], "pid 1 made to end early took its orphans with it"
     assert _left_running(lingered, None) == ["threads"] and _left_running(9, None) == []  # no pid 1 to ask
+    assert _left_running(LEFT_SCHEDULED << 8, ended) == ["scheduled"]  # on the kernel's event loop, or an alarm
 
 
 def test_broken_json_is_repaired_or_salvaged_or_refused():
