@@ -193,6 +193,12 @@ def on_disk(outcome, name: str):
         return None, "path 上的文件不是合法的 JSON"
 
 
+def checkpoint_file(outcome, index: int) -> str:
+    """The path (relative to the working folder) run number `index` of a run_agent scenario was given."""
+    meta = outcome.scenario.meta
+    return meta["files"][index] if "files" in meta else meta["file"]
+
+
 def saved_state(call: dict) -> dict:
     """The checkpoint on disk when the grader got a model or tool call ({} if there was none, or no JSON object)."""
     state = (call.get("snapshot") or {}).get("state")

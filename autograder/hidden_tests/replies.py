@@ -18,8 +18,8 @@ from course.checks import MODEL_DUMP_ADVICE
 from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
 from autograder.sandbox import scratch_folder
 
-from .helpers import (KEEP_CHECKPOINT_ADVICE, describe_reply, extra_fields_said, on_disk, output_said, problem, removed,
-                      short, text_of, tools_answering)
+from .helpers import (KEEP_CHECKPOINT_ADVICE, checkpoint_file, describe_reply, extra_fields_said, on_disk, output_said,
+                      problem, removed, short, text_of, tools_answering)
 from .reconciled import NOT_RUN
 
 
@@ -169,8 +169,7 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
     wrong = checkpoint_differences(outcome.steps[index]["value"], state, results)
     if wrong:
         return f"模型的回复依次是：{shown}。run_agent 返回的状态和参考答案在同样的回复下返回的不一样（{'、'.join(wrong)}）"
-    meta = outcome.scenario.meta
-    file = meta["files"][index] if "files" in meta else meta["file"]
+    file = checkpoint_file(outcome, index)
     left, why = on_disk(outcome, file)
     wrong = checkpoint_differences(left, saved, results)
     if wrong:

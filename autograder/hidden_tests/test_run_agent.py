@@ -13,11 +13,12 @@ import course.model
 from autograder.contract import checkpoint_differences
 from autograder.protocol import StepStatus
 
-from .crashes import run_agent_problem
+from .crashes import reference_load, run_agent_problem
 from .replies import reference_run, replies_problem, save_points_problem
-from .helpers import (KEEP_CHECKPOINT_ADVICE, describe_reply, expect, extra_fields_said, fail, field, files_after_step,
-                      on_disk, one_email, pairing_problem, problem, removed, returned, same, saved_state, short, text_of,
-                      usage_total)
+from .helpers import (KEEP_CHECKPOINT_ADVICE, checkpoint_file, describe_reply, expect, extra_fields_said, fail, field,
+                      files_after_step, on_disk, one_email, pairing_problem, problem, removed, returned, same,
+                      saved_state, short, text_of, usage_total)
+from .scenarios import STANDINS
 
 GRADE = "test_run_agent"
 
@@ -152,26 +153,70 @@ def elsewhere(outcome) -> list:
 
 @pytest.mark.grade(GRADE, 1)
 def test_save_points(grading):
-    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存"""
+    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存，最后一轮、turns 用满时对账之后也存：run_agent 返回时 path 上的检查点就是它返回的状态"""
     outcome = grading.outcome("agent_fresh")
-    state = final_state(outcome)
-    saved, why = on_disk(outcome, outcome.scenario.meta["file"])
+    final_state(outcome)
+    _, why = on_disk(outcome, outcome.scenario.meta["file"])
     if why and elsewhere(outcome):
         fail(f"run_agent 没有把检查点存到传进来的 path，而是存到了 {short(elsewhere(outcome))}："
              "save_checkpoint 和 load_checkpoint 都要把 path 传下去，否则换一个文件夹就恢复不了")
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
-    expect(why is None, f"run_agent 结束时{why}" + (f"。{KEEP_CHECKPOINT_ADVICE}"
-                                                    if removed(outcome, outcome.scenario.meta["file"]) else ""))
-    extra = extra_fields_said(saved, "run_agent 结束时，磁盘上的检查点")
-    expect(extra is None, extra)
-    wrong = checkpoint_differences(saved, state)
-    expect(not wrong, f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
-                      "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑")
-    message = run_agent_problem(outcome, grading.reference)  # a power cut at any moment of the run
+    # the file it left, then a power cut at any moment of the run
+    message = left_problem(grading, outcome, 0) or run_agent_problem(outcome, grading.reference)
     if message:
         fail(message)
+    for name in agent_scenarios(grading):  # every run that returned: the next start resumes from its file
+        other = grading.outcome(name)
+        for index in range(len(other.steps)):
+            message = left_problem(grading, other, index)
+            if message:
+                fail(message)
+
+
+def agent_scenarios(grading) -> list:
+    """The scenarios that run run_agent with the grader's save, load and reconcile (this cell's points)."""
+    return [name for name, scenario in grading.scenarios.items()
+            if scenario.standins == STANDINS and any(step.get("name") == "run_agent" for step in scenario.steps)]
+
+
+def left_problem(grading, outcome, index: int) -> str | None:
+    """Why the checkpoint run number `index` left at its path, read as the reference's load_checkpoint reads it, is
+    not the state the run returned; None if it is, if the run did not return (the other checks say why), or if a
+    later run was given the same path (what is there is that run's)."""
+    file = checkpoint_file(outcome, index)
+    later = {checkpoint_file(outcome, number) for number in range(index + 1, len(outcome.steps))}
+    state = outcome.steps[index].get("value")
+    if outcome.steps[index]["status"] != StepStatus.RETURNED or not isinstance(state, dict) or file in later:
+        return None
+    _, why = on_disk(outcome, file)
+    if why:
+        return f"run_agent 结束时{why}" + (f"。{KEEP_CHECKPOINT_ADVICE}" if removed(outcome, file) else "")
+    saved, error = reference_load(grading.reference, outcome.files_after[file].encode("utf-8"))
+    if error is not None:
+        return f"run_agent 结束时，path 上的文件不是 load_checkpoint 读得出来的检查点（它抛出了 {type(error).__name__}）"
+    extra = extra_fields_said(saved, "run_agent 结束时，磁盘上的检查点")
+    if extra:
+        return extra
+    wrong = checkpoint_differences(saved, state)
+    if wrong:
+        return (f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
+                f"{missing_save(outcome, index, saved)}")
+    return None
+
+
+def missing_save(outcome, index: int, saved: dict) -> str:
+    """Which save run number `index` left out, as the checkpoint it left shows: a call still pending there after
+    reconcile with no model call, or after the last turn's tool; else the save after the model's last reply."""
+    if saved.get("pendingToolUse") is None:
+        return "模型的最后一条回复追加进 messages 之后也要存档，否则重启后又会从上一轮接着跑"
+    if not any(call["step"] == index for call in outcome.model_calls):
+        return ("检查点里的悬空调用对账之后没有存档。恢复时要先对账、存档，即使 turns 已经用满、不再调用模型也一样："
+                "否则每次重启都要再对账一次，已经发出的邮件会被报成「结果未知」")
+    return ("最后一轮的工具执行完、结果追加进 messages 之后没有存档（这一轮的存档点 B）。turns 达到 MAX_TURNS、"
+            "不再调用模型时，最后一轮的存档点 B 也要存：否则磁盘上停在存档点 A，下次启动又要对账，"
+            "已经发出的邮件会被报成「结果未知」")
 
 
 def check_save_points(outcome):

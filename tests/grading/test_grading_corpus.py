@@ -133,7 +133,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_ignores_path": {"test_run_agent": 0, "test_incident_fix": 1},
     "wrong_task_from_argument": {"test_run_agent": 4},
     "wrong_no_final_save": {"test_run_agent": 3},  # the fresh runs of every reply shape end unsaved too
-    "wrong_no_save_after_reconcile": {"test_run_agent": 4},
+    # and with turns spent, the reconciled checkpoint is returned but never saved (4/5 before test_save_points judged
+    # the file every run leaves)
+    "wrong_no_save_after_reconcile": {"test_run_agent": 3},
     "wrong_agent_quick_write": {"test_run_agent": 3},  # its own open(path, "w"): a power cut can leave half a file
     # found by probing the grader with new submissions (full marks before)
     "wrong_agent_save_b_only_on_success": {"test_run_agent": 4},  # a failed tool's result is not saved (point B)
@@ -252,7 +254,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 5 (each 23/23 before)
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # reconcile saves, to the default checkpoint.json
     "wrong_reconcile_asks_resend": {"test_reconcile": 4},  # "结果未知……请重新调用，再执行一次": no look first
-    "wrong_agent_finished_deletes": {"test_run_agent": 4},  # a finished task's checkpoint removed on resuming
+    # a finished task's checkpoint removed on resuming; the file a run leaves must be the state it returns, in every run
+    # (4/5 before test_save_points judged every run's file)
+    "wrong_agent_finished_deletes": {"test_run_agent": 3},
     "wrong_agent_finished_first_block": {"test_run_agent": 4},  # IndexError on a closing reply with no content
     "wrong_agent_done_deletes": {"test_run_agent": 2},  # the checkpoint removed once the task is done (was 2 before)
     "full_generator_agent": {},  # a generator yields at each save point; match on the loaded checkpoint
@@ -303,6 +307,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_call_later": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_detect_no_event_loop": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_detect_no_cell_events": {"test_reconcile": 4, "test_incident_fix": 1},
+    # the file run_agent leaves is not the state it returns (23/23 before: only a fresh run's file was compared)
+    "wrong_agent_no_save_b_last_turn": {"test_run_agent": 4},  # no save point B in the MAX_TURNS-th turn
+    "wrong_agent_save_b_at_loop_top": {"test_run_agent": 4},  # saves before each model call: not after the last turn
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -490,6 +497,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_failure_unflagged": "失败了（execute_tool 返回的文本以「错误」开头）",
     "tamper_recovery_saves_outside": "/tmp/recovery-",  # named among the files it wrote
     "tamper_load_backup_outside": "更早存下的一份检查点",
+    "wrong_agent_no_save_b_last_turn": "最后一轮的存档点 B 也要存",
+    "wrong_agent_save_b_at_loop_top": "最后一轮的存档点 B 也要存",
 }
 
 
