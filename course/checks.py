@@ -146,11 +146,11 @@ def api_advice(error) -> str:
     if "valid boolean" in message:
         return f"{where}：is_error 要是布尔值 True，不是字符串。"
     if "ids must be unique" in message:
-        return (f"{where}：同一个 tool_use（同一个 id）在发出的对话里出现了两次。续跑时检查点的 messages 里已经有那条"
-                "带 tool_use 的 assistant 消息，悬空的调用只差一个 tool_result：不要把 pendingToolUse 再作为 assistant 消息加一遍。")
+        return (f"{where}：同一个 tool_use id 在对话里出现了两次。检查点的 messages 里已有那条 assistant 消息，"
+                "续跑只差补一个 tool_result：不要把 pendingToolUse 再加成一条 assistant 消息。")
     if "Extra inputs are not permitted" in message:
-        return (f"{where}：API 不认这个字段。tool_result 块只能有 type、tool_use_id、content 和 is_error（另有 cache_control）："
-                "说明文字写进 content，不要另加字段。")
+        return (f"{where}：API 不认这个字段。tool_result 只能有 type、tool_use_id、content、is_error（和 cache_control）："
+                "说明写进 content。")
     if "first message must use" in message:
         return "发出的 messages 的第一条不是 user 消息。"
     if "must be non-empty" in message:

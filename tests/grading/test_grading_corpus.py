@@ -403,7 +403,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_tokens_after_save_a": "tokensUsed 要在存档点 A 之前",
     "wrong_agent_done_deletes": "检查点要一直留在 path 上",
     "wrong_save_single_os_write": "要循环写到全部写完",
-    "wrong_agent_resume_readds_assistant": "不要把 pendingToolUse 再作为 assistant 消息加一遍",
+    "wrong_agent_resume_readds_assistant": "不要把 pendingToolUse 再加成一条 assistant 消息",
     "wrong_reconcile_extra_fields": "API 不认这个字段",
     "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
