@@ -189,21 +189,22 @@ class Folder:
             shutil.rmtree(self.host_path, ignore_errors=True)
 
 
-def notebook_folder_files(release_folder: Path, notebook_name: str, submitted: bytes, now: float,
+def notebook_folder_files(lesson_folder: Path, notebook_name: str, submitted: bytes, now: float,
                           rng: random.Random) -> dict:
     """{relative path: FileData}: what JupyterLab's folder holds beside the checkpoint, where the notebook's code
-    runs: the notebook as handed in, the copy JupyterLab keeps in .ipynb_checkpoints/ and what else the lesson's
-    folder brings (loop.svg). Their times are a student's: the notebook saved minutes to hours before `now`, its
-    copy when it was last saved by hand (copied with its time, so never newer), the rest when the lesson arrived.
+    runs: the notebook as handed in, the copy JupyterLab keeps in .ipynb_checkpoints/ and the lesson's other files
+    (loop.svg), taken from `lesson_folder` (source/<lesson>/, which every course folder has) but for its notebooks,
+    which hold the solutions. Their times are a student's: the notebook saved minutes to hours before `now`, its copy
+    when it was last saved by hand (copied with its time, so never newer), the rest when the lesson arrived.
     Untouched, no listing of the working folder shows them (Places)."""
     saved = int((now - rng.uniform(60, 3 * 3600)) * 1e9)
     copied = saved - int(rng.choice([0, rng.uniform(60, 3600)]) * 1e9)
     arrived = copied - int(rng.uniform(3600, 7 * 24 * 3600) * 1e9)
-    files = {path.name: FileData(path.read_bytes(), mtime_ns=arrived) for path in sorted(release_folder.iterdir())
-             if path.is_file()}
-    notebook = f"{notebook_name}.ipynb"
-    files[notebook] = FileData(submitted or files[notebook], mtime_ns=saved)
-    files[f".ipynb_checkpoints/{notebook_name}-checkpoint.ipynb"] = FileData(files[notebook], mtime_ns=copied)
+    files = {path.name: FileData(path.read_bytes(), mtime_ns=arrived) for path in sorted(lesson_folder.iterdir())
+             if path.is_file() and path.suffix != ".ipynb"}
+    if submitted:
+        files[f"{notebook_name}.ipynb"] = FileData(submitted, mtime_ns=saved)
+        files[f".ipynb_checkpoints/{notebook_name}-checkpoint.ipynb"] = FileData(submitted, mtime_ns=copied)
     return files
 
 

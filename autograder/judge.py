@@ -58,7 +58,7 @@ class GradingRun:
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
         self.history = submission.history
-        self.decor = notebook_folder_files(lesson.release_notebook.parent, lesson.notebook, submission.notebook,
+        self.decor = notebook_folder_files(lesson.source_notebook.parent, lesson.notebook, submission.notebook,
                                            time.time(), random.Random(seed))
         self.trouble = SubmissionTrouble()
         self.max_turns = sandbox.reference.MAX_TURNS
