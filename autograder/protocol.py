@@ -13,7 +13,7 @@ the grader checks every field it reads (autograder.sandbox).
 """
 from dataclasses import dataclass
 from enum import Enum
-from typing import NotRequired, TypedDict
+from typing import TypedDict
 
 
 class _Name(str, Enum):
@@ -154,4 +154,4 @@ class Job(TypedDict):
     scratch: dict  # {"/tmp": where the scenario's /tmp is kept in the sandbox, "/dev/shm": ...}
     under_tmp: list  # the interpreter's folders under /tmp, bound again in the scenario's /tmp
     tmp_mail: str  # where in /tmp the Maildir is shown
-    real_proc: NotRequired[int]  # set in the step: a descriptor of the sandbox's real /proc (child._cover_proc)
+    real_proc: int  # not sent: set in the step, a descriptor of the sandbox's real /proc (child._cover_proc)
