@@ -203,8 +203,8 @@ def run_as_a_cell(loop, shell, source: str, run):
     arguments InteractiveShell.run_cell gives them. Returns what run() returned, or raises what it raised."""
     from IPython.core.interactiveshell import ExecutionInfo, ExecutionResult
 
-    info = ExecutionInfo(source, store_history=True, silent=False, shell_futures=True, cell_id=None,
-                         transformed_cell=source)
+    info = ExecutionInfo(source, store_history=True, silent=False, shell_futures=True, cell_id=None)
+    info.transformed_cell = source  # IPython 8.x's keyword; older IPython (as on Python 3.10) has no such argument
     result = ExecutionResult(info)
     result.execution_count = shell.execution_count
     returned = []
