@@ -138,7 +138,8 @@ class Sandbox:
         folder = Folder(self.host_work / name, inside)
         scratch, tmp_mail = self._own_scratch(name) if self.isolated else ({}, None)  # unisolated: the machine's own
         places = Places(folder, scratch, decor)
-        for relative, content in [*(decor or {}).items(), *scenario.files.items()]:  # bytes for a file that is not UTF-8 on purpose
+        # bytes for a file that is not UTF-8 on purpose
+        for relative, content in [*(decor or {}).items(), *scenario.files.items()]:
             folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
         token = secrets.token_urlsafe(16)
         run = ScenarioRun(self, scenario, places, trouble, tmp_mail)

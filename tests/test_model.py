@@ -396,7 +396,9 @@ def test_a_tool_result_with_a_field_the_api_does_not_know_gets_its_400(client, e
     messages, tool_use = _messages_until_send(client)
     messages.append(tool_result(tool_use, "结果未知", **extra))
     field = next(iter(extra))
-    with pytest.raises(anthropic.BadRequestError, match=rf"content\.0\.tool_result\.{field}: Extra inputs are not permitted"):
+    refused = rf"content\.0\.tool_result\.{field}: Extra inputs are not permitted"
+    with pytest.raises(anthropic.BadRequestError, match=refused):
         ask(client, messages)
-    messages[-1]["content"][0] = {k: v for k, v in messages[-1]["content"][0].items() if k != field} | {"is_error": True}
+    block = messages[-1]["content"][0]
+    messages[-1]["content"][0] = {k: v for k, v in block.items() if k != field} | {"is_error": True}
     assert ask(client, messages).stop_reason
