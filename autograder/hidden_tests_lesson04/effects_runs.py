@@ -32,6 +32,8 @@ RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_p
 UNTOUCHED_ADVICE = ("reconcile 怎么处理悬空调用，台账就记什么：补 is_error（结果未知）和重新执行只读工具时，台账不动。"
                     "把「未知」记成 outcome，下次恢复 recovery_action 看到 outcome 就复用它，把一个不知道做没做过的调用"
                     "当成了确定的结果")
+READ_ONLY_LEDGER_ADVICE = ("{name} 是只读工具（在 READ_ONLY_TOOLS 里）：execute_with_ledger 直接执行它，台账里不该有它的记录，"
+                           "重做无害，恢复时再执行一次就是")
 
 
 def _effects(calls) -> list:
@@ -134,8 +136,11 @@ def _ledger_problem(run: dict, names: dict, mine: dict, wanted: dict) -> str:
     name = names.get(call_id, "一次调用")
     said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
             f"参考答案的是 {_said(wanted.get(call_id))}")
+    pending = None if run["what"] == "fresh" else run["checkpoint"]["pendingToolUse"]["id"]
+    if call_id != pending and name in READ_ONLY_TOOL_NAMES and not wanted.get(call_id):  # a call the loop ran
+        return f"{said}：{READ_ONLY_LEDGER_ADVICE.format(name=name)}"
     extra = [k for k in mine.get(call_id, []) if k[0] == "outcome"]
-    if len(extra) > sum(1 for k in wanted.get(call_id, []) if k[0] == "outcome"):
+    if call_id == pending and len(extra) > sum(1 for k in wanted.get(call_id, []) if k[0] == "outcome"):
         return f"{said}：{UNTOUCHED_ADVICE}"
     if run["what"] == "fresh":
         return f"{said}：{EVERY_TOOL_ADVICE}"

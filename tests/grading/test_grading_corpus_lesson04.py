@@ -103,6 +103,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
     "wrong_reconcile_unsynced_own_append": {"test_reconcile": 3},  # its appends judged under the power-cut model
     "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_execute_ledgers_read_only": {"test_execute_with_ledger": 2, "test_run_agent": 1},
     # probed again (25/25 before): every run now resumes with a read-only call pending and with no ledger file yet
     "wrong_agent_readonly_pending_cleared": {"test_run_agent": 1},  # its tool_use left unpaired: a 400
     "wrong_agent_no_ledger_file_lesson3": {"test_run_agent": 1},  # no ledger file: never started, not unknown
@@ -258,6 +259,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_saves_checkpoint": "它不该有这样的副作用",
     "wrong_reconcile_unsynced_own_append": "对账追加的记录也要",
     "wrong_execute_no_outcome_on_error": "出错也是确定的结果",
+    "wrong_execute_ledgers_read_only": "台账里不该有它的记录",
     "wrong_agent_readonly_pending_cleared": "悬空的只读调用也要先",
     "wrong_agent_no_ledger_file_lesson3": "不能退回第 3 课的对账补 is_error",
     "wrong_is_error_worded_as_failure": "读起来像工具自己失败了",
