@@ -296,6 +296,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_sweeps_folder_tmp": {"test_save_load": 3},  # deletes every *.tmp of the folder: others' files
     "wrong_save_bare_name_tmp_in_system_tmp": {"test_save_load": 3},  # mkstemp(dir=None) on a bare name: /tmp
     "wrong_save_dir_fsync_only_when_new": {"test_save_load": 3},  # no folder fsync over an existing checkpoint
+    # probing, round 9: a descriptor of any kind a save leaves open counts (only those opened to write did: 23/23),
+    # and a temporary file in a subfolder the save made is not said to be on another disk (its point was right)
+    "wrong_save_dir_fd_leak": {"test_save_load": 3},  # os.fsync(os.open(folder, O_RDONLY)): never closed
+    "full_save_cached_folder_fds": {},  # one descriptor per folder, kept open in a module-level dict
+    "full_save_one_cached_folder_fd": {},  # one folder descriptor kept, the old one closed when the folder changes
+    "wrong_save_tmp_subfolder": {"test_save_load": 3},  # mkstemp in a .tmp/ subfolder it makes and leaves there
     "wrong_agent_inline_rerun_unless_email": {"test_run_agent": 4},  # a dangling tool no list names run again
     "wrong_readonly_one_string": {"test_recovery_action": 2, "test_reconcile": 4},  # `in` a substring test
     "wrong_reconcile_send_seen_before": {"test_reconcile": 4},  # "done before" for the same call answered earlier
@@ -380,6 +386,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
     "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",
     "wrong_save_mkstemp_fd_leak": "文件描述符到最后也没有关上",
+    "wrong_save_dir_fd_leak": "漏掉的是 path 所在的文件夹的描述符",
+    "wrong_save_tmp_subfolder": "子文件夹保存之后一直留在 path 旁边",
     "wrong_save_sweeps_folder_tmp": "保存只该碰它自己的临时文件和 path",
     "wrong_agent_inline_rerun_unless_email": "课程没提过的工具",
     "wrong_readonly_one_string": "不在只读工具之列",

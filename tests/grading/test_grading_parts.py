@@ -17,7 +17,7 @@ from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
-from autograder.hidden_tests.test_save_load import leaked_descriptors
+from autograder.hidden_tests.test_save_load import check_no_leaks, descriptors_left_open, temporary_elsewhere
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.lessons import lesson
@@ -446,18 +446,51 @@ def test_every_reconcile_with_a_history_has_the_same_call_answered_before():
             assert any(result is not None and not result.get("is_error") for result in same), cp
 
 
-def test_descriptors_a_process_of_saves_never_closed_are_the_ones_opened_to_write():
-    """Opened to write after the step began and never closed: a folder fsynced, a file read, a log the cell opened
-    before the step, and a descriptor closed (its number then taken again) are not among them."""
-    def event(at, op, fd, flags=None, path="/w/runs/a.json.tmp"):
-        return {"step": 0, "op": op, "fd": fd, "flags": flags, "path": path, "at": at}
+def save_process(events: list, started_at: list, steps: list):
+    """The outcome of a process of saves and loads (save_reload's batch), as check_no_leaks reads it."""
+    scenario = SimpleNamespace(steps=[{**step, "batch": "saves"} for step in steps])
+    return SimpleNamespace(fs_events=events, started_at=started_at, scenario=scenario, workdir="/w")
+
+
+def descriptor_event(at, op, fd, flags=None, path="/w/runs/a.json.tmp"):
+    return {"step": 0, "op": op, "fd": fd, "flags": flags, "path": path, "at": at}
+
+
+def test_descriptors_left_open_are_every_kind_with_the_step_that_opened_them():
+    """Opened after the step began and never closed, to write, to read or to fsync a folder, each with the step of
+    the batch it was opened in: a log the cell opened before the step, and a descriptor closed (its number then taken
+    again), are not among them."""
+    event = descriptor_event
     events = [event(1, "open", 3, "O_WRONLY|O_CREAT|O_APPEND", "/w/agent.log"),  # the cell's log, before the step
               event(5, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(6, "close", 4),
               event(7, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(8, "open", 5, "O_RDONLY|O_DIRECTORY", "/w/runs"),
-              event(9, "close", 5), event(10, "open", 5, "O_RDONLY", "/w/runs/a.json"),
-              event(11, "open", 6, "O_RDWR|O_CREAT|O_EXCL", "/w/runs/b.tmp")]
-    outcome = SimpleNamespace(fs_events=events, started_at=[2])
-    assert [e["at"] for e in leaked_descriptors(outcome, 0)] == [7, 11]
+              event(9, "close", 5), event(12, "open", 5, "O_RDONLY", "/w/runs/a.json"),
+              event(13, "open", 6, "O_RDONLY|O_CLOEXEC", "/w/runs")]
+    outcome = save_process(events, [2, 10], [{"name": "save_checkpoint"}, {"name": "load_checkpoint"}])
+    assert [(step, e["at"]) for step, e in descriptors_left_open(outcome, 0)] == [(0, 7), (1, 12), (1, 13)]
+
+
+def test_a_leak_is_a_descriptor_a_save_to_a_path_saved_to_before_leaves_open():
+    """os.fsync(os.open(folder, O_RDONLY)) on every save leaks; one folder descriptor kept per folder (opened by
+    the first save there) does not, however many folders."""
+    event, folder = descriptor_event, "/w/runs"
+    saves = [{"name": "save_checkpoint", "args": [{}, {"$path": name}]} for name in ("runs/a.json", "runs/a.json",
+                                                                                     "b/c.json", "b/c.json")]
+    per_save = [event(10 * number + 1, "open", 4 + number, "O_RDONLY|O_CLOEXEC", folder) for number in range(4)]
+    kept = [event(1, "open", 4, "O_RDONLY|O_CLOEXEC", folder), event(21, "open", 5, "O_RDONLY|O_CLOEXEC", "/w/b")]
+    writes = [event(2, "open", 9, "O_WRONLY", folder + "/a.json.tmp")]
+    check_no_leaks(SimpleNamespace(outcome=lambda name: save_process(kept + writes, [0, 10, 20, 30], saves)))
+    with pytest.raises(pytest.fail.Exception, match="漏掉的是 path 所在的文件夹的描述符"):
+        check_no_leaks(SimpleNamespace(outcome=lambda name: save_process(per_save + writes, [0, 10, 20, 30], saves)))
+
+
+def test_a_temporary_file_in_a_subfolder_the_save_made_is_not_said_to_be_on_another_disk():
+    """A subfolder of the checkpoint's folder that the save made is on its disk: the feedback says it is left beside
+    the checkpoint; a folder elsewhere (/tmp) may be another disk."""
+    made = SimpleNamespace(fs_events=[{"step": 0, "op": "mkdir", "path": "/w/runs/.tmp", "at": 1}])
+    said = temporary_elsewhere(made, "/w/runs/.tmp", "/w/runs/a.json")
+    assert "另一块磁盘" not in said and "子文件夹 .tmp" in said and "一直留在 path 旁边" in said
+    assert "另一块磁盘" in temporary_elsewhere(made, "/tmp", "/w/runs/a.json")
 
 
 def test_recovery_cases_say_nothing_but_the_dangling_call():

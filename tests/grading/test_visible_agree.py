@@ -69,6 +69,8 @@ NOT_YET_VISIBLE = {
     "wrong_save_bare_name_skips_dir_fsync", "wrong_save_bare_name_tmp_in_system_tmp",
     "wrong_save_dir_fsync_only_when_new", "wrong_save_exclusive_fixed_tmp", "wrong_save_mkstemp_fd_leak",
     "wrong_save_sweeps_folder_tmp", "wrong_readonly_one_string", "wrong_reconcile_send_seen_before",
+    # lesson 3, probed a ninth time: a folder's descriptor left open by every save
+    "wrong_save_dir_fd_leak",
     # lesson 4, probed an eighth time: a power cut while execute_with_ledger creates the ledger, the order of the
     # outcome and save point B (the notebook's checks see neither a power cut nor the order of writes)
     "wrong_execute_own_handle_no_dirsync", "wrong_agent_outcome_after_save_b",
