@@ -252,11 +252,16 @@ def build(max_turns: int, rng) -> dict:
                          "batch": "read_file" if kind == "read_file" else "others"}
                         for number, (cp, kind) in enumerate(zip(read_only, kinds))]))
 
-    # the same email sent before, answered without is_error: that one went out, whether this one did is unknown
-    send = drawn(rng, checkpoints(DANGLING["send_email"], exchanges=(1, 5), same_call_before=True))
-    add(Scenario("reconcile_send_email", meta={"checkpoints": [send]},
-                 emails_before=(send["pendingToolUse"]["input"],),  # it went out just before the crash
-                 steps=[{**call("reconcile", send), "report_args": True}]))
+    # the same email sent before, answered without is_error: that one went out, whether this one did is unknown.
+    # Two in one process, in either order: one drawn freely, one whose subject the sent list shows as written (the
+    # mail's header trims spaces at the ends), so a reconcile that finds "its" email there always can
+    as_listed = DANGLING["send_email"].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
+    sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True))
+             for pending in (DANGLING["send_email"], as_listed)]
+    rng.shuffle(sends)
+    add(Scenario("reconcile_send_email", independent_steps=True, meta={"checkpoints": sends},
+                 emails_before=tuple(send["pendingToolUse"]["input"] for send in sends),  # out just before the crash
+                 steps=[{**call("reconcile", send), "report_args": True, "batch": "send_email"} for send in sends]))
 
     unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in UNHEARD_OF))))
     rng.shuffle(unheard_of)
