@@ -130,6 +130,10 @@ class Step(TypedDict, total=False):
     batch: str  # consecutive steps with the same batch share one process
     replies: list  # read by the grader only: the shape of each reply the model gives the step (course.model.shaped)
     calls: list  # read by the grader only: the tool calls ({"name", "input"}) a "planned" model asks for, in order
+    read_before: list  # read by the grader only: files whose text it reads as the step begins (Outcome.read_before)
+    # read by the grader only: key -> what lookup_effect answers for the call with that key, if the mail server has it
+    # (the result the service keeps: "" for one, which no email's is)
+    lookup_answers: dict
 
 
 class Job(TypedDict):

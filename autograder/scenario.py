@@ -101,6 +101,8 @@ class Outcome:
     # watching it after its steps returned. It would go on in a notebook (send one more email, say): no check may
     # certify what this scenario's outcome shows (autograder.judge)
     left_running: list = field(default_factory=list)
+    # step index -> {relative path: text, None if missing}: the files a step's "read_before" names, as it began
+    read_before: dict = field(default_factory=dict)
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]

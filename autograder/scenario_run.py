@@ -64,6 +64,7 @@ class ScenarioRun:
         self.fs_events = []  # what strace saw, step by step
         self.files_by_step = {}  # step index -> regular files in the folder after it
         self.left_running = []  # {"step": the job's last step, "left": [protocol.Left]}: jobs the watch ran out on
+        self.read_before = {}  # step index -> {relative path: text or None}: its "read_before" files as it began
         self.sequence = 0  # orders model calls and tool calls against each other
         self.step_pid = None  # the step's first process (pid 1 of its namespaces), as the kernel named it
         self.step_pidfd = None
@@ -148,6 +149,8 @@ class ScenarioRun:
                     if index == self._next_step() and previous_done:
                         self._enter(running)
                         self.started_at[index] = self.phase_trace
+                        if self.scenario.steps[index].get("read_before"):  # the step waits for this reply
+                            self.read_before[index] = self._texts(self.scenario.steps[index]["read_before"])
                         if index not in self.defined_files:
                             self._note_defined_files(index)
                 elif isinstance(payload.get("result"), dict) and self.started_at[index] is not None:
@@ -305,7 +308,7 @@ class ScenarioRun:
         if step is None:
             return {"output": "错误：评分时，定义代码的阶段不能调用工具"}
         name, tool_input, key = payload.get("name"), payload.get("input"), payload.get("key")
-        snapshot, ledgers, at = self._snapshot(), self._ledger_texts(), self.trace_position()
+        snapshot, ledgers, at = self._snapshot(), self._texts(self.scenario.ledgers), self.trace_position()
         with self.lock:
             self.sequence += 1
             shape = self._output_shape(step, name)
@@ -355,12 +358,15 @@ class ScenarioRun:
                 record["answer"] = course.tools.lookup_effect(name, key)
         except ServiceUnavailable as exc:
             return {"unavailable": str(exc)}
+        kept = self.scenario.steps[step].get("lookup_answers") or {}
+        if record["answer"] is not None and key in kept:  # the result the service keeps for a call it has
+            record["answer"] = kept[key]
         record["unavailable"] = False
         return {"output": record["answer"]}
 
-    def _ledger_texts(self) -> dict:
+    def _texts(self, relatives) -> dict:
         texts = {}
-        for relative in self.scenario.ledgers:
+        for relative in relatives:
             data = self.folder.read_bytes(relative)
             texts[relative] = None if data is None else data.decode("utf-8", errors="replace")
         return texts

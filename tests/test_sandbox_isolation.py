@@ -943,3 +943,28 @@ def test_tool_calls_from_many_threads_at_once_each_reach_the_grader(sandbox):
     outcome = run(sandbox, THREADS, call("at_once"))
     assert len(value(outcome)) == 1 and not value(outcome)[0].startswith("错误")
     assert [c["name"] for c in outcome.tool_calls] == ["list_dir"] * 48
+
+
+KEYED = """
+from course.tools import lookup_effect
+
+def note(line):
+    with open("ledger.jsonl", "a") as ledger:
+        ledger.write(line + "\\n")
+
+def ask(key):
+    return lookup_effect("send_email", key)
+"""
+
+
+def test_a_step_s_files_are_read_as_it_begins_and_a_lookup_answers_as_the_step_says(sandbox):
+    """read_before: the text of the files as the step began (after the steps before it in its process);
+    lookup_answers: what lookup_effect answers for a key the mail server has, in place of its own answer."""
+    email = {"to": "team@example.com", "subject": "本周结论"}
+    outcome = run(sandbox, KEYED, call("note", "a", batch="b"),
+                  call("note", "b", batch="b", read_before=["ledger.jsonl"]),
+                  call("ask", "k1", batch="b", lookup_answers={"k1": ""}), call("ask", "k1", batch="b"),
+                  call("ask", "k2", batch="b", lookup_answers={"k2": ""}), emails_before=((email, "k1"),))
+    assert outcome.read_before == {1: {"ledger.jsonl": "a\n"}}
+    assert value(outcome, 2) == "" and "本周结论" in value(outcome, 3)
+    assert value(outcome, 4) is None, "the server has no email with that key: None, whatever the step says"

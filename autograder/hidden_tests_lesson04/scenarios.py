@@ -12,7 +12,9 @@ What is new is the ledger and the server:
 - the mail server in one of three states for each dangling call: it has the email sent with the
   call's key, it has none, or it cannot be reached;
 - the tool of each call: read-only, send_email, the lesson's other tools with effects, and tools
-  no list names.
+  no list names;
+- the same call met again later in the same process, its ledger grown in between, as in a kernel
+  where run_agent is run again after an interrupt (recovery_action's batch, and reconcile_up's).
 
 Which answer a case expects is the reference's, at judging time (its recovery_action on the same
 input); the cases of a scenario are shuffled together, so neither position nor wording tells.
@@ -178,6 +180,15 @@ def broken_in_the_middle(records: list, ledgers: "Ledgers", rng) -> str:
     return lines(records[:at]) + half[:rng.randint(5, len(half) - 5)] + glued + lines(records[at:])
 
 
+def service_in(state: str, pending: dict | None) -> dict:
+    """The service a recovery_action case's lookup answers as (scenario_run.answering_lookup), in one state: "sent"
+    (it has the email sent with the call's key), "answered_empty" (it knows the call, and its result was ""), "empty"
+    (it has none) or "down"; only the mail server can be asked by key."""
+    known = pending is not None and state in ("sent", "answered_empty") and pending["name"] == "send_email"
+    answers = {pending["id"]: "" if state == "answered_empty" else delivered_text(pending)} if known else {}
+    return {"answers": answers, "down": state == "down"}
+
+
 def build(max_turns: int, rng) -> dict:
     """name -> Scenario for one grading run of lesson 4; `rng` is the run's seeded random.Random."""
     draw = Draw(rng)
@@ -288,19 +299,35 @@ def build(max_turns: int, rng) -> dict:
             cp = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=task))
             pending = cp["pendingToolUse"]
         found = ledgers.mixed(pending, records, shapes.get(number)) if pending else ledgers.others()
-        answers = {pending["id"]: "" if server == "answered_empty" else delivered_text(pending)} \
-            if pending and server in ("sent", "answered_empty") and pending["name"] == "send_email" else {}
-        cases.append({"checkpoint": cp, "records": found,
-                      "service": {"answers": answers, "down": server == "down"}})
+        cases.append({"checkpoint": cp, "records": found, "service": service_in(server, pending)})
+    # and one call recovered again and again in the same process, as in a kernel where run_agent is run again after
+    # each interrupt: its records only grow (none, then its intent, then its outcome) while the server comes and goes.
+    # Each time the answer is the reference's on that time's records and server, whatever it was the time before.
+    # The four go among the other cases, in this order, at drawn places
+    made = ledgers.call_of("send_email")
+    recovered = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])),
+                                       task=st.sampled_from(wordings[0])))
+    pending = recovered["pendingToolUse"]
+    times = [((), rng.choice(["sent", "empty", "down"])), (("intent",), "down"),
+             (("intent",), rng.choice(["sent", "answered_empty"])),
+             (("intent", "outcome"), rng.choice(["sent", "down"]))]
+    for at, (records, server) in zip(sorted(rng.sample(range(len(cases) + len(times)), len(times))), times):
+        cases.insert(at, {"checkpoint": copy.deepcopy(recovered), "records": ledgers.mixed(pending, records),
+                          "service": service_in(server, pending)})
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", c["checkpoint"], c["records"], {"$lookup": c["service"]}),
                          "report_args": True, "batch": "recovery"} for c in cases]))
 
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
-    def reconcile_cases(specs, down: bool, torn_ones: dict, shapes: dict, damaged: int | None = None) -> tuple:
+    def reconcile_cases(specs, down: bool, torn_ones: dict, shapes: dict, damaged: int | None = None,
+                        empty: int | None = None, again: int | None = None) -> tuple:
         """`torn_ones`: case -> where its ledger's last record is cut short (TORN_AT; the others' sometimes are, at a
         character); `shapes`: case -> the shape of its recorded outcome's output; `damaged`: the case whose ledger
-        has a line in the middle that is no record (read_ledger raises ValueError)."""
+        has a line in the middle that is no record (read_ledger raises ValueError); `empty`: the case whose email the
+        server has, its result "" (what lookup_effect answers: "" is found too, None is not); `again`: the case
+        reconciled a second time later in the same process, on the same checkpoint and ledger (a kernel where
+        run_agent is run again after an interrupt), its ledger as the first time left it: {"again": True}, read as it
+        began (its step's "read_before")."""
         cases, files, before = [], {}, []
         for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
@@ -319,12 +346,19 @@ def build(max_turns: int, rng) -> dict:
                     torn(text, rng) if rng.random() < 0.3 else text
             if sent:  # delivered with the call's key just before the crash
                 before.append((dict(pending["input"]), pending["id"]))
+            kept = {"lookup_answers": {pending["id"]: ""}} if number == empty else {}
             cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
-                          "service": {"answers": {pending["id"]: delivered_text(pending)} if sent else {},
-                                      "down": down}, **({"damaged": True} if number == damaged else {})})
+                          "service": {"answers": {pending["id"]: "" if kept else delivered_text(pending)} if sent
+                                      else {}, "down": down},
+                          **kept, **({"damaged": True} if number == damaged else {})})
         order = list(range(len(cases)))
         rng.shuffle(order)
         cases = [cases[i] for i in order]
+        if again is not None:
+            first = order.index(again)
+            repeated = {key: copy.deepcopy(cases[first][key]) for key in ("checkpoint", "ledger", "lookup_answers")
+                        if key in cases[first]}
+            cases.insert(rng.randint(first + 1, len(cases)), {**repeated, "again": True})
         return cases, files, tuple(before)
 
     up_specs = [("send_email", ("intent", "outcome"), True), ("send_email", ("intent",), True),
@@ -362,16 +396,21 @@ def build(max_turns: int, rng) -> dict:
     # and a ledger damaged in the middle, the dangling call's intent in it: read_ledger's ValueError must reach the
     # caller (read as "no record", the call would run again), as lesson 3's checkpoint that cannot be read
     damaged = (rng.choice(["send_email", *EFFECT_KINDS]), ("intent",), False)
-    for name, specs, down, torn_ones in (("reconcile_up", [*up_specs, damaged], False, torn_up),
-                                         ("reconcile_down", down_specs, True, {})):
+    # one email the server has answers "" when asked by key; and one call that reconcile records or executes (each
+    # appends its outcome) is reconciled again later in the same process: its outcome is in the ledger now, reused
+    up_extras = {"damaged": len(up_specs), "empty": rng.choice(recording), "again": rng.choice(recording + executing)}
+    for name, specs, down, torn_ones, extras in (("reconcile_up", [*up_specs, damaged], False, torn_up, up_extras),
+                                                 ("reconcile_down", down_specs, True, {}, {})):
         side = name.rsplit("_", 1)[1]
         cases, files, before = reconcile_cases(specs, down, torn_ones,
                                                {n: shape for (where, n), shape in shaped.items() if where == side},
-                                               len(up_specs) if side == "up" else None)
+                                               **extras)
         add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
-                     ledgers=tuple(c["ledger"] for c in cases), meta={"cases": cases},
+                     ledgers=tuple(dict.fromkeys(c["ledger"] for c in cases)), meta={"cases": cases},
                      steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,
-                             "batch": "reconcile"} for c in cases]))
+                             "batch": "reconcile", **({"read_before": [c["ledger"]]} if c.get("again") else {}),
+                             **({"lookup_answers": c["lookup_answers"]} if "lookup_answers" in c else {})}
+                            for c in cases]))
 
     # -- run_agent, end to end: the email task from scratch, and killed at each moment of its send --
     def agent(name, task, checkpoint=None, runs=1, standins=SAVE_STANDINS, ledger_text=None, form="absolute",

@@ -7,11 +7,13 @@ happened, not how: an outcome recorded is reused; a call the service knows is no
 (asking by key, or sending again with the same key, which the server recognises: both deliver
 nothing new); a call that never reached the service is sent once, with its key, through the
 ledger; only a service that cannot answer leaves the outcome unknown (is_error); trying the same key
-again there is harmless, any other execution is not.
+again there is harmless, any other execution is not. One call is reconciled twice in one process: the
+second time is judged on the ledger and the server as the first left them.
 """
 import pytest
 
 from course.checks import unknown_wording_problem
+from course.ledger import delivered_text
 
 from autograder.scenario_run import answering_lookup
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
@@ -29,16 +31,45 @@ READ_ERRORS = ("UnicodeDecodeError", "JSONDecodeError")  # what a reader of its 
 
 
 def cases(grading, wanted: set | None = None):
-    """(outcome, index, case, action, result) for the cases whose reference action is in `wanted` (a damaged ledger
-    is no case of an action: `check_damaged`)."""
+    """(outcome, index, case, action, result) for the cases whose reference action is in `wanted`, each case as its
+    step found it (`as_found`; a damaged ledger is no case of an action: `check_damaged`)."""
     for name in SCENARIOS:
         outcome = grading.outcome(name)
-        for index, case in enumerate(outcome.scenario.meta["cases"]):
-            if case.get("damaged"):
+        for index, given in enumerate(outcome.scenario.meta["cases"]):
+            case = as_found(outcome, index, given)
+            if case is None:
                 continue
             action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
             if wanted is None or action in wanted:
                 yield outcome, index, case, action, reconciled(outcome, index, case)
+
+
+def as_found(outcome, index: int, case: dict) -> dict | None:
+    """The case as step `index` found and left it, with "given" and "after" (its ledger's text before and after):
+    the scenario's ledger and the one left at the end, or, for a call reconciled again later in the same process
+    ("again"), the ledger between the two steps (read as the second began); the second also finds a server that may
+    have the email now. None for no case of an action: a damaged ledger, or one an earlier step left unreadable
+    (judged there)."""
+    if case.get("damaged"):
+        return None
+    cases, ledger = outcome.scenario.meta["cases"], case["ledger"]
+    again = [n for n in range(index + 1, len(cases)) if cases[n].get("again") and cases[n]["ledger"] == ledger
+             and n in outcome.read_before]
+    after = outcome.read_before[again[0]].get(ledger) if again else outcome.files_after.get(ledger)
+    if not case.get("again"):
+        return {**case, "given": outcome.scenario.files.get(ledger), "after": after}
+    given = outcome.read_before.get(index, {}).get(ledger)
+    records, error = records_in(given)
+    if error is not None:
+        return None
+    pending = case["checkpoint"]["pendingToolUse"]
+    now_on = {f"step {later}" for later in range(index, len(outcome.steps))}
+    sent = keyed(pending["id"]) in [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids)
+                                    if phase not in now_on]  # by the grader before the steps, or by an earlier step
+    known = case.get("lookup_answers", {})
+    answers = {pending["id"]: known.get(pending["id"], delivered_text(pending))} if sent else {}  # sent: an email
+    return {**case, "given": given, "after": after, "records": records, "sent": sent,
+            "service": {"answers": answers, "down": outcome.scenario.service_down}}
 
 
 def reconciled(outcome, index: int, case: dict) -> Reconciled:
@@ -61,17 +92,22 @@ def reconciled(outcome, index: int, case: dict) -> Reconciled:
 def situation(case: dict, outcome) -> str:
     pending = case["checkpoint"]["pendingToolUse"]
     ours = [r.get("type") + record_said(r) for r in case["records"] if r.get("toolUseId") == pending["id"]]
-    server = ("连不上" if outcome.scenario.service_down else "已经收到过这封信" if case["sent"] else "没有收到过")
-    return f"（悬空的是 {pending['name']}，台账里它的记录是 {ours or '（没有）'}，服务器{server}）"
+    server = ("连不上" if outcome.scenario.service_down else "没有收到过" if not case["sent"] else
+              "已经收到过这封信（lookup_effect 查到的结果文本是空字符串 \"\"：\"\" 也是查到了，没查到才是 None）"
+              if case["service"]["answers"].get(pending["id"]) == "" else "已经收到过这封信")
+    again = ("。这是同一个进程里第二次对账同一个调用、同一本台账（notebook 里中断之后再运行 run_agent 就会这样）："
+             "上一次对账之后台账已经变了，要按此刻重新读到的台账判断，不能沿用上一次读到的记录或上一次的判断"
+             if case.get("again") else "")
+    return f"（悬空的是 {pending['name']}，台账里它的记录是 {ours or '（没有）'}，服务器{server}{again}）"
 
 
-def ledger_after(outcome, case) -> list:
+def ledger_after(outcome, index: int, case) -> list:
     """The ledger's records once reconcile is over; fail if it lost one of those it had (say at which moment)."""
-    records, error = records_in(outcome.files_after.get(case["ledger"]))
-    given, _ = records_in(outcome.scenario.files.get(case["ledger"]))
+    records, error = records_in(case["after"])
+    given, _ = records_in(case["given"])
     kept = error is None and all(records.count(r) >= given.count(r) for r in given)
     if not kept:
-        lost = first_loss(moments(outcome, case["ledger"], outcome.scenario.meta["cases"].index(case)))
+        lost = first_loss(moments(outcome, case["ledger"], index))
         expect(not lost, f"模拟断电：对账{lost}。{LOSS_ADVICE}{situation(case, outcome)}")
     expect(error is None, f"对账之后，台账读不出来了（{short(str(error), 80)}）{situation(case, outcome)}")
     expect(kept, f"对账之后，台账里原来的 {len(given)} 条记录只剩 {sum(1 for r in given if r in records)} 条。"
@@ -79,13 +115,13 @@ def ledger_after(outcome, case) -> list:
     return records
 
 
-def new_records(outcome, case, result) -> list:
+def new_records(outcome, index: int, case, result) -> list:
     """The dangling call's records that reconcile added to its ledger."""
     def mine(records):
         return [r for r in records if isinstance(r, dict) and r.get("toolUseId") == result.pending["id"]]
 
     before, added = mine(case["records"]), []
-    for record in mine(ledger_after(outcome, case)):  # a copy of a record it had is added too
+    for record in mine(ledger_after(outcome, index, case)):  # a copy of a record it had is added too
         if record in before:
             before.remove(record)
         else:
@@ -127,7 +163,7 @@ def test_recorded_outcome_is_reused(grading):
         expect(text_of(result.result_block().get("content")) == recorded,
                f"tool_result 的内容应该就是台账 outcome 里记的 output（{short(recorded, 40)}）{where}")
         not_unknown(result, where)
-        added = new_records(outcome, case, result)
+        added = new_records(outcome, index, case, result)
         expect(not added, f"复用台账里的 outcome 时台账不动，你的 reconcile 又追加了 {short(added)}{where}")
 
 
@@ -144,12 +180,12 @@ def test_service_knows_the_call(grading):
         others = [c["name"] for c in result.calls if c not in resent]
         expect(not others, f"这里不需要执行别的工具（你执行了 {short(others)}）{where}")
         not_unknown(result, where)
-        answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"]}
+        answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"] is not None}
         answers |= {c["output"] for c in resent}
         content = text_of(result.result_block().get("content"))
         expect(content in answers, "tool_result 的内容应该是服务器的回答：lookup_effect(name, id) 查到的那段文本"
                                    f"（或者带同一把键重发时服务器的回答），你的是 {short(content, 60)}{where}")
-        recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
+        recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == content,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
         durable(outcome, index, case, pending["id"], where)
@@ -194,13 +230,13 @@ def test_never_reached_is_sent_once(grading):
         if pending["name"] == "send_email":
             expect(emails_in_step(outcome, index) == [keyed(pending["id"])],
                    f"服务器应该正好收到 1 封带这次调用的键的信，实际收到 {len(emails_in_step(outcome, index))} 封{where}")
-        ledger_after(outcome, case)  # a ledger that lost records lacks the intent too: that is the fault to name
+        ledger_after(outcome, index, case)  # a ledger that lost records lacks the intent too: that is the fault to name
         then, _ = records_in(ran[0]["ledgers"].get(case["ledger"]))
         expect(of(then, pending["id"], "intent"), f"执行的那一刻台账里要有这次调用的 intent（走 execute_with_ledger）{where}")
         content = text_of(result.result_block().get("content"))
         expect(content == ran[0]["output"], f"tool_result 的内容应该是这次执行返回的文本{where}")
         not_unknown(result, where)
-        recorded = of(ledger_after(outcome, case), pending["id"], "outcome")
+        recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == ran[0]["output"], f"执行之后要在台账里追加 outcome{where}")
         durable(outcome, index, case, pending["id"], where)
 
@@ -222,7 +258,7 @@ def test_unknown_only_when_unanswerable(grading):
         # what a retry with the same key really answered may be kept, but not its failure: the service was down for
         # the retry, which says nothing of the first try (recorded, "not sent" would be reused as a definite result)
         outputs = [c["output"] for c in result.calls if not str(c["output"]).startswith("错误")]
-        guessed = [r for r in new_records(outcome, case, result) if r.get("type") == "outcome"
+        guessed = [r for r in new_records(outcome, index, case, result) if r.get("type") == "outcome"
                    and r.get("output") not in outputs]
         expect(not guessed, "结果未知时台账不动：记一条 outcome，下次恢复就会把「未知」当成确定的结果复用，"
                             f"is_error 也丢了（你的 reconcile 追加了 {short(guessed)}）{where}")
@@ -249,7 +285,7 @@ def test_one_paired_result_on_every_path(grading):
         if action == "rerun":
             check_rerun(result)
             # reading the ledger may cut a torn last line off (course.ledger.read_ledger does): records are compared
-            given, _ = records_in(outcome.scenario.files.get(case["ledger"]))
-            expect(ledger_after(outcome, case) == given,
+            given, _ = records_in(case["given"])
+            expect(ledger_after(outcome, index, case) == given,
                    "悬空的是只读工具，重新执行之后台账不动：只读工具不记台账（不追加 intent，也不追加 outcome）"
                    f"{situation(case, outcome)}")

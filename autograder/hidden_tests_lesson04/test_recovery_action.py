@@ -4,7 +4,8 @@ Each case is a generated checkpoint (lesson 3's generator), the ledger's records
 call's own among other calls', one of which may have the same name and input) and the server's
 state (it has the keyed email, it has none, it cannot be reached), passed as a `lookup` that
 answers accordingly. The expected answer is the reference's on the same case; the cases share
-one process in shuffled order. What a call did besides answering (a tool run, an email, a file
+one process in shuffled order. One call comes back four times among them, its records grown each time (a
+kernel where run_agent is run again after an interrupt): its answer is that time's, not the last one's. What a call did besides answering (a tool run, an email, a file
 written, an argument changed) also counts against it; a line of text appended to a log of its own does not.
 """
 import copy
@@ -14,8 +15,8 @@ import pytest
 
 from course.ledger import LEDGER_NAME
 
-from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, files_written, holds_state,
-                      problem, reference_asks, same, short)
+from .helpers import (case_size, describe_case, emails_in_step, expect, expected_action, fail, files_written,
+                      holds_state, problem, reference_asks, same, short)
 
 GRADE = "test_recovery_action"
 WHY = {"continue": "没有悬空调用，直接继续调用模型",
@@ -59,6 +60,15 @@ def side_effects(outcome) -> list:
     return forbidden
 
 
+def kept_answer(outcome, cases: list, index: int) -> bool:
+    """Whether case `index` got the answer the same call (the same pending id) got the time before, in the same
+    process: what a recovery_action that remembers its decisions by call answers however the ledger has changed."""
+    pending = cases[index]["checkpoint"]["pendingToolUse"]
+    before = [n for n in range(index) if pending and cases[n]["checkpoint"]["pendingToolUse"]
+              and cases[n]["checkpoint"]["pendingToolUse"]["id"] == pending["id"]]
+    return bool(before) and same(outcome.steps[index].get("value"), outcome.steps[before[-1]].get("value"))
+
+
 def check(grading, wanted: set):
     outcome = grading.outcome("recovery_action")
     cases = outcome.scenario.meta["cases"]
@@ -78,6 +88,11 @@ def check(grading, wanted: set):
         step = outcome.steps[index]
         value = step["value"]
         shown = describe_case(case["checkpoint"], case["records"], case["service"], grading.seed)
+        if not same(value, action) and kept_answer(outcome, cases, index):
+            fail(f"{what} 应该返回 {action!r}：{WHY[action]}。同一个进程里又一次对同一个调用（id {pending['id']}）"
+                 f"调用 recovery_action，台账记录和服务端都已经变了，你的 recovery_action 还给出上一次的判断 "
+                 f"{short(value)}：它只做判断，每次都按这一次传进来的 records 和 lookup 的回答判断，不能按调用记住以前的"
+                 f"结论（notebook 里中断之后再运行 run_agent，同一个调用就会再恢复一次）{shown}")
         expect(same(value, action),
                f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}{asked_elsewhere}{shown}")
         expect(same(step.get("args_after", [None, None])[:2], [case["checkpoint"], case["records"]]),

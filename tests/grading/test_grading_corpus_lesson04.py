@@ -198,6 +198,13 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_post_run_cell": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_tornado_later": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_no_event_loop": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # probing, round 9 (25/25 before): what a kernel does when run_agent is run again after an interrupt, the same
+    # call recovered again in one process, its ledger grown in between
+    "wrong_recovery_memo_by_call_id": {"test_recovery_action": 1, "test_reconcile": 4},  # remembers its decisions
+    "wrong_reconcile_cached_records": {"test_reconcile": 4},  # reads each ledger once, keeps the records in a global
+    "full_memo_lookup_once": {},  # remembers the service's answer within one reconcile: asked once, right
+    # an answer "" from the service, asked by key, is found too: recorded (reconcile met only email texts before)
+    "wrong_reconcile_record_skips_empty_answer": {"test_reconcile": 4},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -285,6 +292,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_lookup_truthy": "空字符串",
     "wrong_agent_ledger_only_effects_table": "也不只是 EFFECTS 表里列出的工具",
     "wrong_append_mode_decimal_644": "八进制要写 0o644",
+    "wrong_recovery_memo_by_call_id": "还给出上一次的判断",
+    "wrong_reconcile_cached_records": "第二次对账同一个调用",
+    "wrong_reconcile_record_skips_empty_answer": "\"\" 也是查到了",
 }
 
 

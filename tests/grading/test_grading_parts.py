@@ -534,3 +534,34 @@ def test_a_counterexample_quotes_no_line_of_the_hidden_tests():
         tasks = [{"task": task} for task in scenarios.MEETING_TASKS + scenarios.EMAIL_TASKS]
         for cp in drawn + tasks:
             assert private_lines().any_in(counterexample(cp, seed)) == [], cp
+
+
+def test_lesson4_draws_the_same_call_again_in_one_process():
+    """Whatever the seed: one call comes back to recovery_action four times in its batch, its ledger grown each time
+    (the reference answers execute, is_error, record, reuse, in that order); reconcile_up
+    reconciles one call it records or executes twice on the same ledger, the second time read as it begins; and one
+    email the server has answers "" when asked by key."""
+    from autograder.hidden_tests_lesson04 import scenarios as lesson4
+    from autograder.scenario_run import answering_lookup
+
+    reference = load_reference(lesson("lesson04"))
+    for seed in range(4):
+        built = lesson4.build(40, random.Random(seed))
+        cases = built["recovery_action"].meta["cases"]
+        ids = [c["checkpoint"]["pendingToolUse"]["id"] for c in cases if c["checkpoint"]["pendingToolUse"]]
+        again = [n for n, c in enumerate(cases) if c["checkpoint"]["pendingToolUse"]
+                 and ids.count(c["checkpoint"]["pendingToolUse"]["id"]) > 1]
+        answers = [reference.recovery_action(copy.deepcopy(cases[n]["checkpoint"]), copy.deepcopy(cases[n]["records"]),
+                                             answering_lookup(cases[n]["service"])) for n in again]
+        assert answers == ["execute", "is_error", "record", "reuse"]
+        up = built["reconcile_up"]
+        twice = [n for n, c in enumerate(up.meta["cases"]) if c.get("again")]
+        assert len(twice) == 1 and up.steps[twice[0]]["read_before"] == [up.meta["cases"][twice[0]]["ledger"]]
+        first = next(c for c in up.meta["cases"] if c["ledger"] == up.meta["cases"][twice[0]]["ledger"])
+        assert up.meta["cases"].index(first) < twice[0]
+        assert first["checkpoint"] == up.meta["cases"][twice[0]]["checkpoint"]
+        assert reference.recovery_action(copy.deepcopy(first["checkpoint"]), copy.deepcopy(first["records"]),
+                                         answering_lookup(first["service"])) in ("record", "execute")
+        empty = [(c, step) for c, step in zip(up.meta["cases"], up.steps)
+                 if "lookup_answers" in step and not c.get("again")]
+        assert len(empty) == 1 and empty[0][0]["sent"] and list(empty[0][1]["lookup_answers"].values()) == [""]
