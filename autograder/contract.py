@@ -9,6 +9,8 @@ from the Messages API, and has its own test in tests/test_contract.py:
 - A message's content may be a string or a list of text blocks with the same text: the
   API reads both alike, and the lesson says so for a tool_result (`normal_content`).
   So the task may reach the model as a string or as one text block.
+- A tool_result without `content` is one with content "" or [] (the API's content is optional: its SDK's
+  ToolResultBlockParam leaves it out; empty, it is refused only with `is_error: true`, in all three forms alike).
 - A tool_result without `is_error` is one with `is_error: False` (the API's default);
   `"true"` or 1 is no boolean and never counts as either (`normal_block`). Any other key
   with a null value is not a key left out: a block from the SDK's `model_dump()` carries
@@ -105,12 +107,14 @@ def _is_plain_text(block) -> bool:
 
 
 def normal_block(block):
-    """A content block in normal form: a tool_result's content normalised, `is_error: False` left out."""
+    """A content block in normal form: a tool_result's content normalised (left out when empty), `is_error: False`
+    left out."""
     if not isinstance(block, dict) or block.get("type") != "tool_result":
         return block
     block = dict(block)
-    if "content" in block:
-        block["content"] = normal_content(block["content"])
+    content = normal_content(block.pop("content", ""))
+    if content != []:  # no content, "" and [] are one empty result: the API's content is optional
+        block["content"] = content
     if block.get("is_error", UNKNOWN) is False:
         del block["is_error"]
     return block

@@ -46,6 +46,25 @@ def test_a_tool_result_as_text_or_text_blocks():
     assert checkpoint_differences(answered("结论：二"), answered("结论：一")) == ["messages"]
 
 
+def test_no_content_is_an_empty_content():
+    """An empty output's result with content "", [] or no content at all: the API's content is optional. The three
+    alike for same_messages, first_difference (also judging the output) and checkpoint_differences."""
+    empty = answered("")
+    no_content = copy.deepcopy(empty)
+    del no_content["messages"][-1]["content"][0]["content"]
+    judged = {CALL["id"]: lambda content: contract.carries_output(content, "")}
+    for mine in (no_content, answered([])):
+        for wanted in (empty, no_content):
+            assert same_messages(mine["messages"], wanted["messages"])
+            assert contract.first_difference(mine["messages"], wanted["messages"]) is None
+            assert contract.first_difference(mine["messages"], wanted["messages"], judged) is None
+            assert checkpoint_differences(mine, wanted) == [] and checkpoint_differences(mine, wanted, judged) == []
+    assert contract.first_difference(no_content["messages"], answered("结论")["messages"]) == (
+        "messages[2].content[0].content", contract.MISSING, [{"type": "text", "text": "结论"}])
+    assert not same_messages(answered(None)["messages"], empty["messages"])  # null is no content the API reads
+    assert checkpoint_differences(no_content, answered("", is_error=True)) == ["messages"]
+
+
 def test_is_error_false_is_is_error_left_out_but_no_string_is_a_boolean():
     assert checkpoint_differences(answered("结论", is_error=False), answered("结论")) == []
     assert checkpoint_differences(answered("结论", is_error="true"), answered("结论", is_error=True)) == ["messages"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import course.model
 from course.checks import MODEL_DUMP_ADVICE
 
-from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same, same_messages
+from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same
 from autograder.sandbox import scratch_folder
 
 from .helpers import (KEEP_CHECKPOINT_ADVICE, checkpoint_file, describe_reply, extra_fields_said, on_disk, output_said,
@@ -51,7 +51,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list, chec
         number = len(replies)
         requests.append(body.get("messages"))
         theirs = answered[number] if number < len(answered) else None
-        if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
+        if theirs is not None and not _sent_difference(theirs["messages"], body.get("messages")):
             status, reply = 200, theirs["reply"]
         else:
             status, reply, _ = course.model.answer(body, plan[number] if number < len(plan) else None)
@@ -104,6 +104,13 @@ def _result_judges(messages: list) -> dict:
             for block in m["content"] if isinstance(block, dict) and block.get("type") == "tool_result"}
 
 
+def _sent_difference(sent, wanted):
+    """Where the messages of a model call first differ from the reference's (`first_difference`, each tool_result
+    judged by the output the reference's carries); None if the model reads them alike. The one judge of "the same
+    request": the reference's run is handed the student's reply exactly where none is found."""
+    return first_difference(sent, wanted, _result_judges(wanted) if isinstance(wanted, list) else None)
+
+
 def _shown(where: str, value) -> str:
     if value is MISSING:
         return "false（不写就是 false）" if where.endswith(".is_error") else "没有"
@@ -154,7 +161,7 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
             return _diverged(outcome, index, replies, asked, wanted, theirs)
         if theirs[0] == "model":  # the same call so far: the same messages?
             wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]
-            sent = first_difference(records[number]["messages"], wanted_messages, _result_judges(wanted_messages))
+            sent = _sent_difference(records[number]["messages"], wanted_messages)
             if sent:
                 return _sent_otherwise(replies, asked, sent, wanted_messages)
             if model_calls is not None and mine[:number + 1].count(("model", 200)) >= model_calls:

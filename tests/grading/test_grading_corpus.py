@@ -316,6 +316,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # the file run_agent leaves is not the state it returns (23/23 before: only a fresh run's file was compared)
     "wrong_agent_no_save_b_last_turn": {"test_run_agent": 4},  # no save point B in the MAX_TURNS-th turn
     "wrong_agent_save_b_at_loop_top": {"test_run_agent": 4},  # saves before each model call: not after the last turn
+    # probing, round 9. The reference's run was handed the student's reply only where the conversations were alike
+    # word for word, not as the contract compares them: ids then parted (22/23 before, feedback untrue)
+    "full_tool_result_omits_empty_content": {},  # an empty output's tool_result without content (optional in the API)
+    "full_agent_result_words_around": {},  # words before the tool's output in each tool_result
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
