@@ -263,13 +263,16 @@ def test_resume_pending(grading):
     first = outcome.model_calls[0]
     count = len(checkpoint["messages"])
     sent = first["messages"] if isinstance(first["messages"], list) else []
-    added = sent[count:] if same(sent[:count], checkpoint["messages"]) else None
-    paired = added is not None and len(added) == 1 and isinstance(added[0], dict) and any(
+    added = sent[count:] if same(sent[:count], checkpoint["messages"]) else []
+    paired = bool(added) and isinstance(added[0], dict) and any(
         isinstance(b, dict) and b.get("tool_use_id") == checkpoint["pendingToolUse"]["id"]
         for b in (added[0].get("content") if isinstance(added[0].get("content"), list) else []))
     expect(first["status"] == 200 and paired,
            "检查点里有悬空调用（pendingToolUse 不是 None）时，要先对账（调用 reconcile）再调用模型："
            "否则 API 会因为 tool_use 缺了对应的 tool_result 而返回 400")
+    expect(len(added) == 1, f"对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 {len(added) - 1} 条"
+                            f"（{short(added[1:], 80)}）：对账之后的检查点就和一份刚写完存档点 B 的一样，"
+                            "直接用它的 messages 调用模型，不多也不少")
     snapshot = saved_state(first)
     expect(snapshot.get("pendingToolUse", "缺少") is None
            and same(snapshot.get("messages"), sent),

@@ -320,6 +320,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # word for word, not as the contract compares them: ids then parted (22/23 before, feedback untrue)
     "full_tool_result_omits_empty_content": {},  # an empty output's tool_result without content (optional in the API)
     "full_agent_result_words_around": {},  # words before the tool's output in each tool_result
+    # a user message added on resume before the model call: one point for each resume (with a call dangling, the
+    # feedback said reconcile was not called before, though it was)
+    "wrong_agent_nudge_on_resume": {"test_run_agent": 3},
+    "wrong_agent_nudge_after_reconcile": {"test_run_agent": 4},  # only after reconciling
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -511,6 +515,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_load_backup_outside": "更早存下的一份检查点",
     "wrong_agent_no_save_b_last_turn": "最后一轮的存档点 B 也要存",
     "wrong_agent_save_b_at_loop_top": "最后一轮的存档点 B 也要存",
+    "wrong_agent_nudge_on_resume": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
+    "wrong_agent_nudge_after_reconcile": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
 }
 
 
