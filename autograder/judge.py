@@ -34,7 +34,7 @@ from .lessons import DEFAULT, LESSONS, Lesson, lesson
 from .leaks import private_lines
 from .protocol import CellStatus, Left
 from .sandbox import LINGER, MAX_EVENTS_PER_STEP, Limits, Outcome, SubmissionTrouble, Sandbox
-from .submission import Submission, cell_as_seen, course_layout, read_submission, sandbox_cells
+from .submission import Submission, cell_as_seen, course_layout, read_submission, sandbox_cells, writer_below
 
 SEED_ENV = "AUTOGRADER_SEED"  # how `--seed N` of the graders reaches the judge in their worker processes
 INTERNAL_ERROR = "评分器在检查这一项时自己出了错，这一项暂按未通过计，已报告给老师。"
@@ -57,6 +57,7 @@ class GradingRun:
         self.sandbox = sandbox
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox_cells(submission, layout)
+        self.written = submission.written
         self.history = submission.history
         self.decor = notebook_folder_files(lesson.source_notebook.parent, lesson.notebook, submission.notebook,
                                            time.time(), random.Random(seed))
@@ -91,8 +92,12 @@ class GradingRun:
                 notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
             elif report["status"] == CellStatus.RAISED:
                 error = report["error"]
+                writer = writer_below(name, error, self.cells, self.written)
+                why = writer and (f"。{self.written[writer]} 要到它下面的「{cell_as_seen(writer)}」（%%writefile）才写出来："
+                                  "从上到下运行时，import 的时候这个文件还不存在；把 %%writefile 单元格移到 import 它的"
+                                  "单元格前面")
                 notes.append(f"{cell_as_seen(name)} 运行时抛出了 {error['type']}：{error['message'][:120]}"
-                             "（它后面的定义没有生效）")
+                             f"（它后面的定义没有生效）{why or ''}")
             elif report["status"] in (CellStatus.TIMEOUT, CellStatus.DIED):
                 # a cell is left out from the scenario where it first hung on: the checks of earlier ones stand
                 notes.append(f"{cell_as_seen(name)} 一运行就卡住或让进程退出（{report['error']['message']}），"

@@ -86,7 +86,7 @@ class Outcome:
     delivered_ids: list  # the Message-ID of each email, in the same order (a keyed one: <key@...>)
     lookups: list  # {"step", "name", "key", "answer" (text or None), "unavailable" (bool), "at"}
     files_after: dict  # relative path -> text (None if missing) for scenario.files and scenario.watch
-    cells: dict  # cell name -> {"status": ..., "error": ...} as last reported
+    cells: dict  # cell name -> {"status", "error"}: as it first raised in one of the processes, else as last reported
     workdir: str  # where the steps ran, as the student's code saw it; paths in fs_events start with it
     fs_events: list = field(default_factory=list)  # autograder.fs_trace records, in the order the kernel saw them
     files_by_step: list = field(default_factory=list)  # per step: sorted relative paths of the regular files after it

@@ -134,7 +134,11 @@ class ScenarioRun:
             cells = payload.get("cells")
             for cell in cells if isinstance(cells, list) else ():
                 if isinstance(cell, dict) and cell.get("status") in (CellStatus.OK, CellStatus.RAISED):
-                    self.cells[str(cell.get("name"))] = {"status": cell["status"], "error": cell.get("error")}
+                    name = str(cell.get("name"))
+                    # a raise stands: a later process of the scenario may find a file an earlier one left (a
+                    # module a %%writefile cell further down wrote), and get past it where a fresh notebook did not
+                    if self.cells.get(name, {}).get("status") != CellStatus.RAISED:
+                        self.cells[name] = {"status": cell["status"], "error": cell.get("error")}
             # The student's code runs in the process that reports, and can find its token: only the order the
             # driver keeps is taken (cells, then each step's start and one result, in turn); anything else is
             # ignored, and a second result for a step voids it.

@@ -37,6 +37,7 @@ class Submission:
     notes: list = field(default_factory=list)  # what was wrong with the file, in Chinese
     history: list = field(default_factory=list)  # the notebook's code cells as a kernel's In holds them, in order
     ran: dict = field(default_factory=dict)  # cell name (sandbox_cells) -> how many code cells up to it, itself too
+    written: dict = field(default_factory=dict)  # cell name (sandbox_cells) -> the file its %%writefile writes
     notebook: bytes = b""  # the notebook file as handed in: the grader puts it in each scenario's working folder
 
 
@@ -172,12 +173,14 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
             continue
         if cell.cell_type == "code" and _added_by_student(cell, layout):
             added[after] = added.get(after, 0) + 1
-            written, note = writefile_cell(cell.source)
+            written, note, file = writefile_cell(cell.source)
             submission.notes += [note] if note else []
             definitions = written or definitions_only(cell.source, acting)
             if definitions:
                 submission.extra.append((after, definitions, added[after]))
                 submission.ran[f"{after}+{added[after]}"] = len(submission.history)
+            if file:
+                submission.written[f"{after}+{added[after]}"] = file
             left_out[f"{after}+{added[after]}"] = global_names(cell.source)[0] - global_names(definitions)[0]
             unchanged[f"{after}+{added[after]}"] = set(changed_in_place(cell.source) - changed_in_place(definitions))
     for grade_id, count in seen.items():
@@ -286,19 +289,33 @@ PLAIN_FILE_NAME = re.compile(r"(?:-a\s+)?(?P<name>\w[\w.-]*)")  # a file in the 
 
 
 def writefile_cell(source: str) -> tuple:
-    """(code, note) for a cell the student added. A `%%writefile name` cell writing a plain file name (a helper
-    module the answers import) is kept as the kernel runs it: defined in each scenario's fresh working folder,
-    before the cells after it, it writes the file there as the notebook did. One writing anywhere else is left
-    out, with a note; (None, None) for any other cell."""
+    """(code, note, file name) for a cell the student added. A `%%writefile name` cell writing a plain file name (a
+    helper module the answers import) is kept as the kernel runs it: defined in each scenario's fresh working
+    folder, before the cells after it, it writes the file there as the notebook did. One writing anywhere else is
+    left out, with a note; (None, None, None) for any other cell."""
     found = WRITEFILE.match(source.lstrip("\n"))
     if found is None:
-        return None, None
+        return None, None, None
     arguments = found.group("arguments").strip()
-    if PLAIN_FILE_NAME.fullmatch(arguments):
-        return python_source(source.lstrip("\n")), None
+    plain = PLAIN_FILE_NAME.fullmatch(arguments)
+    if plain:
+        return python_source(source.lstrip("\n")), None, plain.group("name")
     return None, (f"你加的单元格「%%writefile {arguments}」评分时没有运行：评分时只运行把文件写进当前文件夹、只给文件名的 "
                   "%%writefile（例如 %%writefile helpers.py），写到别的文件夹、带路径或引号的不运行。"
-                  "答案要是 import 它，评分时会找不到；改成只有文件名的写法，或者把代码直接放进答题单元格。")
+                  "答案要是 import 它，评分时会找不到；改成只有文件名的写法，或者把代码直接放进答题单元格。"), None
+
+
+MISSING_MODULE = re.compile(r"No module named '(?P<module>[^'.]+)[^']*'")
+
+
+def writer_below(name: str, error: dict, cells: list, written: dict) -> str | None:
+    """The cell further down than cell `name` (in `cells`, sandbox_cells) whose %%writefile (`written`, as
+    Submission has it) writes the module that cell `name` raised `error` importing (ModuleNotFoundError); None if
+    none does. Run top to bottom, the import comes before the file is there."""
+    found = MISSING_MODULE.fullmatch(str(error.get("message"))) if error.get("type") == "ModuleNotFoundError" else None
+    names = [cell["name"] for cell in cells]
+    below = names[names.index(name) + 1:] if found and name in names else []
+    return next((cell for cell in below if written.get(cell) == f"{found.group('module')}.py"), None)
 
 
 def _added_by_student(cell, layout: Layout) -> bool:

@@ -77,8 +77,26 @@ def test_an_added_writefile_cell_is_run_only_for_a_file_in_the_working_folder(ta
     cells); one writing elsewhere is left out, with a note saying so."""
     from autograder.submission import writefile_cell
 
-    code, note = writefile_cell(f"%%writefile {target}\nimport os\n\ndef helper():\n    return os.sep\n")
+    code, note, file = writefile_cell(f"%%writefile {target}\nimport os\n\ndef helper():\n    return os.sep\n")
     assert (code is not None) == honoured and (note is None) == honoured
+    assert file == (target.split()[-1] if honoured else None)
     assert not honoured or code.startswith("get_ipython().run_cell_magic('writefile'")
     assert honoured or "评分时没有运行" in note
-    assert writefile_cell("import os\n") == (None, None)
+    assert writefile_cell("import os\n") == (None, None, None)
+
+
+def test_a_module_written_further_down_is_named_where_its_import_raised():
+    """A cell that raised importing a module an added %%writefile cell below it writes: that cell is named (run top to
+    bottom, the file is not there yet); not one above it, nor for another module or another error."""
+    from autograder.submission import writer_below
+
+    cells = [{"name": name} for name in ("imports", "imports+1", "save_load", "save_load+1", "run_agent")]
+    written = {"imports+1": "early.py", "save_load+1": "ckpt_io.py"}
+    missing = {"type": "ModuleNotFoundError", "message": "No module named 'ckpt_io'"}
+    assert writer_below("save_load", missing, cells, written) == "save_load+1"
+    assert writer_below("save_load", {**missing, "message": "No module named 'ckpt_io.atomic'"}, cells,
+                        written) == "save_load+1"
+    assert writer_below("run_agent", missing, cells, written) is None  # written above it: another cause
+    assert writer_below("save_load", {**missing, "message": "No module named 'early'"}, cells, written) is None
+    assert writer_below("save_load", {"type": "ImportError", "message": "No module named 'ckpt_io'"}, cells,
+                        written) is None

@@ -324,6 +324,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # feedback said reconcile was not called before, though it was)
     "wrong_agent_nudge_on_resume": {"test_run_agent": 3},
     "wrong_agent_nudge_after_reconcile": {"test_run_agent": 4},  # only after reconciling
+    # an answer cell imports a module a %%writefile cell below it writes: ModuleNotFoundError run top to bottom (the
+    # feedback said the cell ran and did not define save_checkpoint; a later process found the earlier one's file)
+    "wrong_writefile_import_before_written": {"test_save_load": 1, "test_incident_fix": 0},
+    "full_writefile_toplevel_import": {},  # its twin: the %%writefile cell above the answer that imports it
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -517,6 +521,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_save_b_at_loop_top": "最后一轮的存档点 B 也要存",
     "wrong_agent_nudge_on_resume": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
     "wrong_agent_nudge_after_reconcile": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
+    "wrong_writefile_import_before_written": "ckpt_io.py 要到它下面的「你在 save_load 后面加的第 1 个单元格」（%%writefile）",
 }
 
 
