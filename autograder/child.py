@@ -4,7 +4,7 @@ that runs the student's code in it.
 `autograder.sandbox` starts this module as `python -m autograder.child` inside
 bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
 uid, read-only binds of only the interpreter, its packages, course/, this file,
-protocol.py, guise.py and contract.py), under strace. The zygote imports the course runtime once (importing
+protocol.py, guise.py, contract.py and armed.py), under strace. The zygote imports the course runtime once (importing
 anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
 share a process (a "batch"). For it the zygote clones the step's first process straight into
@@ -108,9 +108,11 @@ import course.mail
 import course.model
 import course.tools
 
+from .armed import ARMED, armed_kinds, watch
 from .contract import RETURNS_A_LIST, listed
-from .guise import (PROC_FOLDER, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work, kernel_history,
-                    kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell, run_loop_for)
+from .guise import (PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work,
+                    kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
+                    run_loop_for)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
@@ -120,6 +122,8 @@ LEFT_RUNNING = 71
 # ...of the student's process when no thread ran but something was still to run later: a callback, timer or task on
 # the kernel's event loop, or an alarm (signal.alarm, setitimer)
 LEFT_SCHEDULED = 72
+# ...when nothing ran or was to run but code was left armed in the interpreter (autograder.armed): this plus its mask
+LEFT_ARMED = 80
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -424,10 +428,13 @@ def _set_up_namespaces(job: Job, uid: int, gid: int) -> int:
 def _cover_proc(job: Job):
     """The zygote and the other steps' processes stay out of sight: the sandbox's /proc is covered by the one
     the grader wrote for this grading session (autograder.guise: the student's process and a Jupyter server),
-    with this step's environment as the student's process's; then the driver's own files are covered."""
+    with the machine's own files of the real one, and this step's environment as the student's process's; then the
+    driver's own files are covered."""
     proc = f"{DRIVER}/{PROC_FOLDER}"
-    job["real_proc"] = os.open("/proc", os.O_PATH | os.O_DIRECTORY)  # for _bind_own_fds; closed by _confine
+    job["real_proc"] = os.open("/proc", os.O_PATH | os.O_DIRECTORY)  # for _bind_real_proc; closed by _confine
     _check(_libc.mount(proc.encode(), b"/proc", None, MS_BIND | MS_REC, None), "bind /proc")
+    for name in PROC_MACHINE:  # machine-wide, and live as a kernel's: /proc/uptime moves on between two readings
+        _bind_real_proc(job, name, f"/proc/{name}")
     _check(_libc.mount(b"tmpfs", DRIVER.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=64k,mode=555"),
            "mount over the driver")
     environ, target = f"{DRIVER}/environ", f"/proc/{job['student_pid']}/environ".encode()
@@ -482,12 +489,17 @@ def _set_limits(limits, vm_size):
         resource.setrlimit(which, (value, value))
 
 
+def _bind_real_proc(job: Job, source: str, target: str):
+    """`source` of the sandbox's real /proc, reached from the descriptor _cover_proc kept, bound over `target`."""
+    os.fchdir(job["real_proc"])
+    _check(_libc.mount(source.encode(), target.encode(), None, MS_BIND, None), f"bind /proc/{source}")
+
+
 def _bind_own_fds(job: Job):
     """The student's process's real descriptors at /proc/self/fd, as in a kernel (an O_TMPFILE file is named by
-    linkat of /proc/self/fd/N, subprocess lists them to close them): the real /proc's `self/fd`, reached from the
-    descriptor _cover_proc kept, bound over the cover's empty folder. Only this process's own descriptors."""
-    os.fchdir(job["real_proc"])
-    _check(_libc.mount(b"self/fd", f"/proc/{os.getpid()}/fd".encode(), None, MS_BIND, None), "bind /proc/self/fd")
+    linkat of /proc/self/fd/N, subprocess lists them to close them): the real /proc's `self/fd` over the cover's
+    empty folder. Only this process's own descriptors."""
+    _bind_real_proc(job, "self/fd", f"/proc/{os.getpid()}/fd")
 
 
 def _confine(job, vm_size):
@@ -513,17 +525,19 @@ def _confine(job, vm_size):
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
                      threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
-                     getitimer=_getitimer, run_exit_functions=_run_exit_functions):
+                     getitimer=_getitimer, run_exit_functions=_run_exit_functions, watch=watch):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
     The cells and the steps run in a kernel's event loop (guise.kernel_loop). After the steps the loop runs on, as a
     kernel's does between cells, until every thread the student's code started has ended and nothing is left to run
     later (on the loop, or an alarm); then what the student's code registered with atexit runs, as a kernel shutting
     down would, and the threads are waited for again: for job["linger"] seconds in all at most. What a thread, a
     callback or an alarm does after a function returned is seen and judged too. What is still running or waiting
-    then ends with the process here, where in a notebook it would go on: the exit code tells the grader so."""
+    then, or left armed in the interpreter (autograder.armed) to run in a later cell, ends with the process here,
+    where in a notebook it would go on: the exit code tells the grader so."""
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
     _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
+    armed = watch()
     loop = kernel_loop()
     try:
         _define_and_perform(job, post, plain, describe, loop)
@@ -541,6 +555,9 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
             run_loop_for(loop, 0.01)
         except _BaseException:  # a thread closed the loop: nothing on it runs any more, the rest is still watched
             sleep(0.01)
+    left_armed = armed()  # before atexit's functions: in a notebook it goes off in the next cell
+    if left_armed:
+        exit_now(LEFT_ARMED + left_armed)
     run_exit_functions()
     while threads_running() and monotonic() < until:
         sleep(0.01)
@@ -897,6 +914,8 @@ def _left_running(student: int, first: int | None) -> list:
     processes sent it, say) also took with it whatever they were doing."""
     code = os.WEXITSTATUS(student) if os.WIFEXITED(student) else None
     left = [Left.THREADS] if code == LEFT_RUNNING else [Left.SCHEDULED] if code == LEFT_SCHEDULED else []
+    if code is not None and LEFT_ARMED < code < LEFT_ARMED + (1 << len(ARMED)):
+        left = armed_kinds(code - LEFT_ARMED)
     if first is not None and not (os.WIFEXITED(first) and os.WEXITSTATUS(first) == 0):
         left.append(Left.PROCESSES)
     return left

@@ -11,10 +11,11 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 - `kernel_streams()`: sys.stdout and sys.stderr, ipykernel's OutStream as in a kernel;
 - `kernel_loop()`, `run_as_a_cell(...)`, `run_loop_for(...)`, `holds_work(...)`: the asyncio event loop a kernel runs
   each cell in, between IPython's events before and after a cell, and that goes on running between cells;
-- `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv is ipykernel's, IPython's names are there;
+- `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv and sys.orig_argv are ipykernel's, IPython's names
+  are there;
 - `cell_file(source)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
-  server), with the machine's own cpuinfo, meminfo and the like.
+  server), with the machine's own cpuinfo, meminfo, uptime and the like (each step binds the live ones).
 - `runtime_files(...)`: the Jupyter runtime folder sys.argv names, with the kernel's connection file in it
   and what the Jupyter server writes beside it.
 
@@ -49,7 +50,9 @@ def etc_files(hostname: str) -> dict:
             "hosts": f"127.0.0.1\tlocalhost\n127.0.1.1\t{hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n"}
 STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the student's process gets one of them
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
-PROC_COPIED = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")  # the machine's own
+# the machine's own, machine-wide (no process's secret): each step binds the real, live ones (child._cover_proc), as
+# a kernel's move on from one reading to the next
+PROC_MACHINE = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")
 STATUS_PIDS = ("Tgid", "Pid", "NStgid", "NSpid", "NSpgid", "NSsid")
 
 
@@ -78,6 +81,12 @@ def kernel_argv(executable: str, home: str) -> list:
                             f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages")
     return [os.path.join(packages, "ipykernel_launcher.py"), "-f",
             f"{home}/.local/share/jupyter/runtime/kernel-{uuid.uuid4()}.json"]
+
+
+def kernel_command(executable: str, argv: list) -> list:
+    """The command line of a kernel whose sys.argv is `argv` (`kernel_argv`), as JupyterLab's server starts it from
+    its `executable`: its /proc/<pid>/cmdline, and its sys.orig_argv."""
+    return [executable, "-m", "ipykernel_launcher", *argv[1:]]
 
 
 def runtime_files(argv: list, root_dir: str) -> dict:
@@ -266,8 +275,8 @@ def shell_namespace(shell, module):
 
 def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidden: str | None, shell=None):
     """The cells' module becomes `__main__` and `shell`'s namespace, with the names IPython defines in it;
-    sys.argv is the kernel's; the driver's own modules are no longer listed, nor its folder on sys.path
-    (`hidden`), which starts with the working folder, as a kernel's with the notebook's."""
+    sys.argv and sys.orig_argv are the kernel's; the driver's own modules are no longer listed, nor its folder on
+    sys.path (`hidden`), which starts with the working folder, as a kernel's with the notebook's."""
     if shell is not None:
         shell_namespace(shell, module)
     sys.modules["__main__"] = module
@@ -277,6 +286,7 @@ def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidde
         sys.path[:] = [path for path in sys.path if path != hidden]
     sys.path.insert(0, workdir)  # a kernel's starts with its folder: a module a %%writefile cell wrote there imports
     sys.argv[:] = argv
+    sys.orig_argv[:] = kernel_command(sys.executable, argv)
     module.__dict__.update({"In": [""], "Out": {}, "_oh": {}, "_dh": [workdir], "_": "", "__": "", "___": "",
                             "__builtin__": sys.modules["builtins"]})
     if os.environ.get("JPY_SESSION_NAME"):  # as ipykernel names the notebook its kernel runs
@@ -300,23 +310,33 @@ def cell_file(source: str) -> str:
     return f"/tmp/ipykernel_{os.getpid()}/{zlib.crc32(source.encode())}.py"
 
 
-def proc_entries(pid: int, status: str, stat: str, machine: dict, argv: list, executable: str) -> dict:
+def proc_entries(pid: int, status: str, stat: str, cgroup: str, argv: list, executable: str) -> dict:
     """A /proc for the steps of a grading session: name -> text, ("link", target) or ("dir",). `status` and `stat` are
     /proc/<pid>/status and stat of a plausible python (the zygote's), renumbered for the student's process `pid`
-    and for its parent, pid 1: a Jupyter server started from the same python. Written once, outside the sandbox;
-    each step's first process binds it over /proc, and its student's environment over `<pid>/environ`."""
+    and for its parent, pid 1: a Jupyter server started from the same python; `cgroup`, the grader's own
+    /proc/self/cgroup, gives their cgroup's hierarchies (`at_cgroup_root`). Written once, outside the sandbox;
+    each step's first process binds it over /proc, the machine's own files (PROC_MACHINE) over its empty ones, and
+    its student's environment over `<pid>/environ`."""
     server = [executable, os.path.join(os.path.dirname(executable), "jupyter-lab"), "--no-browser"]
-    entries = dict(machine)
+    entries = dict.fromkeys(PROC_MACHINE, "")
     entries["self"] = ("link", str(pid))
-    for number, parent, command in ((pid, 1, [executable, "-m", "ipykernel_launcher", *argv[1:]]), (1, 0, server)):
+    for number, parent, command in ((pid, 1, kernel_command(executable, argv)), (1, 0, server)):
         entries[f"{number}/cmdline"] = "\0".join(command) + "\0"
         entries[f"{number}/comm"] = "python\n" if number == pid else "jupyter-lab\n"
         entries[f"{number}/status"] = _renumbered_status(status, number, parent)
         entries[f"{number}/stat"] = _renumbered_stat(stat, number, parent)
         entries[f"{number}/exe"] = ("link", os.path.realpath(executable))
+        entries[f"{number}/cgroup"] = at_cgroup_root(cgroup)
     entries[f"{pid}/environ"] = ""  # where each step binds its own
     entries[f"{pid}/fd"] = ("dir",)  # where the student's process binds its real descriptors (child._bind_own_fds)
     return entries
+
+
+def at_cgroup_root(cgroup: str) -> str:
+    """/proc/<pid>/cgroup (hierarchy:controllers:path, one hierarchy a line: "0::/..." alone on cgroup v2) with every
+    path "/": what a kernel in a container of its own shows (Docker's, JupyterHub's), naming none of the grader's
+    cgroups."""
+    return "".join(":".join(line.split(":", 2)[:2]) + ":/\n" for line in cgroup.splitlines() if line)
 
 
 def environ_text(env: dict) -> str:

@@ -44,8 +44,14 @@ TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
 LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程",
               Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务，或 signal.alarm 的闹钟）"}
+ARMED_WORDS = {Left.AUDIT_HOOK: "审计钩子（sys.addaudithook）", Left.GC_CALLBACK: "垃圾回收回调（gc.callbacks）",
+               Left.TRACER: "性能分析或跟踪函数（sys.setprofile、sys.settrace，或 threading 的同名函数）",
+               Left.REVIVING_GARBAGE: "一回收就又造出一个同类对象的垃圾（它的 __del__ 再创建一个自己）"}
 LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} {seconds:g} 秒后还在运行：评分器看不到它之后会做什么（比如再发一封信），"
                          "用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，不要留给线程、子进程或定时回调之后再做。")
+LEFT_ARMED_FEEDBACK = ("{function} 返回之后，你的代码在解释器里留下了{what}：在 notebook 里，之后运行别的单元格时它还会被触发、接着做事"
+                       "（比如再发一封信），评分器看不到这些，用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，"
+                       "不要留给钩子、回调或垃圾对象的 __del__ 以后再做。")
 
 
 class GradingRun:
@@ -144,10 +150,18 @@ class _Collector:
 
 
 def left_running_feedback(outcome: Outcome) -> str:
-    """Why no check may use `outcome`: the first process the watch ran out on, named by its step's function."""
+    """Why no check may use `outcome`: what the first process the watch ran out on left running or armed, named by its
+    step's function."""
     first = outcome.left_running[0]
-    return LEFT_RUNNING_FEEDBACK.format(function=outcome.scenario.steps[first["step"]]["name"], seconds=LINGER,
-                                        what="和".join(LEFT_WORDS[kind] for kind in first["left"]))
+    function = outcome.scenario.steps[first["step"]]["name"]
+    running = [LEFT_WORDS[kind] for kind in first["left"] if kind in LEFT_WORDS]
+    armed = [ARMED_WORDS[kind] for kind in first["left"] if kind in ARMED_WORDS]
+    parts = []
+    if running:
+        parts.append(LEFT_RUNNING_FEEDBACK.format(function=function, seconds=LINGER, what="和".join(running)))
+    if armed:
+        parts.append(LEFT_ARMED_FEEDBACK.format(function=function, what="、".join(armed)))
+    return "".join(parts)
 
 
 def _redacted(text: str) -> str:

@@ -79,10 +79,15 @@ REPORTED_STATUSES = frozenset({StepStatus.RETURNED, StepStatus.RAISED, StepStatu
 
 
 class Left(_Name):
-    """What a job left still running when the grader stopped watching it (Job.linger after its steps returned)."""
+    """What a job left still running when the grader stopped watching it (Job.linger after its steps returned), or
+    armed in the interpreter, to run at what a kernel does in later cells (autograder.armed)."""
     THREADS = "threads"  # threads of the student's process
     PROCESSES = "processes"  # processes it started and did not wait for
     SCHEDULED = "scheduled"  # what was to run later: on the kernel's event loop (call_later, a task), or an alarm
+    AUDIT_HOOK = "audit_hook"  # sys.addaudithook
+    GC_CALLBACK = "gc_callback"  # in gc.callbacks
+    TRACER = "tracer"  # a profile or trace function: sys.setprofile, sys.settrace, threading's
+    REVIVING_GARBAGE = "reviving_garbage"  # garbage whose finalizer makes more of it
 
 
 class PhaseKind(_Name):

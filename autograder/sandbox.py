@@ -44,7 +44,7 @@ from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .child import TEMP_NAME_LETTERS
 from .folder import Folder, Places
-from .guise import (PROC_COPIED, STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, runtime_files,
+from .guise import (STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, runtime_files,
                     write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
@@ -118,12 +118,9 @@ class Sandbox:
                 self._write_proc(pid)
 
     def _write_proc(self, zygote: int):
-        machine = {}
-        for name in PROC_COPIED:
-            with open(f"/proc/{name}") as file:
-                machine[name] = file.read()
-        with open(f"/proc/{zygote}/status") as status, open(f"/proc/{zygote}/stat") as stat:
-            entries = proc_entries(self.student_pid, status.read(), stat.read(), machine, self.kernel_argv,
+        with open(f"/proc/{zygote}/status") as status, open(f"/proc/{zygote}/stat") as stat, \
+                open("/proc/self/cgroup") as cgroup:
+            entries = proc_entries(self.student_pid, status.read(), stat.read(), cgroup.read(), self.kernel_argv,
                                    sys.executable)
         write_entries(str(self.proc), entries)
 

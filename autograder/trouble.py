@@ -12,7 +12,8 @@ KINDS = {
     "died": "进程退出",  # the process ended by a signal or by exiting
     "files": "跳过的文件",  # links, devices, FIFOs, unreadable or oversized files left unopened
     "trace": "文件操作过多",  # a step made more file-system calls than the grader keeps (sandbox.MAX_EVENTS_PER_STEP)
-    "left_running": "返回后仍在运行",  # threads, processes or callbacks a step left outlasted the watch (LINGER)
+    # threads, processes or callbacks a step left outlasted the watch (LINGER), or code it left armed (autograder.armed)
+    "left_running": "返回后仍在运行",
 }
 OUTPUT_NOTE = ("学生代码的输出不回传（写到 /dev/null）。刷屏记在「超时」里："
                "一步里输出或写入太多（上百 MB）就会被提前结束。")

@@ -552,6 +552,27 @@ def test_what_the_event_loop_or_an_alarm_still_holds_runs_while_watched_or_is_re
     assert "定时回调" in left_running_feedback(outcome)
 
 
+LEFT_ARMED = """
+import gc
+
+def arm():
+    gc.callbacks.append(lambda phase, info: None)  # called at each collection, in every later cell
+    return "armed"
+
+def look():
+    return "looked"
+"""
+
+
+def test_code_left_armed_in_the_interpreter_is_reported(sandbox):
+    """No thread, process, timer or alarm, but code that a kernel sets off in a later cell (autograder.armed): the
+    grader cannot see what it would do, and says so."""
+    outcome = run(sandbox, LEFT_ARMED, call("arm"), call("look"))
+    assert value(outcome, 0) == "armed" and value(outcome, 1) == "looked"
+    assert outcome.left_running == [{"step": 0, "left": ["gc_callback"]}]
+    assert "留下了垃圾回收回调（gc.callbacks）" in left_running_feedback(outcome)
+
+
 def test_a_step_flooding_its_output_is_ended_before_it_fills_the_graders_memory(sandbox):
     """A loop writing to its output makes strace log gigabytes within seconds (in memory, and read back at the
     step's end): the step is ended once its part of the log passes STEP_TRACE_BYTES, long before its deadline.
@@ -906,6 +927,30 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     assert seen["runtime"] == [sorted(["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port", "ip", "key",
                                        "transport", "signature_scheme", "kernel_name"]),
                                ["jpserver", "jpserver", "jupyter_cookie_secret", "kernel"], "0o600", True, True]
+
+
+KERNEL_AND_MACHINE = """
+import os, sys, time
+
+def read(name):
+    with open(name) as file:
+        return file.read()
+
+def look():
+    uptime = read("/proc/uptime")
+    time.sleep(0.05)
+    return {"orig_argv": sys.orig_argv == read("/proc/self/cmdline").split(chr(0))[:-1],
+            "launcher": sys.orig_argv[1:] == ["-m", "ipykernel_launcher", *sys.argv[1:]],
+            "uptime_moves": read("/proc/uptime") != uptime, "cgroup": read("/proc/self/cgroup")}
+"""
+
+
+def test_the_kernel_s_command_line_and_the_machine_s_live_proc_files(sandbox):
+    """sys.orig_argv is the command line /proc shows (ipykernel_launcher's, as sys.argv says); /proc/uptime and the
+    machine's other files move on as in a kernel; /proc/self/cgroup is there, at its hierarchies' roots."""
+    seen = value(run(sandbox, KERNEL_AND_MACHINE, call("look")))
+    assert seen["orig_argv"] and seen["launcher"] and seen["uptime_moves"]
+    assert seen["cgroup"] and all(line.endswith(":/") for line in seen["cgroup"].splitlines())
 
 
 def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):

@@ -313,6 +313,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_call_later": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_detect_no_event_loop": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_detect_no_cell_events": {"test_reconcile": 4, "test_incident_fix": 1},
+    # probing, round 9 (each 23/23 before): sys.orig_argv was the grader's own command line; garbage whose __del__
+    # makes more of it, set off in a kernel by the next cell's collections, was left armed unseen
+    "tamper_detect_orig_argv": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_resend_finalizer_chain": {"test_reconcile": 2, "test_incident_fix": 1},
     # the file run_agent leaves is not the state it returns (23/23 before: only a fresh run's file was compared)
     "wrong_agent_no_save_b_last_turn": {"test_run_agent": 4},  # no save point B in the MAX_TURNS-th turn
     "wrong_agent_save_b_at_loop_top": {"test_run_agent": 4},  # saves before each model call: not after the last turn
@@ -387,12 +391,15 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_call_later": "wrong_rerun_all_is_error",
     "tamper_detect_no_event_loop": "wrong_incident_rerun",
     "tamper_detect_no_cell_events": "wrong_incident_rerun",
+    "tamper_detect_orig_argv": "wrong_incident_rerun",
+    "tamper_resend_finalizer_chain": "wrong_rerun_all_is_error",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_send_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_alarm": "留下的定时回调",
     "tamper_resend_call_later": "留下的定时回调",
+    "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
     "tamper_resend_post_run_cell": "却通过 execute_tool 执行了",
     "tamper_exhaust": "留下的进程 3 秒后还在运行",
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",

@@ -205,6 +205,16 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_memo_lookup_once": {},  # remembers the service's answer within one reconcile: asked once, right
     # an answer "" from the service, asked by key, is found too: recorded (reconcile met only email texts before)
     "wrong_reconcile_record_skips_empty_answer": {"test_reconcile": 4},
+    # probing, round 9 (each 25/25 before): sys.orig_argv was the grader's own command line, /proc/uptime a copy that
+    # never moved, /proc/self/cgroup missing; and what a step left armed in the interpreter, set off in a kernel by
+    # the next cell (an audit hook, a gc callback, a profile function, garbage whose __del__ makes more of it)
+    "tamper_detect_orig_argv": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_static_uptime": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_proc_cgroup": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_resend_audithook": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_gc_callback": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_setprofile": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_finalizer_chain": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -224,6 +234,13 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_post_run_cell": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_tornado_later": "wrong_reconcile_unkeyed_resend",
     "tamper_detect_no_event_loop": "wrong_resend_without_key",
+    "tamper_detect_orig_argv": "wrong_resend_without_key",
+    "tamper_detect_static_uptime": "wrong_resend_without_key",
+    "tamper_detect_proc_cgroup": "wrong_resend_without_key",
+    "tamper_resend_audithook": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_gc_callback": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_setprofile": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_finalizer_chain": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -231,6 +248,10 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
     "tamper_resend_tornado_later": "留下的定时回调",
     "tamper_resend_post_run_cell": "对账又让服务器收到了 1 封",
+    "tamper_resend_audithook": "在解释器里留下了审计钩子",
+    "tamper_resend_gc_callback": "在解释器里留下了垃圾回收回调",
+    "tamper_resend_setprofile": "在解释器里留下了性能分析或跟踪函数",
+    "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
     "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
     "wrong_append_no_fsync": "os.fsync",

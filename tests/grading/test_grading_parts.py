@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from autograder.child import LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
+from autograder.child import LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
@@ -23,7 +23,7 @@ from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.lessons import lesson
 from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
                                      load_module, load_reference, names_changed)
-from autograder.guise import kernel_history
+from autograder.guise import at_cgroup_root, kernel_history
 from autograder.submission import (acting_functions, course_layout, definitions_only, drop_duplicate_ids,
                                    parse_notebook_text, restore_missing_cells, sandbox_cells, submission_from_notebook)
 
@@ -74,6 +74,15 @@ def test_what_a_step_left_running_is_read_from_how_its_processes_ended():
     assert _left_running(ended, interrupted) == ["processes"], "pid 1 made to end early took its orphans with it"
     assert _left_running(lingered, None) == ["threads"] and _left_running(9, None) == []  # no pid 1 to ask
     assert _left_running(LEFT_SCHEDULED << 8, ended) == ["scheduled"]  # on the kernel's event loop, or an alarm
+    # armed in the interpreter (autograder.armed): a bit for each kind
+    assert _left_running((LEFT_ARMED + 0b0101) << 8, lingered) == ["audit_hook", "tracer", "processes"]
+    assert _left_running((LEFT_ARMED + 0b1010) << 8, ended) == ["gc_callback", "reviving_garbage"]
+
+
+def test_a_kernel_s_cgroup_names_none_of_the_graders():
+    """/proc/self/cgroup as in a kernel's container of its own: each hierarchy at its root, on cgroup v2 and v1."""
+    assert at_cgroup_root("0::/user.slice/grader-pids-4321/zygote\n") == "0::/\n"
+    assert at_cgroup_root("12:pids:/grader\n1:name=systemd:/a:b\n") == "12:pids:/\n1:name=systemd:/\n"
 
 
 def test_broken_json_is_repaired_or_salvaged_or_refused():
