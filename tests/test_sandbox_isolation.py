@@ -990,7 +990,7 @@ def test_tool_calls_from_many_threads_at_once_each_reach_the_grader(sandbox):
     assert [c["name"] for c in outcome.tool_calls] == ["list_dir"] * 48
 
 
-KEYED = """
+NOTED_AND_ASKED = """
 from course.tools import lookup_effect
 
 def note(line):
@@ -1006,7 +1006,7 @@ def test_a_step_s_files_are_read_as_it_begins_and_a_lookup_answers_as_the_step_s
     """read_before: the text of the files as the step began (after the steps before it in its process);
     lookup_answers: what lookup_effect answers for a key the mail server has, in place of its own answer."""
     email = {"to": "team@example.com", "subject": "本周结论"}
-    outcome = run(sandbox, KEYED, call("note", "a", batch="b"),
+    outcome = run(sandbox, NOTED_AND_ASKED, call("note", "a", batch="b"),
                   call("note", "b", batch="b", read_before=["ledger.jsonl"]),
                   call("ask", "k1", batch="b", lookup_answers={"k1": ""}), call("ask", "k1", batch="b"),
                   call("ask", "k2", batch="b", lookup_answers={"k2": ""}), emails_before=((email, "k1"),))
