@@ -10,6 +10,7 @@ can be asked by key). The replies are the student's, so the tool_use ids, the ke
 the same on both sides.
 """
 import json
+import os
 from pathlib import Path
 
 import course.model
@@ -32,6 +33,10 @@ RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_p
 UNTOUCHED_ADVICE = ("reconcile 怎么处理悬空调用，台账就记什么：补 is_error（结果未知）和重新执行只读工具时，台账不动。"
                     "把「未知」记成 outcome，下次恢复 recovery_action 看到 outcome 就复用它，把一个不知道做没做过的调用"
                     "当成了确定的结果")
+UNLEDGERED_EXECUTE_ADVICE = ("你的 run_agent 对账时读了台账，之后执行这次调用却没有记录：reconcile 判成要执行时也要经 "
+                             "execute_with_ledger(call, ledger)——先记 intent、带着 tool_use id 作幂等键执行、再记 outcome。"
+                             "直接 execute_tool 执行，这次执行途中再崩溃，下次恢复看台账就当它从没开始，"
+                             "charge_card、append_line 这些不认键的工具就做两遍")
 READ_ONLY_LEDGER_ADVICE = ("{name} 是只读工具（在 READ_ONLY_TOOLS 里）：execute_with_ledger 直接执行它，台账里不该有它的记录，"
                            "重做无害，恢复时再执行一次就是")
 
@@ -131,7 +136,22 @@ def _names(outcome, index: int, run: dict) -> dict:
     return names
 
 
-def _ledger_problem(run: dict, names: dict, mine: dict, wanted: dict) -> str:
+def _read_ledger_before_running(outcome, index: int, run: dict) -> bool:
+    """Whether run `index` opened its ledger to read (as reconcile does) before it ran the pending call (strace's
+    log: what reached the kernel). The runs share a process, so its events are told apart by where they are in the
+    log; each run has a ledger of its own."""
+    pending = run["checkpoint"]["pendingToolUse"]
+    ran = [c["at"] for c in outcome.student_tool_calls(index)
+           if c["name"] == pending["name"] and same(c["input"], pending["input"])]
+    began = outcome.started_at[index] if index < len(outcome.started_at) else None
+    ledger = os.path.join(outcome.workdir, run["ledger"])
+    return any(e["op"] == "open" and e.get("path") == ledger
+               and not {"O_WRONLY", "O_RDWR"} & set(str(e.get("flags")).split("|"))
+               and (began is None or e["at"] > began) and (not ran or e["at"] < ran[0])
+               for e in outcome.fs_events if isinstance(e, dict))
+
+
+def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wanted: dict) -> str:
     call_id = next(i for i in [*wanted, *mine] if mine.get(i) != wanted.get(i))
     name = names.get(call_id, "一次调用")
     said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
@@ -144,6 +164,9 @@ def _ledger_problem(run: dict, names: dict, mine: dict, wanted: dict) -> str:
         return f"{said}：{UNTOUCHED_ADVICE}"
     if run["what"] == "fresh":
         return f"{said}：{EVERY_TOOL_ADVICE}"
+    missing = {k[0] for k in wanted.get(call_id, [])} - {k[0] for k in mine.get(call_id, [])}
+    if call_id == pending and missing and _read_ledger_before_running(outcome, index, run):
+        return f"{said}：{UNLEDGERED_EXECUTE_ADVICE}"
     return f"{said}：续跑时要 reconcile(state, ledger_path(path))"
 
 
@@ -164,7 +187,7 @@ def effects_problem(grading, outcome, index: int) -> str | None:
         return f"{where}，检查点旁边的台账读不出来（{short(str(error), 80)}）"
     if _by_call(records) != _by_call(wanted["ledger"]):
         names = _names(outcome, index, run)
-        return f"{where}，{_ledger_problem(run, names, _by_call(records), _by_call(wanted['ledger']))}"
+        return f"{where}，{_ledger_problem(outcome, index, run, names, _by_call(records), _by_call(wanted['ledger']))}"
     asked = sum(1 for c in outcome.model_calls if c["step"] == index and c["status"] == 200)
     if asked != wanted["asked"]:
         return f"{where}，你的 run_agent 调用了模型 {asked} 次，参考答案在同样的回复下调用了 {wanted['asked']} 次"

@@ -303,16 +303,20 @@ def build(max_turns: int, rng) -> dict:
     # and one call recovered again and again in the same process, as in a kernel where run_agent is run again after
     # each interrupt: its records only grow (none, then its intent, then its outcome) while the server comes and goes.
     # Each time the answer is the reference's on that time's records and server, whatever it was the time before.
+    # It is one ledger growing: the other calls' records drawn once, the call's own appended to them, so the two
+    # times with only its intent pass the same records and only the server's answer differs, as in a kernel.
     # The four go among the other cases, in this order, at drawn places
     made = ledgers.call_of("send_email")
     recovered = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])),
                                        task=st.sampled_from(wordings[0])))
     pending = recovered["pendingToolUse"]
+    theirs = ledgers.mixed(pending, ())
     times = [((), rng.choice(["sent", "empty", "down"])), (("intent",), "down"),
              (("intent",), rng.choice(["sent", "answered_empty"])),
              (("intent", "outcome"), rng.choice(["sent", "down"]))]
     for at, (records, server) in zip(sorted(rng.sample(range(len(cases) + len(times)), len(times))), times):
-        cases.insert(at, {"checkpoint": copy.deepcopy(recovered), "records": ledgers.mixed(pending, records),
+        cases.insert(at, {"checkpoint": copy.deepcopy(recovered),
+                          "records": copy.deepcopy(theirs) + ledgers.records(pending, records),
                           "service": service_in(server, pending)})
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", c["checkpoint"], c["records"], {"$lookup": c["service"]}),

@@ -60,13 +60,28 @@ def side_effects(outcome) -> list:
     return forbidden
 
 
-def kept_answer(outcome, cases: list, index: int) -> bool:
-    """Whether case `index` got the answer the same call (the same pending id) got the time before, in the same
-    process: what a recovery_action that remembers its decisions by call answers however the ledger has changed."""
-    pending = cases[index]["checkpoint"]["pendingToolUse"]
-    before = [n for n in range(index) if pending and cases[n]["checkpoint"]["pendingToolUse"]
-              and cases[n]["checkpoint"]["pendingToolUse"]["id"] == pending["id"]]
-    return bool(before) and same(outcome.steps[index].get("value"), outcome.steps[before[-1]].get("value"))
+def kept_answer(outcome, cases: list, expected: list, index: int) -> int | None:
+    """The case the same call (the same pending id) met the time before case `index` in the same process, if case
+    `index` got the answer it got then while every case met once that expects this time's answer gets it: what a
+    recovery_action that remembers its decisions answers however its input has changed (one that never asks the
+    server, say, is wrong on the cases met once too)."""
+    def pending_id(n):
+        return (cases[n]["checkpoint"]["pendingToolUse"] or {}).get("id")
+
+    before = [n for n in range(index) if pending_id(index) and pending_id(n) == pending_id(index)]
+    ids = [pending_id(n) for n in range(len(cases))]
+    alike = [n for n in range(len(cases)) if ids.count(ids[n]) == 1 and expected[n] == expected[index]]
+    if (before and alike and same(outcome.steps[index].get("value"), outcome.steps[before[-1]].get("value"))
+            and all(same(outcome.steps[n].get("value"), expected[n]) for n in alike)):
+        return before[-1]
+    return None
+
+
+def what_changed(earlier: dict, case: dict) -> str:
+    """What differs between two times of one call: its records, the server's answer, or both."""
+    changed = [what for what, key in (("台账记录", "records"), ("服务端的回答", "service"))
+               if not same(earlier[key], case[key])]
+    return "和".join(changed) + ("都" if len(changed) > 1 else "")
 
 
 def check(grading, wanted: set):
@@ -76,9 +91,9 @@ def check(grading, wanted: set):
     # the course's lookup_effect reaches the grader only for send_email (it knows no other service): seen in one case,
     # it is what the function asks in each
     asked_elsewhere = GLOBAL_LOOKUP if any(c["step"] is not None and not c.get("case") for c in outcome.lookups) else ""
+    expected = [expected_action(grading.reference, c["checkpoint"], c["records"], c["service"]) for c in cases]
     for index in sorted(range(len(cases)), key=lambda i: case_size(cases[i])):  # the smallest failing case first
-        case = cases[index]
-        action = expected_action(grading.reference, case["checkpoint"], case["records"], case["service"])
+        case, action = cases[index], expected[index]
         if action not in wanted:
             continue
         pending = case["checkpoint"]["pendingToolUse"]
@@ -88,9 +103,10 @@ def check(grading, wanted: set):
         step = outcome.steps[index]
         value = step["value"]
         shown = describe_case(case["checkpoint"], case["records"], case["service"], grading.seed)
-        if not same(value, action) and kept_answer(outcome, cases, index):
+        earlier = kept_answer(outcome, cases, expected, index) if not same(value, action) else None
+        if earlier is not None:
             fail(f"{what} 应该返回 {action!r}：{WHY[action]}。同一个进程里又一次对同一个调用（id {pending['id']}）"
-                 f"调用 recovery_action，台账记录和服务端都已经变了，你的 recovery_action 还给出上一次的判断 "
+                 f"调用 recovery_action，{what_changed(cases[earlier], case)}已经变了，你的 recovery_action 还给出上一次的判断 "
                  f"{short(value)}：它只做判断，每次都按这一次传进来的 records 和 lookup 的回答判断，不能按调用记住以前的"
                  f"结论（notebook 里中断之后再运行 run_agent，同一个调用就会再恢复一次）{shown}")
         expect(same(value, action),

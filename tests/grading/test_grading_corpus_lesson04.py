@@ -215,6 +215,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_gc_callback": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_setprofile": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_finalizer_chain": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    # probing, round 10: the call recovery_action meets again drew new records of other calls each time, so a decision
+    # remembered by (id, records) never met the same key (25/25 before); one growing ledger now, the server changing
+    "wrong_recovery_memo_by_records": {"test_recovery_action": 3},
+    "wrong_recovery_memo_by_own_kinds": {"test_recovery_action": 3},  # the control: remembered by its own records
+    # reconcile executes without intent and outcome (23/25 before as now; its feedback said run_agent did not reconcile)
+    "wrong_reconcile_execute_unledgered": {"test_run_agent": 1, "test_reconcile": 4},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -316,6 +322,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_memo_by_call_id": "还给出上一次的判断",
     "wrong_reconcile_cached_records": "第二次对账同一个调用",
     "wrong_reconcile_record_skips_empty_answer": "\"\" 也是查到了",
+    "wrong_recovery_memo_by_records": "服务端的回答已经变了",
+    "wrong_recovery_memo_by_own_kinds": "服务端的回答已经变了",
+    "wrong_reconcile_execute_unledgered": "reconcile 判成要执行时也要经",
 }
 
 

@@ -547,7 +547,9 @@ def test_a_counterexample_quotes_no_line_of_the_hidden_tests():
 
 def test_lesson4_draws_the_same_call_again_in_one_process():
     """Whatever the seed: one call comes back to recovery_action four times in its batch, its ledger grown each time
-    (the reference answers execute, is_error, record, reuse, in that order); reconcile_up
+    (the reference answers execute, is_error, record, reuse, in that order), one ledger: each time's records begin
+    with the time before's, and the two times with only its intent pass the same records, the server's answer
+    changed (what a decision remembered by its input answers wrongly); reconcile_up
     reconciles one call it records or executes twice on the same ledger, the second time read as it begins; and one
     email the server has answers "" when asked by key."""
     from autograder.hidden_tests_lesson04 import scenarios as lesson4
@@ -563,6 +565,9 @@ def test_lesson4_draws_the_same_call_again_in_one_process():
         answers = [reference.recovery_action(copy.deepcopy(cases[n]["checkpoint"]), copy.deepcopy(cases[n]["records"]),
                                              answering_lookup(cases[n]["service"])) for n in again]
         assert answers == ["execute", "is_error", "record", "reuse"]
+        grown = [cases[n]["records"] for n in again]
+        assert all(later[:len(earlier)] == earlier for earlier, later in zip(grown, grown[1:]))
+        assert grown[1] == grown[2] and cases[again[1]]["service"] != cases[again[2]]["service"]
         up = built["reconcile_up"]
         twice = [n for n, c in enumerate(up.meta["cases"]) if c.get("again")]
         assert len(twice) == 1 and up.steps[twice[0]]["read_before"] == [up.meta["cases"][twice[0]]["ledger"]]
@@ -574,3 +579,32 @@ def test_lesson4_draws_the_same_call_again_in_one_process():
         empty = [(c, step) for c, step in zip(up.meta["cases"], up.steps)
                  if "lookup_answers" in step and not c.get("again")]
         assert len(empty) == 1 and empty[0][0]["sent"] and list(empty[0][1]["lookup_answers"].values()) == [""]
+
+
+@pytest.mark.parametrize("opened, at, told", [
+    ("O_RDONLY|O_CLOEXEC", 20, "execute_with_ledger(call, ledger)"),  # read (reconcile did) before the call ran
+    ("O_RDONLY|O_CLOEXEC", 40, "续跑时要 reconcile"),  # read only after it ran
+    ("O_RDONLY|O_CLOEXEC", 5, "续跑时要 reconcile"),  # read by the run before this one
+    ("O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC", 20, "续跑时要 reconcile"),  # appended to, never read
+])
+def test_a_resumed_run_that_read_its_ledger_is_told_to_execute_through_it(opened, at, told):
+    """A resumed run whose dangling call's records are missing: if it read its ledger before it ran the call (it
+    reconciled), its reconcile's execute path skipped the ledger; else it did not reconcile at all."""
+    from autograder.hidden_tests_lesson04.effects_runs import _ledger_problem
+
+    pending = {"id": "toolu_x", "name": "add_label", "input": {"ticket": "T-1", "label": "urgent"}}
+    run = {"what": "idempotent", "checkpoint": {"pendingToolUse": pending}, "ledger": "a/ledger.jsonl"}
+    outcome = SimpleNamespace(workdir="/w", started_at=[10],
+                              fs_events=[{"op": "open", "path": "/w/a/ledger.jsonl", "flags": opened, "at": at}],
+                              student_tool_calls=lambda step: [{**pending, "key": "toolu_x", "at": 30}])
+    said = _ledger_problem(outcome, 0, run, {"toolu_x": "add_label"}, {}, {"toolu_x": [("intent",), ("outcome", "")]})
+    assert told in said and said.count("execute_with_ledger") == (told != "续跑时要 reconcile")
+
+
+def test_a_kept_answer_is_told_what_changed_since_the_time_before():
+    from autograder.hidden_tests_lesson04.test_recovery_action import what_changed
+
+    intent, down, up = [{"type": "intent", "toolUseId": "toolu_x"}], {"down": True}, {"down": False}
+    assert what_changed({"records": intent, "service": down}, {"records": intent, "service": up}) == "服务端的回答"
+    assert what_changed({"records": [], "service": down}, {"records": intent, "service": down}) == "台账记录"
+    assert what_changed({"records": [], "service": down}, {"records": intent, "service": up}) == "台账记录和服务端的回答都"
