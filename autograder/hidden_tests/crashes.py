@@ -231,9 +231,24 @@ def first_failure(cuts: list, reference) -> str | None:
             state, error = reference_load(reference, content)
             if error is None and any(same(state, allowed) for allowed in cut.allowed):
                 continue
+            unseen = sized_without_writes(cut.calls[:cut.seen])
+            if unseen and content is not None and not content.strip(b"\0"):
+                return (f"模拟断电：{cut.save.what}，{cut.when}断电，评分器的断电模型算出 path 上是一个全是零字节的文件"
+                        f"（{len(content)} 字节）。这不一定是真的：评分器看到改名成 path 的临时文件的长度是用 ftruncate 设的，"
+                        "却没有看到写进它的内容——它只记 write 这类系统调用，经 mmap 写进去的内容（连同 mm.flush）它看不见。"
+                        "请用 write 写临时文件（with os.fdopen(fd, \"w\") as f: f.write(...)，或 os.write），再 flush、"
+                        "os.fsync、改名")
             return (f"模拟断电：{cut.save.what}，{cut.when}断电，path 上{what_is_there(content, state, error, cut.save.old)}。"
                     f"{advice(content, error, cut.ops, cut.calls[:cut.seen])}")
     return None
+
+
+def sized_without_writes(calls: list) -> list:
+    """The files the save renamed whose length came from ftruncate and which no recorded write reached: written
+    through mmap, which strace does not record (fs_trace traces no mmap or msync)."""
+    renamed = [e["path"] for e in calls if e["op"] == "rename"]
+    return [name for name in renamed if any(e["op"] == "truncate" and e["path"] == name for e in calls)
+            and not any(e["op"] == "write" and e["path"] == name for e in calls)]
 
 
 def files_to_load(cuts: list) -> list:

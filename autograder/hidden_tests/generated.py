@@ -13,7 +13,8 @@ What is drawn (the lesson's contract, not its examples):
   string, as text blocks or without content, an earlier is_error, a user's own words after a
   result or after the model's answer); the task as a string or a text block, in any wording;
   an earlier call with the dangling call's very name and input, answered then without is_error,
-  and one of its tool with another input (in every case with a history, from `alternating`);
+  and one of its tool with another input (in every case with a history, from `alternating`); the model
+  asking again for a call reconciled as unknown (`asked_again`);
   counters that have nothing to do with the history's length;
 - dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
   with or contain a read-only name, high-impact verbs no deny-list names, names that sound like
@@ -290,6 +291,20 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
     return {"version": 1, "task": task, "turns": turns, "tokensUsed": draw(st.integers(0, 200_000)),
             "messages": messages, "pendingToolUse": dangling}
 
+
+
+@st.composite
+def asked_again(draw, checkpoint: dict) -> dict:
+    """`checkpoint` after its dangling call was reconciled (is_error: the outcome unknown) and the model asked for
+    the very same call again, under a new id, left dangling in turn: after an unknown outcome the model may well
+    send the same email again, and a crash may come between again."""
+    pending = checkpoint["pendingToolUse"]
+    unknown = {"type": "tool_result", "tool_use_id": pending["id"], "is_error": True,
+               "content": f"不知道 {pending['name']} 这次有没有生效：请先确认，再决定要不要再来一次。"}
+    call = _call(draw, pending["name"], pending["input"])
+    messages = [*checkpoint["messages"], {"role": "user", "content": [unknown]}, draw(_assistant([call]))]
+    return {**checkpoint, "turns": checkpoint["turns"] + 1, "messages": messages,
+            "pendingToolUse": {"id": call["id"], "name": call["name"], "input": dict(call["input"])}}
 
 # -- broken checkpoint files: (kind, content) with content bytes, or FOLDER for a folder at the path --
 FOLDER = "（一个文件夹）"

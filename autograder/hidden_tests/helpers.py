@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from autograder.contract import same  # noqa: F401 (for the other hidden tests)
+from autograder.contract import CHECKPOINT_FIELDS, same  # noqa: F401 (same: for the other hidden tests)
 from autograder.protocol import CellStatus, StepStatus
 from autograder.scenario_run import INVISIBLE
 # worded as the visible checks; describe_reply and text_of are for the other hidden tests
@@ -231,6 +231,13 @@ def stray_files(outcome, index: int, keep) -> list:
     """Files in the working folder after step `index` besides the scenario's own files and `keep`."""
     expected = {*outcome.scenario.files, *keep}
     return [name for name in files_after_step(outcome, index) or [] if name not in expected]
+
+
+def begins_a_checkpoint(text) -> bool:
+    """Whether a file's text is a checkpoint's JSON, whole or cut short (the temporary copy a save that failed
+    part-way leaves): an object naming a checkpoint's field. A log's lines begin otherwise."""
+    return text is not None and text.lstrip().startswith("{") and any(f'"{field}"' in text
+                                                                      for field in CHECKPOINT_FIELDS)
 
 
 def new_files(outcome, index: int) -> list:

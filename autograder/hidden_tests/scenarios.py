@@ -24,7 +24,8 @@ from autograder.sandbox import Scenario
 from course.checks import TOOL_OUTPUT_SHAPES
 
 from . import generated
-from .generated import DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, checkpoints
+from .generated import (DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, asked_again,
+                        checkpoints)
 
 
 FOLDERS = ("runs", "state", "agent-data", "work", "ckpt", "sessions", "jobs", "var", "data", "tmp-agent")
@@ -253,11 +254,14 @@ def build(max_turns: int, rng) -> dict:
                         for number, (cp, kind) in enumerate(zip(read_only, kinds))]))
 
     # the same email sent before, answered without is_error: that one went out, whether this one did is unknown.
-    # Two in one process, in either order: one drawn freely, one whose subject the sent list shows as written (the
-    # mail's header trims spaces at the ends), so a reconcile that finds "its" email there always can
+    # Three in one process, in any order: one drawn freely, one whose subject the sent list shows as written (the
+    # mail's header trims spaces at the ends), so a reconcile that finds "its" email there always can; and one of
+    # the two after it was reconciled, the model asking to send it again (a new id, the same input) and a crash
+    # leaving that one dangling too, so a reconcile that answers a name and input only once leaves it unanswered
     as_listed = DANGLING["send_email"].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
     sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True))
              for pending in (DANGLING["send_email"], as_listed)]
+    sends.append(drawn(rng, asked_again(rng.choice(sends))))
     rng.shuffle(sends)
     add(Scenario("reconcile_send_email", independent_steps=True, meta={"checkpoints": sends},
                  emails_before=tuple(send["pendingToolUse"]["input"] for send in sends),  # out just before the crash

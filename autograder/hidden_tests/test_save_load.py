@@ -12,8 +12,8 @@ from autograder.sandbox import Scenario, scratch_folder
 
 from .crashes import (Save, describe, files_to_load, first_failure, killed_files, power_cuts, reference_load,
                       student_loads)
-from .helpers import (as_the_step, as_user_sees, expect, fail, is_chinese, mentions_number, on_disk, problem,
-                      returned, same, short, stray_files, without_paths)
+from .helpers import (as_the_step, as_user_sees, begins_a_checkpoint, expect, fail, is_chinese, mentions_number,
+                      on_disk, problem, returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER, call, path as at_path
 
 GRADE = "test_save_load"
@@ -77,14 +77,23 @@ def reference_save(reference, previous: str, marked: dict) -> tuple:
 
 
 def check_no_stray_files(outcome, index, keep, previous, when, advice):
-    """No file beside `keep` after step `index`; one that holds `previous` (the checkpoint at the path before the
-    save) is named as the copy of it that it is, whatever the code calls it."""
-    left = stray_files(outcome, index, [keep])
+    """No file beside `keep` after step `index`, nor a checkpoint's JSON anywhere; one that holds `previous` (the
+    checkpoint at the path before the save) is named as the copy of it that it is, whatever the code calls it."""
+    left = save_leftovers(outcome, index, keep)
     copies = [name for name in left if same(_json_or_none(outcome.files_after.get(name)), previous)]
     expect(not copies, f"{when}，path 旁边多了 {copies[0] if copies else ''}：它是上一份检查点的副本（保存时复制出来的备份）。"
                        "save_checkpoint 只该留下 path 这一个文件：os.replace 原子地换上新的一份，用不着备份；"
                        "留着它，检查点读不出来时就会有人（或代码）改读这份更早的，而读不出来的检查点需要人来看一眼")
     expect(not left, f"{when}，文件夹里留下了多余的文件 {short(left)}：{stray_advice(outcome, left, advice)}")
+
+
+def save_leftovers(outcome, index: int, target: str) -> list:
+    """The files the save to `target` at step `index` left and should not have: any beside `target` (its folder holds
+    the checkpoint alone, as the notebook's check asks) and, anywhere, a checkpoint's JSON whole or part-way (a
+    temporary copy). A log in another folder is no leftover of the save: prints and logs are not graded."""
+    folder = os.path.dirname(target)
+    return [name for name in stray_files(outcome, index, [target])
+            if os.path.dirname(name) == folder or begins_a_checkpoint(outcome.files_after.get(name))]
 
 
 def stray_advice(outcome, left: list, advice: str) -> str:
@@ -207,10 +216,21 @@ def leak_advice(outcome, record: dict) -> str:
                                                         for e in outcome.fs_events):
         return ("漏掉的是 path 所在的文件夹的描述符：os.open(文件夹, os.O_RDONLY) 得到的描述符 fsync 之后要 os.close 它"
                 "（try/finally 里关上）；os.fsync(os.open(...)) 一行写完，这个描述符就再也关不上了")
-    if any(flag in str(record.get("flags")) for flag in ("O_WRONLY", "O_RDWR")):
+    if not any(flag in str(record.get("flags")) for flag in ("O_WRONLY", "O_RDWR")):
+        return "打开来读的文件也要关上：with open(...) as f: …，或者 Path.read_text"
+    if is_temporary_file(outcome, record):
         return ("tempfile.mkstemp 返回的是已经打开的描述符：用它来写（with os.fdopen(fd, \"w\") as f: …，结束时会关上），"
                 "不要按名字再打开一次、把它晾在那里")
-    return "打开来读的文件也要关上：with open(...) as f: …，或者 Path.read_text"
+    return "打开的文件用完要关上：用 with 打开（with open(...) as f: …），os.open 得到的描述符用完 os.close（try/finally 里关上）"
+
+
+def is_temporary_file(outcome, record: dict) -> bool:
+    """Whether the file `record` opened became a saved file (renamed or linked to it), or was written and removed
+    as a failed save's temporary file is: a lock file is neither."""
+    later = [e for e in outcome.fs_events if e.get("path") == record["path"] and e["at"] > record["at"]]
+    written = [e["at"] for e in later if e["op"] == "write"]
+    return any(e["op"] in ("rename", "link") or (e["op"] == "unlink" and written and written[0] < e["at"])
+               for e in later)
 
 
 def descriptors_left_open(outcome, first: int) -> list:

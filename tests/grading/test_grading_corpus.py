@@ -180,8 +180,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_direct_smtp": {"test_reconcile": 4, "test_incident_fix": 2},  # the direct send reaches the grader too
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
     "tamper_forge_fsync": {"test_save_load": 3},
-    # fsync through a number dup2 gave to another file, in /tmp, left there: one file too many (3 before /tmp was seen)
-    "tamper_dup2_fsync": {"test_save_load": 1},
+    # fsync through a number dup2 gave to another file, in /tmp: its unsynced temporary file loses the point its twin
+    # loses. The empty file it leaves in /tmp is neither beside the checkpoint nor a copy of it: no leftover of the
+    # save (1 while any file left anywhere counted, as a log in the working folder did)
+    "tamper_dup2_fsync": {"test_save_load": 3},
     "tamper_syncfs_other_fs": {"test_save_load": 3},  # syncfs of /dev/shm, not the checkpoint's file system
     # files a cell makes while it is defined are the notebook's only while the step leaves them be (or appends
     # to them as a log does): not a way to hide a function's writes or leftovers
@@ -332,6 +334,17 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # feedback said the cell ran and did not define save_checkpoint; a later process found the earlier one's file)
     "wrong_writefile_import_before_written": {"test_save_load": 1, "test_incident_fix": 0},
     "full_writefile_toplevel_import": {},  # its twin: the %%writefile cell above the answer that imports it
+    # probing, round 10a. A reconcile that answers a (name, input) once per process: the model asking again for an
+    # email whose send came back is_error, and a crash leaving that one dangling too (23/23 before)
+    "wrong_reconcile_once_per_call_input": {"test_reconcile": 3},
+    "wrong_reconcile_once_per_tool": {"test_reconcile": 3},  # its control: once per tool name
+    # a log a save writes in another folder than the checkpoint's is no leftover of the save (21/23 before, the
+    # feedback calling it a temporary file); a new log handler per save leaks a descriptor each time
+    "full_save_filehandler_once": {},
+    "wrong_save_filehandler_per_save": {"test_save_load": 3},
+    "wrong_save_lockfile_fd_per_save": {"test_save_load": 3},  # a lock file's descriptor never closed (not mkstemp's)
+    # a known gap: writes through mmap are unseen by the crash model (no mmap or msync traced); the feedback says so
+    "full_save_mmap_write": {"test_save_load": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -405,6 +418,10 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
     "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",
     "wrong_save_mkstemp_fd_leak": "文件描述符到最后也没有关上",
+    "wrong_reconcile_once_per_call_input": "reconcile 没有追加 tool_result",
+    "wrong_save_filehandler_per_save": "「打开 checkpoint-saves.log」",
+    "wrong_save_lockfile_fd_per_save": "os.open 得到的描述符用完 os.close",
+    "full_save_mmap_write": "经 mmap 写进去的内容",
     "wrong_save_dir_fd_leak": "漏掉的是 path 所在的文件夹的描述符",
     "wrong_save_tmp_subfolder": "子文件夹保存之后一直留在 path 旁边",
     "wrong_save_sweeps_folder_tmp": "保存只该碰它自己的临时文件和 path",

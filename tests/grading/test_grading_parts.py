@@ -17,7 +17,9 @@ from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
-from autograder.hidden_tests.test_save_load import check_no_leaks, descriptors_left_open, temporary_elsewhere
+from autograder.hidden_tests.crashes import sized_without_writes
+from autograder.hidden_tests.test_save_load import (check_no_leaks, descriptors_left_open, leak_advice, save_leftovers,
+                                                     temporary_elsewhere)
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
 from autograder.lessons import lesson
@@ -464,6 +466,22 @@ def test_a_dangling_send_is_always_one_the_sent_list_shows_as_written():
         assert any(subject == subject.strip() for subject in subjects), subjects
 
 
+def test_a_dangling_send_is_also_one_the_model_asked_for_again():
+    """Whatever the seed: among the dangling sends is one with another's name and input under a new id, after that
+    one was answered is_error (the model asked to send it again), so a reconcile that answers a name and input once
+    per process leaves one of the two without a tool_result."""
+    for seed in range(20):
+        sends = scenarios.build(40, random.Random(seed))["reconcile_send_email"].meta["checkpoints"]
+        answered = {block["tool_use_id"]: (cp["pendingToolUse"], block) for cp in sends for message in cp["messages"]
+                    if isinstance(message["content"], list) for block in message["content"]
+                    if block["type"] == "tool_result"}
+        again = [(first, answered[first["id"]]) for first in (cp["pendingToolUse"] for cp in sends)
+                 if first["id"] in answered]
+        assert len(again) == 1, sends
+        first, (pending, block) = again[0]
+        assert (pending["name"], pending["input"]) == (first["name"], first["input"]) and block["is_error"] is True
+
+
 def save_process(events: list, started_at: list, steps: list):
     """The outcome of a process of saves and loads (save_reload's batch), as check_no_leaks reads it."""
     scenario = SimpleNamespace(steps=[{**step, "batch": "saves"} for step in steps])
@@ -486,6 +504,38 @@ def test_descriptors_left_open_are_every_kind_with_the_step_that_opened_them():
               event(13, "open", 6, "O_RDONLY|O_CLOEXEC", "/w/runs")]
     outcome = save_process(events, [2, 10], [{"name": "save_checkpoint"}, {"name": "load_checkpoint"}])
     assert [(step, e["at"]) for step, e in descriptors_left_open(outcome, 0)] == [(0, 7), (1, 12), (1, 13)]
+
+
+def test_the_mkstemp_advice_is_for_a_leaked_temporary_file_only():
+    """A descriptor left open on the file that became the checkpoint gets the mkstemp advice; one on a lock file
+    the save removed (never written) or a log gets the plain advice to close what it opens."""
+    event = descriptor_event
+    temporary = [event(1, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(2, "write", 5),
+                 {**event(3, "rename", None), "dst": "/w/runs/a.json"}]
+    lock = [event(1, "open", 4, "O_WRONLY|O_CREAT", "/w/runs/a.json.lock"),
+            event(2, "unlink", None, path="/w/runs/a.json.lock")]
+    for events, mkstemp in ((temporary, True), (lock, False)):
+        advice = leak_advice(SimpleNamespace(fs_events=events), events[0])
+        assert ("mkstemp" in advice) is mkstemp, advice
+
+
+def test_a_save_leftover_is_a_file_beside_the_path_or_a_checkpoint_copy_anywhere():
+    """A log in another folder than the checkpoint's is not the save's leftover; a file beside the checkpoint is,
+    and so is a checkpoint's JSON cut short anywhere."""
+    files = {"saves.log": "saved var/a.json\n", "var/a.json.lock": "", "a.json.x.tmp": '{\n  "version": 1,\n  "mes',
+             "var/a.json": "{}"}
+    outcome = SimpleNamespace(scenario=SimpleNamespace(files={}), files_by_step=[sorted(files)], defined_files=[[]],
+                              files_after=files)
+    assert save_leftovers(outcome, 0, "var/a.json") == ["a.json.x.tmp", "var/a.json.lock"]
+
+
+def test_a_file_sized_by_ftruncate_and_never_written_is_said_to_be_unseen():
+    """A temporary file whose length ftruncate set and no recorded write reached (written through mmap) is named,
+    so the feedback does not claim the grader saw its bytes; one written as usual is not."""
+    sized = [{"op": "truncate", "path": "/w/a.tmp"}, {"op": "fsync", "path": "/w/a.tmp"},
+             {"op": "rename", "path": "/w/a.tmp", "dst": "/w/a.json"}]
+    assert sized_without_writes(sized) == ["/w/a.tmp"]
+    assert sized_without_writes([{"op": "write", "path": "/w/a.tmp"}, *sized]) == []
 
 
 def test_a_leak_is_a_descriptor_a_save_to_a_path_saved_to_before_leaves_open():

@@ -1,0 +1,48 @@
+"""错（probe10a）：每次保存都 logger.addHandler(logging.FileHandler(...))：每保存一次多一个 handler，也就多一个一直开着的描述符
+（日志还一行写好几遍）；跑几百轮之后描述符用完（EMFILE），存档失败。"""
+# %% save_load
+import logging
+
+_save_log = logging.getLogger("checkpoint-saves")
+_save_log.setLevel(logging.INFO)
+_save_log.propagate = False
+
+
+def save_checkpoint(state, path=CHECKPOINT_PATH):
+    path = Path(path)
+    _save_log.addHandler(logging.FileHandler("checkpoint-saves.log", encoding="utf-8"))
+    fd, tmp_path = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            json.dump(state, tmp, ensure_ascii=False, indent=2)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_path, path)
+    except BaseException:
+        Path(tmp_path).unlink(missing_ok=True)
+        raise
+    if os.name != "nt":
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    _save_log.info("saved %s (turn %s)", path, state.get("turns"))
+
+
+def load_checkpoint(path=CHECKPOINT_PATH):
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是 UTF-8 文本：{exc}") from exc
+    try:
+        state = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是合法的 JSON：{exc}") from exc
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 的版本是 {version}，这段代码只认版本 {CHECKPOINT_VERSION}")
+    return state
