@@ -76,6 +76,9 @@ NOT_YET_VISIBLE = {
     # lesson 4, probed an eighth time: a power cut while execute_with_ledger creates the ledger, the order of the
     # outcome and save point B (the notebook's checks see neither a power cut nor the order of writes)
     "wrong_execute_own_handle_no_dirsync", "wrong_agent_outcome_after_save_b",
+    # lesson 4, probed a ninth time: reconcile run twice in one kernel on a ledger grown in between, a service that
+    # answers "" (the notebook's reconcile check calls it once per ledger, with email texts as answers)
+    "wrong_reconcile_cached_records", "wrong_reconcile_record_skips_empty_answer",
     # lesson 3, probed a ninth time: a message added after reconciling (the notebook's checks of a resume with a call
     # dangling look at the order of reconcile, save and model call, not at the messages the model call sends)
     "wrong_agent_nudge_after_reconcile",
