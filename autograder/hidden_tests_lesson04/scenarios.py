@@ -400,9 +400,11 @@ def build(max_turns: int, rng) -> dict:
     # and a ledger damaged in the middle, the dangling call's intent in it: read_ledger's ValueError must reach the
     # caller (read as "no record", the call would run again), as lesson 3's checkpoint that cannot be read
     damaged = (rng.choice(["send_email", *EFFECT_KINDS]), ("intent",), False)
-    # one email the server has answers "" when asked by key; and one call that reconcile records or executes (each
-    # appends its outcome) is reconciled again later in the same process: its outcome is in the ledger now, reused
-    up_extras = {"damaged": len(up_specs), "empty": rng.choice(recording), "again": rng.choice(recording + executing)}
+    # one email the server has answers "" when asked by key; and one call that reconcile records (it appends the
+    # server's answer as the outcome) is reconciled again later in the same process: its outcome is in the ledger now,
+    # reused. A recorded call, not an executed one: an executed tool's output may be an error text, and whether the
+    # repeat then also met "an outcome that is an error" would depend on the draw
+    up_extras = {"damaged": len(up_specs), "empty": rng.choice(recording), "again": rng.choice(recording)}
     for name, specs, down, torn_ones, extras in (("reconcile_up", [*up_specs, damaged], False, torn_up, up_extras),
                                                  ("reconcile_down", down_specs, True, {}, {})):
         side = name.rsplit("_", 1)[1]
