@@ -51,7 +51,7 @@ def reference_run(grading, task: str, plan: list, calls: list, tools: list, chec
         number = len(replies)
         requests.append(body.get("messages"))
         theirs = answered[number] if number < len(answered) else None
-        if theirs is not None and not _sent_difference(theirs["messages"], body.get("messages")):
+        if theirs is not None and not sent_difference(theirs["messages"], body.get("messages")):
             status, reply = 200, theirs["reply"]
         else:
             status, reply, _ = course.model.answer(body, plan[number] if number < len(plan) else None)
@@ -104,7 +104,7 @@ def _result_judges(messages: list) -> dict:
             for block in m["content"] if isinstance(block, dict) and block.get("type") == "tool_result"}
 
 
-def _sent_difference(sent, wanted):
+def sent_difference(sent, wanted):
     """Where the messages of a model call first differ from the reference's (`first_difference`, each tool_result
     judged by the output the reference's carries); None if the model reads them alike. The one judge of "the same
     request": the reference's run is handed the student's reply exactly where none is found."""
@@ -161,7 +161,7 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
             return _diverged(outcome, index, replies, asked, wanted, theirs)
         if theirs[0] == "model":  # the same call so far: the same messages?
             wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]
-            sent = _sent_difference(records[number]["messages"], wanted_messages)
+            sent = sent_difference(records[number]["messages"], wanted_messages)
             if sent:
                 return _sent_otherwise(replies, asked, sent, wanted_messages)
             if model_calls is not None and mine[:number + 1].count(("model", 200)) >= model_calls:

@@ -16,11 +16,12 @@ from pathlib import Path
 import course.model
 from course.ledger import LEDGER_NAME
 
-from autograder.contract import same, same_messages
+from autograder.contract import same
 from autograder.sandbox import scratch_folder
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES, answering_lookup
 from autograder.hidden_tests.helpers import tools_answering
 from autograder.hidden_tests.reconciled import NOT_RUN
+from autograder.hidden_tests.replies import sent_difference
 
 from .helpers import problem, records_in, short
 
@@ -56,7 +57,7 @@ def reference_run(grading, outcome, index: int) -> dict:
 
     def answer(body: dict) -> tuple:
         theirs = answered[len(replies)] if len(replies) < len(answered) else None
-        if theirs is not None and same_messages(theirs["messages"], body.get("messages")):
+        if theirs is not None and not sent_difference(theirs["messages"], body.get("messages")):
             status, reply = 200, theirs["reply"]
         else:
             status, reply = course.model.planned_reply(body.get("messages"), step["calls"], len(replies))

@@ -203,6 +203,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_memo_by_call_id": {"test_recovery_action": 1, "test_reconcile": 4},  # remembers its decisions
     "wrong_reconcile_cached_records": {"test_reconcile": 4},  # reads each ledger once, keeps the records in a global
     "full_memo_lookup_once": {},  # remembers the service's answer within one reconcile: asked once, right
+    # words around the output in run_agent's tool_result (the contract allows them): 24/25 before, the reference's run
+    # was handed the student's reply only for word-for-word equal messages
+    "full_agent_result_words_around": {},
     # an answer "" from the service, asked by key, is found too: recorded (reconcile met only email texts before)
     "wrong_reconcile_record_skips_empty_answer": {"test_reconcile": 4},
     # probing, round 9 (each 25/25 before): sys.orig_argv was the grader's own command line, /proc/uptime a copy that
