@@ -1,5 +1,5 @@
 """错（probe10a）：reconcile 用一个模块级的集合记住「这个工具已经对过账」（以工具名为键），同一个 kernel 里再遇到同名工具的悬空调用就
-直接清掉 pendingToolUse、什么也不补（「别重复对账」）。第二个悬空的 send_email 的 tool_use 因此没有配对的 tool_result，下一次调用模型 400。"""
+直接清掉 pendingToolUse、什么也不补（「别重复对账」）。第二个悬空的 send_email 的 tool_use 因此缺了它的 tool_result，下一次调用模型 400。"""
 # %% reconcile
 _RECONCILED_TOOLS = set()
 
