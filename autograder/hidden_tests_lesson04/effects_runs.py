@@ -38,6 +38,12 @@ UNLEDGERED_EXECUTE_ADVICE = ("你的 run_agent 对账时读了台账，之后执
                              "execute_with_ledger(call, ledger)——先记 intent、带着 tool_use id 作幂等键执行、再记 outcome。"
                              "直接 execute_tool 执行，这次执行途中再崩溃，下次恢复看台账就当它从没开始，"
                              "charge_card、append_line 这些不认键的工具就做两遍")
+REPEAT_ADVICE = ("模型又要了一次 {name}，名字和参数都和前一次一样，tool_use id 是新的：这是另一次调用，幂等键是它自己的 id，"
+                 "照样经 execute_with_ledger 执行。不同的调用，键一定不同：不能在对话里找同名、同参数、已经有结果的调用，"
+                 "拿那次的结果顶替——模型要再发一次提醒、再扣一笔同样金额的款，就被悄悄吞掉，还告诉模型「做了」")
+KEPT_ADVICE = ("台账只追加、不修改：它原有的记录一条也不能少。ledger_path(path) 是 path 所在文件夹里的台账，同一个文件夹里"
+               "别的检查点（别的任务）也记在这里；清空或重写它，那个任务停在悬空调用上时，续跑就当它从没开始，"
+               "charge_card、append_line 这些不认键的工具就做两遍")
 READ_ONLY_LEDGER_ADVICE = ("{name} 是只读工具（在 READ_ONLY_TOOLS 里）：execute_with_ledger 直接执行它，台账里不该有它的记录，"
                            "重做无害，恢复时再执行一次就是")
 
@@ -102,7 +108,8 @@ def _said(kinds) -> str:
 def _where(run: dict) -> str:
     if run["what"] == "fresh":
         calls = "、".join(c["name"] for c in run["calls"])
-        return f"从头开始运行（模型依次要求 {calls}）"
+        beside = f"，检查点旁边的台账里已有别的任务的 {len(run['records'])} 条记录" if run["records"] else ""
+        return f"从头开始运行（模型依次要求 {calls}{beside}）"
     pending = run["checkpoint"]["pendingToolUse"]
     ours = [(r["type"],) for r in run["records"] if r.get("toolUseId") == pending["id"]]
     kind = "幂等写" if run["what"] == "idempotent" else "没有哪张表列出的工具"
@@ -113,8 +120,16 @@ def _effects_said(effects) -> str:
     return "；".join(f"{name}（幂等键 {short(key)}）" for name, _, key in effects) or "没有执行任何有副作用的工具"
 
 
+def _times(effects: list, effect: tuple) -> int:
+    """How many of `effects` are calls of `effect`'s tool with its input, whatever their keys."""
+    return sum(1 for name, tool_input, _ in effects if name == effect[0] and same(tool_input, effect[1]))
+
+
 def _effects_problem(run: dict, mine: list, wanted: list) -> str:
-    if run["what"] == "fresh":
+    merged = next((e for e in wanted if 0 < _times(mine, e) < _times(wanted, e)), None)
+    if merged is not None:  # the same call asked for again, by another id, run once
+        advice = REPEAT_ADVICE.format(name=merged[0])
+    elif run["what"] == "fresh":
         unkeyed = [name for name, _, key in mine if key is None]
         advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else "执行工具要走 execute_with_ledger"
     else:
@@ -128,8 +143,10 @@ def _effects_problem(run: dict, mine: list, wanted: list) -> str:
 
 
 def _names(outcome, index: int, run: dict) -> dict:
-    """tool_use id -> tool name, of the pending call and of every call the model asked for in the run."""
-    names = {c["id"]: c["name"] for c in [(run["checkpoint"] or {}).get("pendingToolUse")] if c}
+    """tool_use id -> tool name, of the pending call, of the calls its ledger had intents of and of every call the
+    model asked for in the run."""
+    names = {r.get("toolUseId"): r.get("name") for r in run["records"] if r.get("type") == "intent"}
+    names.update((c["id"], c["name"]) for c in [(run["checkpoint"] or {}).get("pendingToolUse")] if c)
     for model_call in outcome.model_calls:
         if model_call["step"] == index:
             names.update((b.get("id"), b.get("name")) for b in (model_call.get("reply") or {}).get("content") or ()
@@ -158,6 +175,9 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
     said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
             f"参考答案的是 {_said(wanted.get(call_id))}")
     pending = None if run["what"] == "fresh" else run["checkpoint"]["pendingToolUse"]["id"]
+    given = {r.get("toolUseId") for r in run["records"]} - {pending}
+    if call_id in given and len(mine.get(call_id, [])) < len(wanted.get(call_id, [])):  # another call's, dropped
+        return f"{said}：{KEPT_ADVICE}"
     if call_id != pending and name in READ_ONLY_TOOL_NAMES and not wanted.get(call_id):  # a call the loop ran
         return f"{said}：{READ_ONLY_LEDGER_ADVICE.format(name=name)}"
     extra = [k for k in mine.get(call_id, []) if k[0] == "outcome"]

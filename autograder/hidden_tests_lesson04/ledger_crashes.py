@@ -77,25 +77,33 @@ def _owner(outcome, event: dict) -> int:
 
 
 FOLDER_ADVICE = "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在"
-LOSS_ADVICE = ("台账只追加，已经落盘的记录一条也不能丢：读台账时只能截掉末尾那半行（按字节找到最后一个换行，os.ftruncate 到那里再 "
-               "fsync，课程的 read_ledger 就是这样做的），不能按字符数截，也不能把整本台账清空重写——重写到一半断电，"
-               "记录就全没了，恢复代码会把做过的调用当成从没开始、再做一次")
+LOSS_ADVICE = ("台账只追加，已经落盘的记录一条也不能丢：读台账时只能截掉末尾那半行（按字节找到最后一个换行，os.ftruncate 到"
+               "它后面、换行留着，再 fsync，课程的 read_ledger 就是这样做的），不能按字符数截，也不能把整本台账清空重写——"
+               "重写到一半断电，记录就全没了，恢复代码会把做过的调用当成从没开始、再做一次")
+LINE_BREAK_ADVICE = ("截断停在了最后一条完整记录末尾的换行之前，把这个换行也截掉了：这条记录成了末尾的「半行」，下次读台账时"
+                     "被当成没写完的扔掉，下一条追加的记录也会接在它的同一行上。换行是记录的一部分：要截到最后一个换行的后面，"
+                     "只截掉它后面的半行")
 
 
 def first_loss(found: list) -> str | None:
     """The first of these `moments` at which a power cut could leave the ledger without a record that was already
     durable (in every state a power cut could leave at an earlier moment, the step's start included), or
-    unreadable: what happened, in the student's terms; None if there is none. A step that only appends never loses
-    one; one that rewrites the ledger in place (to drop a torn last line, say) has a moment the file is empty."""
+    unreadable: what happened, in the student's terms, and what to do instead; None if there is none. A step that
+    only appends never loses one; one that rewrites the ledger in place (to drop a torn last line, say) has a moment
+    the file is empty, and one that cuts the torn line off one byte short leaves the last whole record without its
+    line break (the file as it was before that line break)."""
     read = records_of_each({content for _, _, contents in found for content in contents})
-    durable = None
+    durable, seen = None, set()
     for _, when, contents in found:
         ordered = sorted(contents, key=lambda c: (c is not None, len(c or b""), c or b""))
         held = [Counter(json.dumps(r, sort_keys=True) for r in read[c] or []) for c in ordered]
         for state, content in zip(held, ordered):
             if durable and (read[content] is None or durable - state):
                 kept = "读不出来了" if read[content] is None else f"只剩 {sum((durable & state).values())} 条"
-                return f"{when}断电，台账里之前已经落盘的 {sum(durable.values())} 条记录{kept}"
+                cut_line_break = content and any(earlier.startswith(content + b"\n") for earlier in seen)
+                return (f"{when}断电，台账里之前已经落盘的 {sum(durable.values())} 条记录{kept}。"
+                        f"{LINE_BREAK_ADVICE if cut_line_break else LOSS_ADVICE}")
+        seen.update(c for c in contents if c is not None)
         durable = held[0]
         for state in held[1:]:
             durable &= state

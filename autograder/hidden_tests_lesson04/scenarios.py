@@ -303,15 +303,17 @@ def build(max_turns: int, rng) -> dict:
     # and one call recovered again and again in the same process, as in a kernel where run_agent is run again after
     # each interrupt: its records only grow (none, then its intent, then its outcome) while the server comes and goes.
     # Each time the answer is the reference's on that time's records and server, whatever it was the time before.
-    # It is one ledger growing: the other calls' records drawn once, the call's own appended to them, so the two
-    # times with only its intent pass the same records and only the server's answer differs, as in a kernel.
-    # The four go among the other cases, in this order, at drawn places
+    # It is one ledger growing: the other calls' records drawn once, the call's own appended to them, so the three
+    # times with only its intent pass the same records and only the server's answer differs, as in a kernel. The
+    # server says it has not got the email before it has it (the lesson: it may still be on its way, or the server
+    # just restarted): a "not received" remembered is out of date the next time. The five go among the other cases,
+    # in this order, at drawn places
     made = ledgers.call_of("send_email")
     recovered = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])),
                                        task=st.sampled_from(wordings[0])))
     pending = recovered["pendingToolUse"]
     theirs = ledgers.mixed(pending, ())
-    times = [((), rng.choice(["sent", "empty", "down"])), (("intent",), "down"),
+    times = [((), rng.choice(["sent", "empty", "down"])), (("intent",), "down"), (("intent",), "empty"),
              (("intent",), rng.choice(["sent", "answered_empty"])),
              (("intent", "outcome"), rng.choice(["sent", "down"]))]
     for at, (records, server) in zip(sorted(rng.sample(range(len(cases) + len(times)), len(times))), times):
@@ -371,7 +373,7 @@ def build(max_turns: int, rng) -> dict:
                 ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False),
                 ("failing_rerun", (), False)]
     down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
-                  *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
+                  ("idempotent", ("intent", "outcome"), False), *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
     # reconcile appends to the ledger on two paths, record (an outcome) and execute (an intent, then an outcome):
     # one case of each has half a record at the end of its ledger, and the next record must start a line of its own;
     # so has one case of each other path (reuse, rerun, is_error): reading the ledger may cut that half line off, and
@@ -393,10 +395,10 @@ def build(max_turns: int, rng) -> dict:
                **dict(zip(rng.sample(executing, 2), ("line_break", "character"))),
                rng.choice(reusing): "inside_character", rng.choice(rerunning): "inside_character",
                **dict.fromkeys(unanswerable, "inside_character")}
-    # the recorded outcomes in shapes a tool's output may take, "" every time (a definite result, reused as it is)
+    # the recorded outcomes in each shape a tool's output may take, every time, at drawn cases: "" is a definite result,
+    # reused as it is; a long one makes a line longer than a reader that reads only the ledger's last few KB sees
     reused = [("up", n) for n in reusing] + [("down", n) for n in numbers(down_specs, lambda t, r, s: "outcome" in r)]
-    rng.shuffle(reused)
-    shaped = dict(zip(reused, ["empty", *rng.sample([s for s in TOOL_OUTPUT_SHAPES if s != "empty"], len(reused) - 1)]))
+    shaped = dict(zip(rng.sample(reused, len(TOOL_OUTPUT_SHAPES)), TOOL_OUTPUT_SHAPES))
     # and a ledger damaged in the middle, the dangling call's intent in it: read_ledger's ValueError must reach the
     # caller (read as "no record", the call would run again), as lesson 3's checkpoint that cannot be read
     damaged = (rng.choice(["send_email", *EFFECT_KINDS]), ("intent",), False)
@@ -471,7 +473,10 @@ def build(max_turns: int, rng) -> dict:
 
     # -- run_agent with the lesson's other tools with effects, which the offline model's script never asks for (it
     # only sends email): a "planned" model asks for them. One run from scratch asks for a tool of each kind (one
-    # not idempotent, an idempotent write, one no list names, a read-only one), in a drawn order; four runs resume,
+    # not idempotent, an idempotent write, one no list names, a read-only one), in a drawn order, and the one not
+    # idempotent again later (the same name and input, a new id: another reminder, another charge of the same amount,
+    # two calls with two keys), its ledger holding another task's records already (a checkpoint beside it in the same
+    # folder shares it; they stay, the ledger is only appended to); four runs resume,
     # three with an idempotent write pending (its ledger in each state: nothing, the intent, intent and outcome), one
     # with a tool no list names pending and only its intent recorded (no service can be asked about it: is_error, the
     # ledger untouched). Each state every time: a mistake on one path loses the same points whatever the seed.
@@ -479,7 +484,11 @@ def build(max_turns: int, rng) -> dict:
     plan = [{"name": c["name"], "input": c["input"]} for c in map(ledgers.call_of, ("non_idempotent", "idempotent",
                                                                                       "unusual_verb", "read_only"))]
     rng.shuffle(plan)
-    runs = [{"what": "fresh", "checkpoint": None, "records": [], "calls": plan}]
+    repeated = next(n for n, c in enumerate(plan) if c["name"] in EFFECT_KINDS["non_idempotent"])
+    plan.insert(rng.randint(repeated + 1, len(plan)), copy.deepcopy(plan[repeated]))
+    elsewhere = [r for kind, kept in (("send_email", ("intent", "outcome")), ("non_idempotent", ("intent",)))
+                 for r in ledgers.records(ledgers.call_of(kind), kept)]
+    runs = [{"what": "fresh", "checkpoint": None, "records": elsewhere, "calls": plan}]
     for kind, kept in (("idempotent", ()), ("idempotent", ("intent",)), ("idempotent", ("intent", "outcome")),
                        ("unheard_of", ("intent",))):
         made = ledgers.call_of(kind)

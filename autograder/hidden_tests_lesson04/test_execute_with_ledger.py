@@ -15,7 +15,7 @@ import pytest
 
 from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, outcome_written_at, problem,
                       records_in, reference_raises, same, short)
-from .ledger_crashes import FOLDER_ADVICE, LOSS_ADVICE, first_loss, moments
+from .ledger_crashes import FOLDER_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
 
@@ -68,7 +68,7 @@ def test_intent_before_outcome_after(grading):
         expect(not of(then, call["id"], "outcome"), f"执行 {call['name']} 之前台账里就有了它的 outcome：结果要在执行之后才记")
         found = moments(outcome, ledger, index)
         lost = first_loss(found)
-        expect(not lost, f"模拟断电：execute_with_ledger（{call['name']}）{lost}。{LOSS_ADVICE}")
+        expect(not lost, f"模拟断电：execute_with_ledger（{call['name']}）{lost}")
         for kind, when, contents in found:
             if kind in ("start", "call"):
                 continue

@@ -108,7 +108,7 @@ def ledger_after(outcome, index: int, case) -> list:
     kept = error is None and all(records.count(r) >= given.count(r) for r in given)
     if not kept:
         lost = first_loss(moments(outcome, case["ledger"], index))
-        expect(not lost, f"模拟断电：对账{lost}。{LOSS_ADVICE}{situation(case, outcome)}")
+        expect(not lost, f"模拟断电：对账{lost}{situation(case, outcome)}")
     expect(error is None, f"对账之后，台账读不出来了（{short(str(error), 80)}）{situation(case, outcome)}")
     expect(kept, f"对账之后，台账里原来的 {len(given)} 条记录只剩 {sum(1 for r in given if r in records)} 条。"
                  f"{LOSS_ADVICE}{situation(case, outcome)}")
@@ -135,7 +135,7 @@ def durable(outcome, index: int, case: dict, call_id: str, where: str):
     and at no moment may one be lost that was on disk already (a torn last line dropped by rewriting the ledger)."""
     found = moments(outcome, case["ledger"], index)
     lost = first_loss(found)
-    expect(not lost, f"模拟断电：对账{lost}。{LOSS_ADVICE}{where}")
+    expect(not lost, f"模拟断电：对账{lost}{where}")
     for kind, when, contents in found:
         if kind in ("start", "call"):
             continue

@@ -4,8 +4,9 @@ Each case is a generated checkpoint (lesson 3's generator), the ledger's records
 call's own among other calls', one of which may have the same name and input) and the server's
 state (it has the keyed email, it has none, it cannot be reached), passed as a `lookup` that
 answers accordingly. The expected answer is the reference's on the same case; the cases share
-one process in shuffled order. One call comes back four times among them, its records grown each time (a
-kernel where run_agent is run again after an interrupt): its answer is that time's, not the last one's. What a call did besides answering (a tool run, an email, a file
+one process in shuffled order. One call comes back five times among them, its records grown each time (a
+kernel where run_agent is run again after an interrupt), the server saying it has not got the email before it has it:
+its answer is that time's, not the last one's. What a call did besides answering (a tool run, an email, a file
 written, an argument changed) also counts against it; a line of text appended to a log of its own does not.
 """
 import copy

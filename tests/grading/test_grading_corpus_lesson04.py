@@ -83,7 +83,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # every run has idempotent writes and other effects in each state of the ledger, and torn ledgers on both
     # appending paths: mistakes about them lose the same points whatever the seed
     "wrong_skip_ledger_idempotent": {"test_execute_with_ledger": 1, "test_run_agent": 0, "test_reconcile": 4},
-    "wrong_rerun_idempotent_writes": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
+    # (probe 11: reconcile_down also reuses an idempotent write's recorded outcome, which it runs again; 3 before)
+    "wrong_rerun_idempotent_writes": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 2},
     # (and, since every torn ledger on the paths that keep it is cut inside a character and every effect's intent holds
     # a U+2028-like separator: its strict UTF-8 decoding and its splitlines() lose the rest; test_reconcile 3 before)
     "wrong_own_reader_no_truncate": {"test_run_agent": 1, "test_reconcile": 0},
@@ -224,6 +225,30 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_memo_by_own_kinds": {"test_recovery_action": 3},  # the control: remembered by its own records
     # reconcile executes without intent and outcome (23/25 before as now; its feedback said run_agent did not reconcile)
     "wrong_reconcile_execute_unledgered": {"test_run_agent": 1, "test_reconcile": 4},
+    # probing, round 11: written differently, right
+    "full_opener_dsync": {},  # append_ledger opens with an opener adding O_DSYNC
+    "full_raw_decode_reader": {},  # reconcile's own reader: bytes, json.JSONDecoder().raw_decode line by line
+    "full_step_context_manager": {},  # execute_with_ledger's intent and outcome around a contextmanager step
+    "full_execute_checks_outcome_first": {},  # execute_with_ledger reuses an outcome already recorded for the call
+    "full_recovery_state_table": {},  # recovery_action as a table of (intent?, outcome?), None: ask the service
+    "full_os_sync_parent_ledger": {},  # os.sync() after each line, the ledger as Path(path).parent / "ledger.jsonl"
+    # ... wrong, and judged right before
+    "wrong_key_builtin_hash": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_agent_ledger_message_id": {"test_run_agent": 0, "test_incident_fix": 2},  # the reply's id as the key
+    "wrong_append_fsync_only_on_create": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 3},
+    "wrong_append_dirsync_replaces_filesync": {"test_append_ledger": 2, "test_execute_with_ledger": 2},
+    "wrong_recovery_circuit_breaker": {"test_recovery_action": 2},  # asks no more for 60 s after ServiceUnavailable
+    "wrong_reader_latin1": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger's UTF-8 decoded as Latin-1
+    # ... and judged wrong (each 25/25 before, or points that varied with the seed): the planned model asks for the
+    # same call again (the same name and input, a new id), beside a ledger holding another task's records
+    "wrong_agent_dedupes_repeated_call": {"test_run_agent": 1},  # answers it with the earlier call's result
+    "wrong_agent_fresh_start_clears_ledger": {"test_run_agent": 1},  # empties the ledger when it starts afresh
+    # a "not received" from the server remembered by key: the call recovered again once the server has it
+    "wrong_recovery_caches_not_found": {"test_recovery_action": 3},
+    # reads only the ledger's last 16 KB: every run now reuses a long recorded outcome (a third of the seeds before)
+    "wrong_reader_tail_window": {"test_reconcile": 4},
+    # cuts the torn line one byte short, taking the last whole record's line break (20/25 before, told to do just that)
+    "wrong_reader_truncate_off_by_one": {"test_reconcile": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -328,6 +353,17 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_memo_by_records": "服务端的回答已经变了",
     "wrong_recovery_memo_by_own_kinds": "服务端的回答已经变了",
     "wrong_reconcile_execute_unledgered": "reconcile 判成要执行时也要经",
+    "wrong_key_builtin_hash": "不是这次调用的 tool_use id",
+    "wrong_agent_ledger_message_id": "不是这次调用的 tool_use id",
+    "wrong_append_fsync_only_on_create": "flush 之后 os.fsync",
+    "wrong_append_dirsync_replaces_filesync": "flush 之后 os.fsync",
+    "wrong_recovery_circuit_breaker": "你的函数没有问就下了结论",
+    "wrong_reader_latin1": "台账 outcome 里记的 output",
+    "wrong_agent_dedupes_repeated_call": "这是另一次调用，幂等键是它自己的 id",
+    "wrong_agent_fresh_start_clears_ledger": "台账只追加、不修改：它原有的记录一条也不能少",
+    "wrong_recovery_caches_not_found": "还给出上一次的判断",
+    "wrong_reader_tail_window": "台账里已经有这次调用的 outcome",
+    "wrong_reader_truncate_off_by_one": "把这个换行也截掉了",
 }
 
 

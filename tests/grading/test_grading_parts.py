@@ -596,10 +596,11 @@ def test_a_counterexample_quotes_no_line_of_the_hidden_tests():
 
 
 def test_lesson4_draws_the_same_call_again_in_one_process():
-    """Whatever the seed: one call comes back to recovery_action four times in its batch, its ledger grown each time
-    (the reference answers execute, is_error, record, reuse, in that order), one ledger: each time's records begin
-    with the time before's, and the two times with only its intent pass the same records, the server's answer
-    changed (what a decision remembered by its input answers wrongly); reconcile_up
+    """Whatever the seed: one call comes back to recovery_action five times in its batch, its ledger grown each time
+    (the reference answers execute, is_error, execute, record, reuse, in that order: the server says it has not got
+    the email before it has it), one ledger: each time's records begin with the time before's, and the three times
+    with only its intent pass the same records, the server's answer changed (what a decision remembered by its input,
+    or a "not received" remembered, answers wrongly); reconcile_up
     reconciles one call it records or executes twice on the same ledger, the second time read as it begins; and one
     email the server has answers "" when asked by key."""
     from autograder.hidden_tests_lesson04 import scenarios as lesson4
@@ -614,10 +615,11 @@ def test_lesson4_draws_the_same_call_again_in_one_process():
                  and ids.count(c["checkpoint"]["pendingToolUse"]["id"]) > 1]
         answers = [reference.recovery_action(copy.deepcopy(cases[n]["checkpoint"]), copy.deepcopy(cases[n]["records"]),
                                              answering_lookup(cases[n]["service"])) for n in again]
-        assert answers == ["execute", "is_error", "record", "reuse"]
+        assert answers == ["execute", "is_error", "execute", "record", "reuse"]
         grown = [cases[n]["records"] for n in again]
         assert all(later[:len(earlier)] == earlier for earlier, later in zip(grown, grown[1:]))
-        assert grown[1] == grown[2] and cases[again[1]]["service"] != cases[again[2]]["service"]
+        assert grown[1] == grown[2] == grown[3]
+        assert len({json.dumps(cases[n]["service"], sort_keys=True) for n in again[1:4]}) == 3
         up = built["reconcile_up"]
         twice = [n for n, c in enumerate(up.meta["cases"]) if c.get("again")]
         assert len(twice) == 1 and up.steps[twice[0]]["read_before"] == [up.meta["cases"][twice[0]]["ledger"]]
@@ -643,7 +645,7 @@ def test_a_resumed_run_that_read_its_ledger_is_told_to_execute_through_it(opened
     from autograder.hidden_tests_lesson04.effects_runs import _ledger_problem
 
     pending = {"id": "toolu_x", "name": "add_label", "input": {"ticket": "T-1", "label": "urgent"}}
-    run = {"what": "idempotent", "checkpoint": {"pendingToolUse": pending}, "ledger": "a/ledger.jsonl"}
+    run = {"what": "idempotent", "checkpoint": {"pendingToolUse": pending}, "ledger": "a/ledger.jsonl", "records": []}
     outcome = SimpleNamespace(workdir="/w", started_at=[10],
                               fs_events=[{"op": "open", "path": "/w/a/ledger.jsonl", "flags": opened, "at": at}],
                               student_tool_calls=lambda step: [{**pending, "key": "toolu_x", "at": 30}])
@@ -658,3 +660,40 @@ def test_a_kept_answer_is_told_what_changed_since_the_time_before():
     assert what_changed({"records": intent, "service": down}, {"records": intent, "service": up}) == "服务端的回答"
     assert what_changed({"records": [], "service": down}, {"records": intent, "service": down}) == "台账记录"
     assert what_changed({"records": [], "service": down}, {"records": intent, "service": up}) == "台账记录和服务端的回答都"
+
+
+def test_lesson4_draws_every_output_reused_and_an_effect_asked_for_twice():
+    """Whatever the seed: reconcile reuses a recorded outcome of each shape a tool's output may take (a long one makes
+    a line longer than a reader of the last few KB sees); the planned model asks for the same call not idempotent twice
+    (the same name and input, later, by a new id), from scratch beside a ledger holding another task's records."""
+    from autograder.hidden_tests_lesson04 import scenarios as lesson4
+    from course.checks import TOOL_OUTPUT_SHAPES
+
+    for seed in range(6):
+        built = lesson4.build(40, random.Random(seed))
+        outputs = [r["output"] for name in ("reconcile_up", "reconcile_down") for c in built[name].meta["cases"]
+                   if "records" in c for r in c["records"]
+                   if r["type"] == "outcome" and r["toolUseId"] == c["checkpoint"]["pendingToolUse"]["id"]]
+        assert "" in outputs and "（没有匹配的行）" in outputs and max(map(len, outputs)) > 10000
+        assert any("磁盘空间不足（已处理" in output for output in outputs) and len(TOOL_OUTPUT_SHAPES) == 4
+        fresh = built["agent_effects"].meta["runs"][0]
+        plan = [json.dumps(c, sort_keys=True, ensure_ascii=False) for c in fresh["calls"]]
+        twice = [c for c in fresh["calls"] if plan.count(json.dumps(c, sort_keys=True, ensure_ascii=False)) == 2]
+        assert len(plan) == 5 and len(twice) == 2 and twice[0]["name"] in lesson4.EFFECT_KINDS["non_idempotent"]
+        assert fresh["checkpoint"] is None and fresh["records"]
+
+
+def test_a_torn_line_cut_one_byte_short_is_told_it_took_the_line_break():
+    """A reader that truncates the ledger to its last line break rather than just after it leaves the last whole
+    record without its "\\n": the feedback says so, not the advice to cut at the last line break it followed."""
+    from autograder.hidden_tests_lesson04.ledger_crashes import LINE_BREAK_ADVICE, LOSS_ADVICE, first_loss
+
+    whole = b"".join(json.dumps({"type": "intent", "toolUseId": f"toolu_{n}", "name": "send_email", "input": {}},
+                                ensure_ascii=False).encode() + b"\n" for n in range(2))
+    torn = whole + b'{"type": "intent", "toolUse'
+    before = ("start", "在这一步开始之前", {torn})
+    short_by_one = first_loss([before, ("call", "在「截断」之后", {torn, whole[:-1]})])
+    assert LINE_BREAK_ADVICE in short_by_one and "只剩 1 条" in short_by_one
+    emptied = first_loss([before, ("call", "在「清空」之后", {torn, b""})])
+    assert LOSS_ADVICE in emptied and LINE_BREAK_ADVICE not in emptied
+    assert first_loss([before, ("call", "在「截断」之后", {torn, whole})]) is None
