@@ -82,6 +82,11 @@ NOT_YET_VISIBLE = {
     # lesson 3, probed a ninth time: a message added after reconciling (the notebook's checks of a resume with a call
     # dangling look at the order of reconcile, save and model call, not at the messages the model call sends)
     "wrong_agent_nudge_after_reconcile",
+    # lesson 4, probed an eleventh time: the model asking for the same call twice, a fresh start beside a ledger with
+    # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
+    # reconcile checks draw none of them)
+    "wrong_agent_dedupes_repeated_call", "wrong_agent_fresh_start_clears_ledger", "wrong_reader_tail_window",
+    "wrong_reader_truncate_off_by_one",
 }
 
 
