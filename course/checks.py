@@ -53,16 +53,19 @@ UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("READ_FILE", {"path": "./notes/meeting-08-25.md"}))  # names are compared as written
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 # What a read-only tool may truly return besides its usual text: nothing (an empty file or folder), its words for
-# nothing found, a success that mentions an error (a log line in a file), and a long text. Only a text that starts
-# with "错误" is a failure, and a tool_result carries the whole text.
+# nothing found, a success that mentions an error (a log line in a file), a long text, and one that begins with an
+# error in English (a log file's first line). Only a text that starts with "错误" is a failure, and a tool_result
+# carries the whole text.
 TOOL_OUTPUT_SHAPES = {
     "empty": lambda output: "",
     "nothing_found": lambda output: "（没有匹配的行）",
     "mentions_error": lambda output: f"{output}\n2026-09-01 09:14 错误：磁盘空间不足（已处理，这一行是文件的内容）",
     "long": lambda output: output + "".join(f"\n附录第 {line} 行：会议纪要的补充材料。" for line in range(600)),
+    "english_error": lambda output: f"ERROR 2026-09-01 09:14:03 disk quota exceeded (retried, ok)\n{output}",
 }
 OUTPUT_SAID = {"empty": "空字符串（比如读到一个空文件）", "nothing_found": "「（没有匹配的行）」",
-               "mentions_error": "一段中间提到「错误」的文本", "long": "一段很长的文本"}
+               "mentions_error": "一段中间提到「错误」的文本", "long": "一段很长的文本",
+               "english_error": "一段以英文的 ERROR 开头的文本（一份日志）"}
 
 
 class CheckFailed(AssertionError):

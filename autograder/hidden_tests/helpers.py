@@ -325,7 +325,8 @@ def emails_in_step(outcome, index: int) -> list:
 
 def output_said(output) -> str:
     """What the feedback says about a tool's output when it is one of the shapes a student may misjudge (an empty
-    one, a long one, nothing found, a success that mentions an error); "" for an ordinary output."""
+    one, a long one, nothing found, a success that mentions an error or begins with one in English); "" for an
+    ordinary output."""
     if not isinstance(output, str):
         return ""
     if output == "":
@@ -335,6 +336,9 @@ def output_said(output) -> str:
     said = []
     if output.startswith("（没有"):
         said.append(f"这次 execute_tool 返回的是「{short(output.strip(''.join(INVISIBLE)), 30)}」：什么也没找到也是成功的结果，不是失败")
+    if output.startswith(("ERROR", "Error", "error")):
+        said.append("这次 execute_tool 返回的文本以英文的 ERROR 开头（一份日志的内容），不是以「错误」开头："
+                    "只有以「错误」开头的文本才表示工具失败")
     if not output.startswith("错误") and "错误" in output:
         said.append("这次 execute_tool 返回的文本中间提到了「错误」，开头不是：只有以「错误」开头的文本才表示工具失败")
     return f"（{'；'.join(said)}）" if said else ""

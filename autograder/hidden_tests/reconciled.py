@@ -21,6 +21,12 @@ class Reconciled:
     calls: list  # the tool calls that reached the grader's execute_tool during the call
     checkpoint: dict  # the checkpoint reconcile was given, as it was
     emails: int  # emails the grader's mail server received during the call, whatever way they were sent
+    again: bool = False  # the same checkpoint was reconciled earlier in the process
+
+    @property
+    def again_said(self) -> str:
+        return ("（这份检查点在同一个进程里第二次对账：对账之后、存档写完之前崩溃，磁盘上仍是存档点 A，重启后要再对账一次，"
+                "每次都照样补上结果）") if self.again else ""
 
     def changed_fields(self) -> list:
         """The fields reconcile has no business changing (all but messages and pendingToolUse) that it changed."""
@@ -47,7 +53,7 @@ class Reconciled:
                 if isinstance(content, list) else []
             if blocks:
                 return blocks[0]
-        fail(f"悬空的是 {self.tool}：reconcile 没有追加 tool_result，这次调用在对话里仍然没有结果")
+        fail(f"悬空的是 {self.tool}{self.again_said}：reconcile 没有追加 tool_result，这次调用在对话里仍然没有结果")
 
 
 def reconciled(outcome, index: int) -> Reconciled:
@@ -64,8 +70,9 @@ def reconciled(outcome, index: int) -> Reconciled:
     if value is None and step.get("args_after"):
         state = step["args_after"][0]
     expect(isinstance(state, dict), f"{what} 应该返回检查点（一个 dict），你的函数返回了 {short(value)}")
+    again = any(same(earlier, checkpoint) for earlier in outcome.scenario.meta["checkpoints"][:index])
     return Reconciled(pending, checkpoint["messages"], value, state, outcome.student_tool_calls(index), checkpoint,
-                      len(emails_in_step(outcome, index)))
+                      len(emails_in_step(outcome, index)), again)
 
 
 def check_rerun(result: Reconciled) -> None:
@@ -89,7 +96,8 @@ def the_result(result: Reconciled) -> dict:
            "原来的消息要原样保留，尤其是末尾那条发起工具调用的 assistant 消息：删掉它，模型就忘了自己做过的决定，"
            "已经发生的副作用也撤销不了")
     added = messages[count:]
-    expect(added, f"悬空的是 {pending['name']}：reconcile 没有追加 tool_result，tool_use 仍然没有配对，API 会返回 400")
+    expect(added, f"悬空的是 {pending['name']}{result.again_said}：reconcile 没有追加 tool_result，tool_use 仍然没有配对，"
+                  "API 会返回 400")
     expect(len(added) == 1, f"reconcile 应该在 messages 末尾追加恰好一条消息，你的追加了 {len(added)} 条")
     message = added[0]
     expect(isinstance(message, dict) and message.get("role") == "user",

@@ -85,6 +85,22 @@ def _doing(outcome, index: int, action) -> str:
     return f"你的 run_agent 执行了工具 {action[1]}（input {short(action[2], 60)}）"
 
 
+def _served_without_running(record: dict | None, wanted) -> str | None:
+    """The content of the tool_result the student's model call `record` sent for the tool call the reference ran
+    there (`wanted`), not having run it; None if that is not what happened."""
+    if record is None or "messages" not in record or wanted is None or wanted[0] != "tool":
+        return None
+    sent = record["messages"] if isinstance(record["messages"], list) else []
+    asked = [b.get("id") for m in sent[-2:-1] if isinstance(m, dict) and isinstance(m.get("content"), list)
+             for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") == wanted[1]
+             and same(b.get("input"), wanted[2])]
+    for block in sent[-1].get("content") if sent and isinstance(sent[-1], dict) and isinstance(
+            sent[-1].get("content"), list) else []:
+        if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
+            return text_of(block.get("content"))
+    return None
+
+
 def _diverged(outcome, index: int, replies: list, asked: int, wanted, theirs) -> str:
     """The feedback where the student's run stopped doing what the reference's did: after the model's reply
     number `asked`, the reference did `wanted` (None: returned) and the student's `theirs` (None: stopped)."""
@@ -158,6 +174,13 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
     for number, (theirs, wanted) in enumerate(zip_longest(mine, actions)):
         asked = mine[:number].count(("model", 200))
         if not _same_action(theirs, wanted):
+            served = _served_without_running(records[number] if number < len(records) else None, wanted)
+            if served is not None:
+                return (f"模型的第 {asked} 次回复{describe_reply(replies[asked - 1])}。参考答案接着通过 execute_tool 执行"
+                        f"回复里的工具调用 {wanted[1]}；你的 run_agent 没有执行它，就给了它一个 tool_result（内容是"
+                        f"{short(served, 60) if served else '空的'}），"
+                        "又调用了模型。模型每次要工具都要经 execute_tool 执行，同样的调用以前的输出不能拿来用：只读说的是"
+                        "不改变外部世界，不是输出不变，文件、文件夹、已发邮件的列表都可能已经变了")
             return _diverged(outcome, index, replies, asked, wanted, theirs)
         if theirs[0] == "model":  # the same call so far: the same messages?
             wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]

@@ -104,6 +104,7 @@ def before_sending(cp: dict) -> dict:
     return cp
 
 
+USER_REMARKS = ("另外，结论请按日期排序。", "顺便把每条结论的负责人也列出来。", "写短一点，三句话以内。")
 MISSING_NOTE = "meeting-08-31.md"  # listed by list_dir, absent from the workspace: reading it is an ordinary failure
 
 
@@ -133,12 +134,14 @@ def finished(cp: dict, closing: dict) -> dict:
 
 def output_shapes(rng, kinds: list) -> list:
     """The "outputs" of each reconcile_read_only step (kinds: its cases' kinds): a long output on a read_file and on
-    another tool (each has a point of its own), an empty one and one that mentions an error, on runs that succeed."""
+    another tool (each has a point of its own), an empty one, one that mentions an error and one that begins with an
+    error in English (a log), on runs that succeed."""
     reads = [number for number, kind in enumerate(kinds) if kind == "read_file"]
     others = [number for number, kind in enumerate(kinds) if kind not in ("read_file", "failing_rerun")]
     long = {rng.choice(reads), rng.choice(others)}
     shapes = dict.fromkeys(long, "long")
-    shapes.update(zip(rng.sample([n for n in reads + others if n not in long], 2), ("empty", "mentions_error")))
+    judged = ("empty", "mentions_error", "english_error")
+    shapes.update(zip(rng.sample([n for n in reads + others if n not in long], len(judged)), judged))
     return [[shapes[number]] if number in shapes else [] for number in range(len(kinds))]
 
 
@@ -263,8 +266,14 @@ def build(max_turns: int, rng) -> dict:
              for pending in (DANGLING["send_email"], as_listed)]
     sends.append(drawn(rng, asked_again(rng.choice(sends))))
     rng.shuffle(sends)
+    emails_before = tuple(send["pendingToolUse"]["input"] for send in sends)  # out just before the crash
+    # and one of them reconciled again later in the process, the same checkpoint loaded again: a crash after
+    # reconciling, before the save after it, leaves save point A on disk (the lesson's table), and a kernel that
+    # resumes again reconciles the same call a second time
+    first = rng.randrange(len(sends))
+    sends.insert(rng.randint(first + 1, len(sends)), copy.deepcopy(sends[first]))
     add(Scenario("reconcile_send_email", independent_steps=True, meta={"checkpoints": sends},
-                 emails_before=tuple(send["pendingToolUse"]["input"] for send in sends),  # out just before the crash
+                 emails_before=emails_before,
                  steps=[{**call("reconcile", send), "report_args": True, "batch": "send_email"} for send in sends]))
 
     unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in UNHEARD_OF))))
@@ -319,14 +328,32 @@ def build(max_turns: int, rng) -> dict:
     resumes = [(draw.with_pending(draw.sample("cpB", meeting), *unheard_of[0]), resumed_meeting),
                (draw.with_pending(draw.sample("cpC", email), *unheard_of[1]), resumed_email),
                (draw.sample("cpC", email), resumed_email)]
+    # Resumed from checkpoints that end in a user message of text, nothing pending, which run on into the loop: words
+    # the user added after the tool results, and the bare task (saved before the first reply).
+    remarked, bare = draw.sample("cpA", meeting), draw.sample("cpA", meeting)
+    remarked["messages"][-1]["content"].append({"type": "text", "text": rng.choice(USER_REMARKS)})
+    bare["messages"] = bare["messages"][:1]
+    resumes += [(remarked, resumed_meeting), (bare, resumed_meeting)]
     resumes = rng.sample(resumes, len(resumes))
     where = [draw.file() for _ in resumes]
+    # One of them (a drawn one) gets client=None, the others a client each: each run calls the model through the
+    # client it is given (one kept from an earlier run in a global is not), making one only when it is None.
+    clients = [CLIENT] * len(resumes)
+    clients[rng.randrange(len(resumes))] = None
+    runs = [{**call("run_agent", task, client=client, path=path(file)), "timeout": AGENT_TIMEOUT,
+             "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
+            for file, (_, task), client in zip(where, resumes, clients)]
+    # Then a checkpoint saved over one of their paths (as a cell of the notebook does), and a run there again:
+    # run_agent follows the disk, not what an earlier run in the kernel left in memory.
+    again = rng.randrange(len(resumes))
+    saved_over = draw.with_pending(draw.sample("cpB", meeting), *rng.choice(unheard_of))
+    runs += [{**call("save_checkpoint", saved_over, path(where[again])), "batch": "dangling"},
+             {**runs[again], "kwargs": {**runs[again]["kwargs"], "client": CLIENT}}]
     add(Scenario("agent_dangling", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  files={file: json.dumps(cp, ensure_ascii=False) for file, (cp, _) in zip(where, resumes)},
-                 meta={"checkpoints": [cp for cp, _ in resumes], "files": where},
-                 steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
-                         "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
-                        for file, (_, task) in zip(where, resumes)]))
+                 meta={"checkpoints": [cp for cp, _ in resumes] + [None, saved_over],
+                       "files": where + [where[again]] * 2},
+                 steps=runs))
     # A few turns left; the process dies before one of the tool calls and is started again.
     ending = draw.sample("cpA", meeting)
     ending["turns"] = max_turns - rng.randint(8, 12)

@@ -200,10 +200,28 @@ def left_problem(grading, outcome, index: int) -> str | None:
     if extra:
         return extra
     wrong = [key for key in checkpoint_differences(saved, state) if key != "task"]  # test_resume_continues's to judge
+    if wrong and not continues(state, began_with(outcome, index)):
+        return (f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}），返回的对话也不是从 path 上"
+                "原来那份检查点接着来的：run_agent 开头要用 load_checkpoint(path) 读磁盘上此刻的检查点。同一个 kernel 里"
+                "之前的运行留在内存里的状态可能早已过时（文件被挪走，或换成了别的检查点）")
     if wrong:
         return (f"run_agent 结束时，磁盘上的检查点和它返回的最终状态不一样（{'、'.join(wrong)}）："
                 f"{missing_save(outcome, index, saved)}")
     return None
+
+
+def began_with(outcome, index: int) -> dict | None:
+    """The checkpoint at the path as run number `index` began (None: none)."""
+    meta = outcome.scenario.meta
+    return meta["checkpoints"][index] if "checkpoints" in meta else meta.get("checkpoint")
+
+
+def continues(state: dict, checkpoint: dict | None) -> bool:
+    """Whether the conversation `state` returned goes on from `checkpoint`'s (any does from none)."""
+    if checkpoint is None:
+        return True
+    messages = state.get("messages")
+    return isinstance(messages, list) and same(messages[:len(checkpoint["messages"])], checkpoint["messages"])
 
 
 def missing_save(outcome, index: int, saved: dict) -> str:
@@ -304,20 +322,47 @@ def test_resume_pending(grading):
 
 
 def dangling_problem(grading, outcome, index: int) -> str | None:
-    """How run number `index`, resumed with a call left dangling (of a tool no list names, or send_email), did
-    otherwise than the reference's run_agent on the same checkpoint, up to its first model call (what comes after is
-    the other checks' to judge); None if it did the same."""
+    """How run number `index`, resumed with a call left dangling (of a tool no list names, or send_email) or with a
+    user's text last, did otherwise than the reference's run_agent on the same checkpoint, up to its first model call
+    (what comes after is the other checks' to judge), or called the model through another client than this run's;
+    None if it did the same (and for the step that saves a checkpoint between runs)."""
+    step = outcome.scenario.steps[index]
+    if step["name"] != "run_agent":
+        return None
     checkpoint = outcome.scenario.meta["checkpoints"][index]
     pending = checkpoint["pendingToolUse"]
-    ran = [c for c in outcome.student_tool_calls(index) if c["name"] == pending["name"]]
+    ran = [c for c in outcome.student_tool_calls(index) if pending and c["name"] == pending["name"]]
     calls = [c for c in outcome.model_calls if c["step"] == index]
-    actions = reference_run(grading, outcome.scenario.steps[index]["args"][0], [], calls,
-                            outcome.student_tool_calls(index), checkpoint)[0]
+    actions = reference_run(grading, step["args"][0], [], calls, outcome.student_tool_calls(index), checkpoint)[0]
     if ran and not any(action[0] == "tool" and action[1] == pending["name"] for action in actions):
         return (f"从检查点续跑：悬空的是 {pending['name']}（不在 READ_ONLY_TOOLS 里，课程没提过的工具，崩溃前可能已经生效），"
                 f"你的 run_agent 却通过 execute_tool 又执行了它 {len(ran)} 次。有悬空调用就先交给 reconcile：不在只读之列的"
                 "一律不执行、补 is_error，再存档、调用模型；不能只把 send_email 当成不能重来的")
-    return replies_problem(grading, outcome, index, checkpoint, model_calls=1)
+    given = step["kwargs"].get("client") is not None
+    astray = [c for c in calls if (c.get("client") == "given") != given]
+    if astray:
+        return ("同一个进程里先后几次运行 run_agent，" + (
+            "这一次传进来了 client，你的 run_agent 却没有用它调用模型" if given else
+            "这一次 client=None，你的 run_agent 却用之前某次运行传进来的 client 调用了模型")
+            + "：每次运行都用这一次传进来的 client，只有它是 None 时才 make_client()；不要把 client 存在全局变量里留给以后"
+              "（notebook 里崩溃用的 crashing_client、重启用的计数客户端就是一次次传进去的）")
+    differs = replies_problem(grading, outcome, index, checkpoint, model_calls=1)
+    return differs and f"{resumed_from(outcome, index)}{differs}"
+
+
+def resumed_from(outcome, index: int) -> str:
+    """What the feedback says of the checkpoint run number `index` of agent_dangling resumed from, where it is
+    not the usual one left dangling by a crash."""
+    checkpoint = outcome.scenario.meta["checkpoints"][index]
+    before = outcome.scenario.steps[index - 1] if index else {}
+    if before.get("name") == "save_checkpoint":
+        return (f"同一个进程里，之前运行过的 path 上的检查点被换成了另一份（save_checkpoint 存进去的，悬空的是 "
+                f"{checkpoint['pendingToolUse']['name']}），再在这个 path 上运行 run_agent：")
+    if checkpoint["pendingToolUse"] is None:
+        ending = "只有任务本身" if len(checkpoint["messages"]) == 1 else "工具结果后面跟着用户补的一段文字"
+        return (f"检查点的最后一条消息是 user 消息（{ending}），没有悬空调用，任务还没做完：只有最后一条是 assistant 消息时"
+                "才原样返回，其余情况直接进入循环调用模型。")
+    return ""
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -327,8 +372,12 @@ def test_max_turns(grading):
     crash = grading.outcome("agent_max_turns_crash")
     start = crash.scenario.meta["checkpoint"]["turns"]
     if crash.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
+        asked = sum(bool(tool_uses({"content": call["reply"].get("content")})) for call in crash.answered_model_calls())
+        unrun = (f"模型在回复里要了 {asked} 次工具，你的 run_agent 只通过 execute_tool 执行了 {len(crash.tool_calls)} 次："
+                 "每次模型要工具都要经 execute_tool 执行，同样的调用以前的输出不能拿来用（只读不是输出不变）"
+                 if asked > len(crash.tool_calls) else None)
         fail(f"从 turns = {start} 的检查点续跑一个停不下来的任务，第 {crash.scenario.crash['before_tool_call']} "
-             "次工具调用之前就结束了：" + (problem(crash, 0, "run_agent")
+             "次工具调用之前就结束了：" + (problem(crash, 0, "run_agent") or unrun
                                     or f"run_agent 只调用了 {len(crash.answered_model_calls())} 次模型"))
     state = final_state(crash, 1)
     total = len(crash.answered_model_calls())

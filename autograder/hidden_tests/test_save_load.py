@@ -386,8 +386,9 @@ def kill_points(outcome, step: int) -> list:
 
 def check_save_after_kill(grading):
     """Killed inside a save over a checkpoint (at each moment its calls leave other files in the folder), then
-    saved again on the files as the kill left them (each in a folder of its own, in one process): the save
-    succeeds and the checkpoint loads (with the reference's load_checkpoint) as the new one."""
+    saved again on the files as the kill left them (each in a folder of its own, in one process): first the same
+    state (the same turns: after the restart the agent reaches the same save point again), then a new one. Each save
+    succeeds and the checkpoint loads (with the reference's load_checkpoint) as the one just saved."""
     outcome = grading.outcome("save_roundtrip")
     meta = outcome.scenario.meta
     if outcome.steps[0]["status"] != StepStatus.RETURNED:
@@ -398,18 +399,24 @@ def check_save_after_kill(grading):
     files, targets = {}, [f"killed-{number}/{meta['file']}" for number in range(len(points))]
     for number, (_, there) in enumerate(points):
         files.update({f"killed-{number}/{name}": data for name, data in there.items()})
-    steps = [{**call("save_checkpoint", meta["after_kill"], at_path(target)), "batch": "killed"} for target in targets]
+    again = ((meta["state"], "同一个 state（turns 和被杀时一样）"), (meta["after_kill"], "新的 state"))
+    # the second save reads the path as it begins: what the first one left there
+    steps = [{**call("save_checkpoint", state, at_path(target)), "batch": "killed",
+              "read_before": [target] if state is meta["after_kill"] else []}
+             for target in targets for state, _ in again]
     killed = grading.outcome("save_after_kill", Scenario("save_after_kill", steps, files=files,
                                                          read_after=tuple(targets), independent_steps=True))
     for number, ((last, _), target) in enumerate(zip(points, targets)):
-        where = (f"进程在保存途中（「{describe(outcome.fs_events[last], outcome.workdir)}」之后）被杀掉，"
-                 "文件夹里的文件都是被杀那一刻的样子，重启之后再调用 save_checkpoint(新的 state, path)")
-        message = problem(killed, number, "save_checkpoint")
-        expect(message is None, f"{where}：{message}。{KILL_ADVICE}")
-        left = killed.files_after.get(target)
-        state, _ = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
-        expect(same(state, meta["after_kill"]), f"{where}，它返回之后 path 上不是刚存下的那一份"
-                                                f"（{'没有文件' if left is None else short(left, 60)}）")
+        for index, (state, which) in enumerate(again, number * len(again)):
+            where = (f"进程在保存途中（「{describe(outcome.fs_events[last], outcome.workdir)}」之后）被杀掉，"
+                     f"文件夹里的文件都是被杀那一刻的样子，重启之后再调用 save_checkpoint({which}, path)")
+            message = problem(killed, index, "save_checkpoint")
+            expect(message is None, f"{where}：{message}。{KILL_ADVICE}")
+            after = killed.files_after if state is meta["after_kill"] else killed.read_before.get(index + 1, {})
+            left = after.get(target)
+            loaded, _ = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
+            expect(same(loaded, state), f"{where}，它返回之后 path 上不是刚存下的那一份"
+                                        f"（{'没有文件' if left is None else short(left, 60)}）")
 
 
 def check_unsaved(grading):

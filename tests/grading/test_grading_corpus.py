@@ -345,6 +345,29 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_lockfile_fd_per_save": {"test_save_load": 3},  # a lock file's descriptor never closed (not mkstemp's)
     # a known gap: writes through mmap are unseen by the crash model (no mmap or msync traced); the feedback says so
     "full_save_mmap_write": {"test_save_load": 3},
+    # probing, round 11a: correct answers written otherwise, and mistakes judged right before
+    "full_class_store": {},  # save and load in a class, mkstemp and os.write to the end
+    "full_contextmanager_save": {},  # a contextmanager atomic_open, O_EXCL with a random name, match on the load
+    "full_dataclass_agent": {},  # run_agent's state a dataclass, asdict at each save
+    "full_match_reconcile": {},  # READ_ONLY_TOOLS a dict, match statements, a deep copy returned
+    "full_recursive_agent": {},
+    "full_default_resolved_path": {},  # the default path resolved once, when the cell is defined
+    "full_reconcile_scan_unanswered": {},
+    "wrong_agent_shared_template": {"test_run_agent": 4},  # a new task's messages appended to a shared template
+    "wrong_save_rotate_backup": {"test_save_load": 2},  # path renamed to .bak first: a moment with no checkpoint
+    "wrong_agent_reconcile_in_loop": {"test_run_agent": 4},
+    "wrong_reconcile_unknown_tool_missing": {"test_reconcile": 4},  # an unheard-of tool said "not run"
+    "wrong_save_dirsync_parent_name": {"test_save_load": 3},  # fsyncs Path(path).parent.name, OSError swallowed
+    # probing, round 11a (each 23/23 before): the grader never did a thing twice in one process after the disk
+    # changed, as a kernel does when cells run again; nor gave an output beginning with an English error
+    "wrong_save_tmp_named_by_turns": {"test_save_load": 3},  # <path>.<turns>.tmp, O_EXCL: a kill leaves it
+    "wrong_reconcile_ids_done_once": {"test_reconcile": 3},  # a tool_use id seen before only clears pendingToolUse
+    "wrong_agent_client_cached_global": {"test_run_agent": 4},  # the first client kept in a global
+    "wrong_agent_state_cache_by_path": {"test_run_agent": 3},  # the state kept per path in memory, not loaded
+    "wrong_agent_finished_unless_result": {"test_run_agent": 4},  # "done" unless the last block is a tool_result
+    "wrong_error_prefix_english": {"test_run_agent": 4, "test_reconcile": 4},  # "Error"/"ERROR" is a failure too
+    # read-only outputs cached by name and input (21/23 before too, the feedback saying the model was called again)
+    "wrong_agent_memo_readonly": {"test_run_agent": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -409,6 +432,15 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_save_tmp_named_by_turns": "(同一个 state（turns 和被杀时一样）, path)：save_checkpoint 抛出了 FileExistsError",
+    "wrong_reconcile_ids_done_once": "在同一个进程里第二次对账",
+    "wrong_agent_client_cached_global": "不要把 client 存在全局变量里",
+    "wrong_agent_state_cache_by_path": "要用 load_checkpoint(path) 读磁盘上此刻的检查点",
+    "wrong_agent_finished_unless_result": "只有最后一条是 assistant 消息时才原样返回",
+    "wrong_error_prefix_english": "以英文的 ERROR 开头",
+    "wrong_agent_memo_readonly": "你的 run_agent 没有执行它，就给了它一个 tool_result",
+    "wrong_save_rotate_backup": "path 上没有检查点文件",
+    "wrong_agent_shared_template": "messages[0].content[0].text",
     "tamper_send_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_alarm": "留下的定时回调",
     "tamper_resend_call_later": "留下的定时回调",

@@ -14,7 +14,7 @@ import pytest
 from autograder.child import LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
-from course.checks import unprivileged
+from course.checks import TOOL_OUTPUT_SHAPES, unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
 from autograder.hidden_tests.crashes import sized_without_writes
@@ -282,10 +282,11 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
     assert len(tools) == len(generated.UNHEARD_OF) and not set(tools) & READ_ONLY_TOOL_NAMES
     for built in (first, other):  # resumed with a tool no list names dangling, on each task, beside a send_email
         dangling = built["agent_dangling"]
-        pending = [(cp["pendingToolUse"]["name"], "邮件" in cp["task"]) for cp in dangling.meta["checkpoints"]]
+        resumed = dangling.meta["checkpoints"][:-2]  # then a save over one of their paths, and a run there again
+        pending = [(cp["pendingToolUse"]["name"], "邮件" in cp["task"]) for cp in resumed if cp["pendingToolUse"]]
         unheard_of = {email for name, email in pending if name not in generated.NAMED_TOOLS}
         assert unheard_of == {True, False} and ("send_email", True) in pending
-        assert len(set(dangling.meta["files"])) == len(dangling.steps) == 3
+        assert len(set(dangling.meta["files"])) == len(resumed) == len(dangling.steps) - 2 == 5
 
 
 def test_task_wordings_keep_the_scripted_model_on_its_plan():
@@ -475,11 +476,67 @@ def test_a_dangling_send_is_also_one_the_model_asked_for_again():
         answered = {block["tool_use_id"]: (cp["pendingToolUse"], block) for cp in sends for message in cp["messages"]
                     if isinstance(message["content"], list) for block in message["content"]
                     if block["type"] == "tool_result"}
-        again = [(first, answered[first["id"]]) for first in (cp["pendingToolUse"] for cp in sends)
-                 if first["id"] in answered]
+        dangling = {cp["pendingToolUse"]["id"]: cp["pendingToolUse"] for cp in sends}.values()  # one reconciled twice
+        again = [(first, answered[first["id"]]) for first in dangling if first["id"] in answered]
         assert len(again) == 1, sends
         first, (pending, block) = again[0]
         assert (pending["name"], pending["input"]) == (first["name"], first["input"]) and block["is_error"] is True
+
+
+def test_a_dangling_send_is_reconciled_again_later_in_the_process():
+    """Whatever the seed: one of the dangling sends comes back later in the same process, the same checkpoint (a
+    crash before the save after reconciling leaves save point A on disk), so a reconcile that answers an id once
+    leaves it without a tool_result."""
+    for seed in range(20):
+        sends = scenarios.build(40, random.Random(seed))["reconcile_send_email"].meta["checkpoints"]
+        ids = [cp["pendingToolUse"]["id"] for cp in sends]
+        twice = [number for number, tool_id in enumerate(ids) if tool_id in ids[:number]]
+        assert len(twice) == 1 and sends[twice[0]] == sends[ids.index(ids[twice[0]])], ids
+
+
+def test_every_tool_output_shape_is_judged_in_run_agent_and_reconcile():
+    """Whatever the seed: each shape of TOOL_OUTPUT_SHAPES (an output beginning with an English ERROR too) is the
+    output of a read-only call in the fresh runs, and the English one and the others whose is_error is judged are
+    outputs of reconcile's reruns."""
+    for seed in range(20):
+        built = scenarios.build(40, random.Random(seed))
+        replies = [shape for step in built["agent_replies"].steps for shape in step["outputs"]]
+        assert sorted(replies) == sorted(TOOL_OUTPUT_SHAPES)
+        reruns = [shape for step in built["reconcile_read_only"].steps for shape in step["outputs"]]
+        assert {"empty", "mentions_error", "english_error"} <= set(reruns)
+
+
+def test_resumes_in_one_process_take_each_client_and_follow_the_disk():
+    """Whatever the seed, agent_dangling's process has: runs given a client and one given client=None (a client kept
+    from an earlier run is the wrong one somewhere); a checkpoint ending in the user's words after the tool results
+    and one with the bare task; and, after the runs, a checkpoint saved over an earlier run's path and a run there."""
+    for seed in range(20):
+        dangling = scenarios.build(40, random.Random(seed))["agent_dangling"]
+        steps, meta = dangling.steps, dangling.meta
+        runs = [step for step in steps if step["name"] == "run_agent"]
+        assert {step["kwargs"]["client"] is None for step in runs} == {True, False}
+        ends = [cp["messages"][-1] for cp in meta["checkpoints"] if cp and cp["pendingToolUse"] is None]
+        assert sorted(end["content"][-1]["type"] if isinstance(end["content"], list) else "task" for end in ends) == \
+            ["task", "text"]
+        assert [step["name"] for step in steps[-2:]] == ["save_checkpoint", "run_agent"]
+        assert steps[-2]["args"][1] == steps[-1]["kwargs"]["path"] in [step["kwargs"]["path"] for step in steps[:-2]]
+        assert steps[-2]["args"][0] == meta["checkpoints"][-1] != meta["checkpoints"][meta["files"].index(
+            meta["files"][-1])]
+
+
+def test_a_tool_result_sent_for_a_call_never_run_is_found():
+    """The feedback says a run answered the model's tool call without execute_tool only where its next model call
+    carries a tool_result for that very call (what the reference ran there)."""
+    from autograder.hidden_tests.replies import _served_without_running
+    asked = {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01X", "name": "list_dir",
+                                               "input": {"path": "."}}]}
+    answered = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01X", "content": "a.md"}]}
+    call = {"messages": [{"role": "user", "content": "任务"}, asked, answered], "status": 200}
+    assert _served_without_running(call, ("tool", "list_dir", {"path": "."})) == "a.md"
+    assert _served_without_running(call, ("tool", "list_dir", {"path": "notes"})) is None
+    assert _served_without_running(call, ("model", 200)) is None
+    unanswered = {**call, "messages": call["messages"][:2]}
+    assert _served_without_running(unanswered, ("tool", "list_dir", {"path": "."})) is None
 
 
 def save_process(events: list, started_at: list, steps: list):
