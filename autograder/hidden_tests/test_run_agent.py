@@ -339,7 +339,9 @@ def dangling_problem(grading, outcome, index: int) -> str | None:
                 f"你的 run_agent 却通过 execute_tool 又执行了它 {len(ran)} 次。有悬空调用就先交给 reconcile：不在只读之列的"
                 "一律不执行、补 is_error，再存档、调用模型；不能只把 send_email 当成不能重来的")
     given = step["kwargs"].get("client") is not None
-    astray = [c for c in calls if (c.get("client") == "given") != given]
+    # a given client never used at all is test_fresh_start's to judge: here, one kept from an earlier run
+    ignored = any(c.get("client") != "given" for c in grading.outcome("agent_fresh").model_calls)
+    astray = [c for c in calls if (c.get("client") == "given") != given and not (given and ignored)]
     if astray:
         return ("同一个进程里先后几次运行 run_agent，" + (
             "这一次传进来了 client，你的 run_agent 却没有用它调用模型" if given else
