@@ -373,7 +373,8 @@ def build(max_turns: int, rng) -> dict:
                 ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False),
                 ("failing_rerun", (), False)]
     down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
-                  ("idempotent", ("intent", "outcome"), False), *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
+                  ("idempotent", ("intent", "outcome"), False), ("non_idempotent", ("intent", "outcome"), False),
+                  *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
     # reconcile appends to the ledger on two paths, record (an outcome) and execute (an intent, then an outcome):
     # one case of each has half a record at the end of its ledger, and the next record must start a line of its own;
     # so has one case of each other path (reuse, rerun, is_error): reading the ledger may cut that half line off, and

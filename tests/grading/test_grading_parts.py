@@ -732,7 +732,8 @@ def test_lesson4_draws_every_output_reused_and_an_effect_asked_for_twice():
                    if "records" in c for r in c["records"]
                    if r["type"] == "outcome" and r["toolUseId"] == c["checkpoint"]["pendingToolUse"]["id"]]
         assert "" in outputs and "（没有匹配的行）" in outputs and max(map(len, outputs)) > 10000
-        assert any("磁盘空间不足（已处理" in output for output in outputs) and len(TOOL_OUTPUT_SHAPES) == 4
+        assert any("磁盘空间不足（已处理" in output for output in outputs)
+        assert any(output.startswith("ERROR") for output in outputs) and len(TOOL_OUTPUT_SHAPES) == 5
         fresh = built["agent_effects"].meta["runs"][0]
         plan = [json.dumps(c, sort_keys=True, ensure_ascii=False) for c in fresh["calls"]]
         twice = [c for c in fresh["calls"] if plan.count(json.dumps(c, sort_keys=True, ensure_ascii=False)) == 2]
