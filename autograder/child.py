@@ -4,7 +4,7 @@ that runs the student's code in it.
 `autograder.sandbox` starts this module as `python -m autograder.child` inside
 bubblewrap (its own user, pid, network, mount, ipc and uts namespaces, an unprivileged
 uid, read-only binds of only the interpreter, its packages, course/, this file,
-protocol.py, guise.py, contract.py and armed.py), under strace. The zygote imports the course runtime once (importing
+protocol.py, guise.py, contract.py, armed.py and untraced.py), under strace. The zygote imports the course runtime once (importing
 anthropic takes seconds; forking takes milliseconds), then reads jobs (protocol.Job), one
 JSON object per line, from stdin. Each job is one step of a scenario, or a few steps that
 share a process (a "batch"). For it the zygote clones the step's first process straight into
@@ -38,7 +38,9 @@ import ctypes
 import importlib._bootstrap_external as _import_machinery
 import os
 
-SYS_OPENAT2, AT_FDCWD = 437, -100  # openat2(2): the same number on every architecture
+from .untraced import filter_program, number
+
+SYS_OPENAT2, AT_FDCWD = number("openat2"), -100
 
 
 class _OpenHow(ctypes.Structure):
@@ -139,11 +141,7 @@ SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 1
 PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 4, 24, 38
 LINUX_CAPABILITY_VERSION_3, LAST_CAPABILITY = 0x20080522, 63
 MADV_COLLAPSE, HUGE_PAGE = 25, 2 * 1024 * 1024
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 22, 2, 0x7FFF0000, 0x00050000
-BPF_LD_ABS, BPF_JEQ, BPF_JGE, BPF_RET = 0x20, 0x15, 0x35, 0x06  # ld [k]; jeq/jge #k, jt, jf; ret #k
-AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3}
-X32_SYSCALL_BIT = 0x40000000
-UNTRACED_CALLS = (SYS_OPENAT2, 425, 426, 427)  # openat2, io_uring_setup, io_uring_enter, io_uring_register
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 
 class SockFilter(ctypes.Structure):
@@ -462,20 +460,12 @@ def _drop_capabilities():
 
 
 def _forbid_untraced_calls():
-    """Calls that open or write files where strace (fs_trace.TRACED) does not look fail in the step as on a kernel
-    without them (ENOSYS): openat2, and io_uring, which does file I/O with no system call per operation (Docker's
-    default profile blocks io_uring too). Also any call of another ABI (x32, 32-bit), whose numbers differ. A
-    seccomp filter: it holds for every process the step starts, and no one can lift it."""
-    native = AUDIT_ARCH.get(os.uname().machine)
-    if native is None:
+    """The calls that change files where strace (fs_trace.TRACED) does not look fail in the step as on a kernel
+    without them (autograder.untraced lists them and why), and ptrace(PTRACE_TRACEME) succeeds as in a notebook.
+    A seccomp filter: it holds for every process the step starts, and no one can lift it."""
+    program = filter_program(os.uname().machine)
+    if program is None:
         return
-    deny = SECCOMP_RET_ERRNO | errno.ENOSYS
-    program = [(BPF_LD_ABS, 0, 0, 4),  # seccomp_data.arch
-               (BPF_JEQ, 1, 0, native), (BPF_RET, 0, 0, deny),
-               (BPF_LD_ABS, 0, 0, 0),  # seccomp_data.nr
-               (BPF_JGE, len(UNTRACED_CALLS) + 1, 0, X32_SYSCALL_BIT),
-               *((BPF_JEQ, len(UNTRACED_CALLS) - i, 0, number) for i, number in enumerate(UNTRACED_CALLS)),
-               (BPF_RET, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET, 0, 0, deny)]
     filters = (SockFilter * len(program))(*program)
     fprog = SockFprog(len(program), filters)
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "prctl(PR_SET_SECCOMP)")

@@ -18,7 +18,8 @@ power cut could leave (the bytes written, file positions, the open flags):
 
 ops: open, write (offset: pwrite's, else None; sync: made durable by pwritev2's flags),
 truncate (length), seek (position), fsync, fdatasync, sync (no path: every file), rename,
-link, unlink, mkdir, close. Every record also has "at": where its line ends in the log, so
+link, unlink, mkdir, rmdir, mknod (a name mknod or symlink made: no bytes written), close.
+Every record also has "at": where its line ends in the log, so
 that it can be ordered against what the grader saw at a given moment (`TraceLog.position()`).
 Only calls that succeeded, and only those that touch the working folder or the other places
 given (`roots`: where else a step may write).
@@ -31,10 +32,14 @@ import time
 
 TRACED = ("open,openat,creat,write,pwrite64,writev,pwritev,pwritev2,sendfile,copy_file_range,ftruncate,truncate,"
           "lseek,fsync,fdatasync,sync,syncfs,rename,renameat,renameat2,link,linkat,unlink,unlinkat,mkdir,mkdirat,"
-          "close,chdir,fchdir")
+          "rmdir,symlink,symlinkat,mknod,mknodat,close,chdir,fchdir")  # what else writes: autograder.untraced
 WRITES = {"write": 0, "pwrite64": 0, "writev": 0, "pwritev": 0, "pwritev2": 0, "sendfile": 0, "copy_file_range": 2}
 POSITIONED = {"pwrite64": 3, "pwritev": 3, "pwritev2": 3}  # the argument that is the write's offset
 SYNCS = {"fsync": "fsync", "fdatasync": "fdatasync"}
+# calls that make or remove one name: their op, the argument that is the path, the one with its folder's fd (or None)
+NAMED = {"unlink": ("unlink", 0, None), "unlinkat": ("unlink", 1, 0), "mkdir": ("mkdir", 0, None),
+         "mkdirat": ("mkdir", 1, 0), "rmdir": ("rmdir", 0, None), "mknod": ("mknod", 0, None),
+         "mknodat": ("mknod", 1, 0), "symlink": ("mknod", 1, None), "symlinkat": ("mknod", 2, 1)}
 PROC_FD = re.compile(r"^/proc/(?:self|thread-self|\d+)/fd/(\d+)$")
 PER_WRITE_SYNC = {"RWF_DSYNC", "RWF_SYNC"}  # pwritev2's flags that make that write durable, as O_DSYNC, O_SYNC do
 STRING_BYTES = 1024 * 1024  # strace prints this much of each write: a checkpoint of the lesson is far smaller
@@ -315,12 +320,12 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> 
             through = PROC_FD.match(source or "") if record["op"] == "link" else None
             if through:  # linkat of /proc/self/fd/N (an O_TMPFILE file given a name): descriptor N's file
                 record["fd"] = int(through.group(1))
-        elif name in ("unlink", "unlinkat", "mkdir", "mkdirat"):
-            at_call = name.endswith("at")
-            if len(args) < (2 if at_call else 1):
+        elif name in NAMED:
+            op, index, folder = NAMED[name]  # the argument that is the path, and the one its folder's fd
+            if len(args) <= index:
                 continue
-            path = resolve(pid, string_argument(args[1 if at_call else 0]), fd_path(args[0]) if at_call else None)
-            record = {"op": name.removesuffix("at"), "path": path}
+            path = resolve(pid, string_argument(args[index]), fd_path(args[folder]) if folder is not None else None)
+            record = {"op": op, "path": path}
             if name == "unlinkat" and len(args) > 2 and "AT_REMOVEDIR" in args[2]:
                 record["op"] = "rmdir"
         elif name == "chdir" and args:

@@ -28,7 +28,8 @@ KEPT_SCRATCH_INSIDE = "/home/student/.cache/tmp"
 SOCKET_DIR_INSIDE = "/run/user/1000"
 SOCKET_NAME = "notebook.sock"
 HANDOFF_NAME = "handoff.sock"  # where each step's first process hands over its SMTP port (autograder.endpoint)
-DRIVER_FILES = ("__init__.py", "child.py", "protocol.py", "guise.py", "contract.py", "armed.py")
+DRIVER_FILES = ("__init__.py", "child.py", "protocol.py", "guise.py", "contract.py", "armed.py",
+                "untraced.py")
 ALLOW_ENV = "AUTOGRADER_ALLOW_UNISOLATED"
 BWRAP_ENV = "AUTOGRADER_BWRAP"
 ALLOW_FLAG = "--allow-unisolated"

@@ -69,7 +69,8 @@ def describe(record: dict, workdir: str) -> str:
     if op in ("rename", "link"):
         return f"{'改名' if op == 'rename' else '硬链接'} {path} → {_relative(record.get('dst'), workdir)}"
     names = {"fsync": "fsync", "fdatasync": "fdatasync", "unlink": "删除", "truncate": "截断", "close": "关闭",
-             "seek": "移动读写位置", "mkdir": "建文件夹", "rmdir": "删文件夹"}
+             "seek": "移动读写位置", "mkdir": "建文件夹", "rmdir": "删文件夹",
+             "mknod": "建空文件或符号链接"}
     return "sync()" if op == "sync" else f"{names.get(op, op)} {path}"
 
 

@@ -22,7 +22,7 @@ from course.checks import (KEEP_CHECKPOINT_ADVICE, answer_letter, api_advice as 
 from course.model import InvalidRequest, check_tool_pairing
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir"}
+WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir", "mknod"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 CHECKPOINT_KEYS = {"messages", "pendingToolUse"}  # what a JSON object holding a checkpoint has, at least
 # Which answer cell defines each name the tests use.

@@ -369,6 +369,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_error_prefix_english": {"test_run_agent": 4, "test_reconcile": 4},  # "Error"/"ERROR" is a failure too
     # read-only outputs cached by name and input (21/23 before too, the feedback saying the model was called again)
     "wrong_agent_memo_readonly": {"test_run_agent": 3},
+    # probing, round 11 (each 23/23 before): a checkpoint written by os.splice, pipe to file, which strace does not stop
+    # at, now fails as on a kernel without it (autograder.untraced); ptrace(PTRACE_TRACEME) failed only under strace
+    "tamper_reconcile_splice_save": {"test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_detect_ptrace": {"test_reconcile": 4, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -430,6 +434,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_detect_no_cell_events": "wrong_incident_rerun",
     "tamper_detect_orig_argv": "wrong_incident_rerun",
     "tamper_resend_finalizer_chain": "wrong_rerun_all_is_error",
+    "tamper_reconcile_splice_save": "wrong_reconcile_saves_default",
+    "tamper_detect_ptrace": "wrong_incident_rerun",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain

@@ -248,6 +248,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reader_tail_window": {"test_reconcile": 4},
     # cuts the torn line one byte short, taking the last whole record's line break (20/25 before, told to do just that)
     "wrong_reader_truncate_off_by_one": {"test_reconcile": 0},
+    # probing, round 11: the ledger's outcome appended with os.splice, which strace does not stop at (25/25 before),
+    # and recovery_action's forbidden saves written so (21/25 before, as its twin): splice now fails (autograder.untraced)
+    "tamper_outcome_after_b_splice": {"test_run_agent": 0},
+    "tamper_recovery_splice_save": {"test_run_agent": 1, "test_recovery_action": 0, "test_reconcile": 0,
+                                    "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -274,6 +279,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_gc_callback": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_setprofile": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_finalizer_chain": "wrong_reconcile_unkeyed_resend",
+    "tamper_outcome_after_b_splice": "wrong_agent_outcome_after_save_b",
+    "tamper_recovery_splice_save": "wrong_recovery_saves_checkpoint",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
