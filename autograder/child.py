@@ -121,11 +121,13 @@ CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes
 # exit code of the student's process (its threads) or of pid 1 (the processes the step left) when something still ran
 # as the watch after the steps ran out: in a notebook it would go on, so the grader cannot judge what it did
 LEFT_RUNNING = 71
-# ...of the student's process when no thread ran but something was still to run later: a callback, timer or task on
-# the kernel's event loop, or an alarm (signal.alarm, setitimer)
+# ...of the student's process when no thread ran but something was still to run later: a callback, timer, task or
+# reader on the kernel's event loop, or an alarm (signal.alarm, setitimer's ITIMER_REAL)
 LEFT_SCHEDULED = 72
-# ...when nothing ran or was to run but code was left armed in the interpreter (autograder.armed): this plus its mask
+# ...when nothing ran or was to run but code was left armed in the interpreter (autograder.armed): this plus its mask,
+# of len(ARMED) bits (an exit code is below 256)
 LEFT_ARMED = 80
+assert LEFT_ARMED + (1 << len(ARMED)) <= 256
 MARK_PREFIX = "/.grader-mark-"  # + "<job id>-begin" / "-end": opened (and not found) by the zygote
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -527,7 +529,7 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
     _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
-    armed = watch()
+    armed = watch(_shell)
     loop = kernel_loop()
     try:
         _define_and_perform(job, post, plain, describe, loop)

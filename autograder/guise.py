@@ -242,9 +242,12 @@ def run_loop_for(loop, seconds: float):
 
 
 def holds_work(loop) -> bool:
-    """Whether `loop` would still run something: a callback, a timer not cancelled or a task not done. (Its private
-    lists: asyncio has no public way to ask.)"""
-    return bool(loop._ready) or any(not timer.cancelled() for timer in loop._scheduled) or bool(asyncio.all_tasks(loop))
+    """Whether `loop` would still run something: a callback, a timer not cancelled, a task not done, or a reader or
+    writer on a descriptor other than the loop's own (its self-pipe), which a kernel's loop calls when the descriptor
+    becomes ready (a timerfd, a socket). (Its private lists: asyncio has no public way to ask.)"""
+    watched = () if loop.is_closed() else [fd for fd in loop._selector.get_map() or () if fd != loop._ssock.fileno()]
+    return (bool(loop._ready) or any(not timer.cancelled() for timer in loop._scheduled)
+            or bool(asyncio.all_tasks(loop)) or bool(watched))
 
 
 def _run_until_done(loop, future):

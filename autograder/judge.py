@@ -43,10 +43,15 @@ TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_
              f"评分器每一步只记录前 {MAX_EVENTS_PER_STEP} 次：之后的写入、改名和 fsync 都没有算进断电检查，"
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
 LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程",
-              Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务，或 signal.alarm 的闹钟）"}
+              Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务、add_reader 登记的读写回调，或 signal.alarm 的闹钟）"}
 ARMED_WORDS = {Left.AUDIT_HOOK: "审计钩子（sys.addaudithook）", Left.GC_CALLBACK: "垃圾回收回调（gc.callbacks）",
                Left.TRACER: "性能分析或跟踪函数（sys.setprofile、sys.settrace，或 threading 的同名函数）",
-               Left.REVIVING_GARBAGE: "一回收就又造出一个同类对象的垃圾（它的 __del__ 再创建一个自己）"}
+               Left.REVIVING_GARBAGE: "一回收就又造出一个同类对象的垃圾（它的 __del__ 再创建一个自己）",
+               Left.CPU_TIMER: "按 CPU 时间计时的定时器（setitimer 的 ITIMER_PROF、ITIMER_VIRTUAL，kernel 用掉这些 CPU 时间时发信号）",
+               Left.INTERPRETER_HOOK: ("解释器以后自己会调用的函数（sys.meta_path 的导入查找器、sys.path_hooks、sys.excepthook "
+                                       "这类钩子、换掉的 sys.stdout 或 __import__）"),
+               Left.SHELL_HOOK: ("IPython 以后自己会调用的函数（set_custom_exc 的异常处理函数、输入或 AST 变换器、显示格式化函数、"
+                                 "events 的回调）")}
 LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} {seconds:g} 秒后还在运行：评分器看不到它之后会做什么（比如再发一封信），"
                          "用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，不要留给线程、子进程或定时回调之后再做。")
 LEFT_ARMED_FEEDBACK = ("{function} 返回之后，你的代码在解释器里留下了{what}：在 notebook 里，之后运行别的单元格时它还会被触发、接着做事"

@@ -88,6 +88,9 @@ class Left(_Name):
     GC_CALLBACK = "gc_callback"  # in gc.callbacks
     TRACER = "tracer"  # a profile or trace function: sys.setprofile, sys.settrace, threading's
     REVIVING_GARBAGE = "reviving_garbage"  # garbage whose finalizer makes more of it
+    CPU_TIMER = "cpu_timer"  # setitimer's ITIMER_PROF or ITIMER_VIRTUAL: goes off as the kernel uses CPU time
+    INTERPRETER_HOOK = "interpreter_hook"  # an import finder or path hook, sys's or threading's hooks, __import__...
+    SHELL_HOOK = "shell_hook"  # IPython's: a custom exception handler, transformers, formatters, event callbacks...
 
 
 class PhaseKind(_Name):

@@ -1,6 +1,7 @@
 """What the student's code leaves armed in the interpreter to run in a later cell (autograder.armed): each kind is
-found, and what honest code leaves (garbage with finalizers, a callback it removed again) is not. Each case runs in
-a process of its own, as a step does: an audit hook cannot be removed."""
+found, and what honest code leaves (garbage with finalizers, a callback it removed again, a library's hook, a signal
+handler) is not. Each case runs in a process of its own, as a step does (an audit hook cannot be removed), with a
+kernel's IPython shell (guise.kernel_shell)."""
 import subprocess
 import sys
 
@@ -39,13 +40,51 @@ CASES = {
     "profile_unset": ("import sys\nsys.setprofile(lambda *args: None)\nsys.setprofile(None)", []),
     "reviving_garbage": (CHAIN, ["reviving_garbage"]),
     "finalized_garbage": (FINALIZED, []),
+    # timers: one of CPU time never goes off while the kernel is idle; a real-time one does (child.py waits for it)
+    "itimer_prof": ("import signal\nsignal.setitimer(signal.ITIMER_PROF, 1.0)", ["cpu_timer"]),
+    "itimer_virtual": ("import signal\nsignal.setitimer(signal.ITIMER_VIRTUAL, 0.5)", ["cpu_timer"]),
+    "itimer_real": ("import signal\nsignal.setitimer(signal.ITIMER_REAL, 30)", []),
+    "sigterm_handler": ("import signal\nsignal.signal(signal.SIGTERM, lambda *args: None)", []),
+    # where the interpreter calls by itself: the student's code counts, wrapped or not; a library's does not
+    "meta_path": ("import sys\nclass Finder:\n    @staticmethod\n    def find_spec(*args): return None\n"
+                  "sys.meta_path.insert(0, Finder)", ["interpreter_hook"]),
+    "path_hook_partial": ("import functools, sys\ndef hook(tag, path): raise ImportError\n"
+                          "sys.path_hooks.insert(0, functools.partial(hook, 'x'))", ["interpreter_hook"]),
+    "excepthook": ("import sys\nsys.excepthook = lambda *args: None", ["interpreter_hook"]),
+    "unraisablehook_call_object": ("import sys\nclass Hook:\n    def __call__(self, info): pass\n"
+                                   "sys.unraisablehook = Hook()", ["interpreter_hook"]),
+    "threading_excepthook": ("import threading\nthreading.excepthook = lambda args: None", ["interpreter_hook"]),
+    "excepthook_of_a_library": ("import sys, traceback\nsys.excepthook = traceback.print_exception", []),
+    "stdout_of_a_library": ("import io, sys\nsys.stdout = io.StringIO()", []),
+    "excepthook_restored": ("import sys\nsys.excepthook = lambda *args: None\nsys.excepthook = sys.__excepthook__",
+                            []),
+    "named_as_a_library": ("import os, sys\nhook = compile('lambda *args: None', os.__file__, 'eval')\n"
+                           "sys.excepthook = eval(hook)", ["interpreter_hook"]),
+    # where IPython calls by itself, in the next cell
+    "custom_exc": ("get_ipython().set_custom_exc((Exception,), lambda shell, *args, **kwargs: None)",
+                   ["shell_hook"]),
+    "input_transformer": ("get_ipython().input_transformers_post.append(lambda lines: lines)", ["shell_hook"]),
+    "cleanup_transform": ("get_ipython().input_transformer_manager.cleanup_transforms.append(lambda lines: lines)",
+                          ["shell_hook"]),
+    "ast_transformer": ("import ast\nclass Same(ast.NodeTransformer):\n    def visit_Module(self, node): return node\n"
+                        "get_ipython().ast_transformers.append(Same())", ["shell_hook"]),
+    "event_callback": ("get_ipython().events.register('post_run_cell', lambda result: None)", ["shell_hook"]),
+    "event_callback_of_a_library": ("from IPython.core.display_functions import clear_output\n"
+                                    "get_ipython().events.register('post_execute', clear_output)", []),
+    "formatter": ("get_ipython().display_formatter.formatters['text/plain'].for_type(dict, lambda *args: '')",
+                  ["shell_hook"]),
+    "shell_method": ("get_ipython().showtraceback = lambda *args, **kwargs: None", ["shell_hook"]),
+    "display_and_magics": ("display({'a': 1})\nget_ipython().run_line_magic('load_ext', 'autoreload')\n"
+                           "get_ipython().run_line_magic('autoreload', '2')", []),
 }
 SCRIPT = """
-import sys
+import os, sys, tempfile
 from autograder.armed import watch
-armed = watch()
-exec(compile(sys.argv[1], "<cell>", "exec"), {})
-print(armed())
+from autograder.guise import kernel_shell
+shell = kernel_shell(tempfile.gettempdir())
+armed = watch(shell)
+exec(compile(sys.argv[1], "<cell>", "exec"), {"get_ipython": lambda: shell, "display": print})
+os.write(1, str(armed()).encode())  # sys.stdout may be the cell's
 """
 
 
@@ -53,4 +92,25 @@ print(armed())
 def test_what_is_left_armed_is_named(case):
     code, expected = CASES[case]
     ran = subprocess.run([sys.executable, "-c", SCRIPT, code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert armed_kinds(int(ran.stdout)) == expected, ran.stderr
+    assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
+
+
+def test_a_reader_on_the_kernel_loop_is_work_left():
+    """A reader on a descriptor of the student's (a timerfd, a socket) runs later on a kernel's loop, as call_later
+    does: the loop still holds work (guise.holds_work); its own self-pipe is none."""
+    import os
+
+    from autograder.guise import holds_work, kernel_loop
+
+    loop = kernel_loop()
+    read, write = os.pipe()
+    try:
+        assert not holds_work(loop)
+        loop.add_reader(read, lambda: None)
+        assert holds_work(loop)
+        loop.remove_reader(read)
+        assert not holds_work(loop)
+    finally:
+        loop.close()
+        os.close(read)
+        os.close(write)

@@ -373,6 +373,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # at, now fails as on a kernel without it (autograder.untraced); ptrace(PTRACE_TRACEME) failed only under strace
     "tamper_reconcile_splice_save": {"test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_ptrace": {"test_reconcile": 4, "test_incident_fix": 1},
+    # probing, round 11 (each 23/23 before): resends left to go off later in the notebook by what the grader neither
+    # waited for nor counted as armed: a CPU-time timer (SIGPROF), a reader on the kernel's event loop (a 20 s timerfd),
+    # IPython's custom exception handler (the next cell that raises)
+    "tamper_resend_itimer_prof": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_loop_reader": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_custom_exc": {"test_reconcile": 2, "test_incident_fix": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -436,6 +442,9 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_finalizer_chain": "wrong_rerun_all_is_error",
     "tamper_reconcile_splice_save": "wrong_reconcile_saves_default",
     "tamper_detect_ptrace": "wrong_incident_rerun",
+    "tamper_resend_itimer_prof": "wrong_rerun_all_is_error",
+    "tamper_resend_loop_reader": "wrong_rerun_all_is_error",
+    "tamper_resend_custom_exc": "wrong_rerun_all_is_error",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -585,6 +594,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_nudge_on_resume": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
     "wrong_agent_nudge_after_reconcile": "对账补上了 tool_result，但续跑后第一次调用模型时，messages 在它后面还多了 1 条",
     "wrong_writefile_import_before_written": "ckpt_io.py 要到它下面的「你在 save_load 后面加的第 1 个单元格」（%%writefile）",
+    "tamper_resend_itimer_prof": "在解释器里留下了按 CPU 时间计时的定时器",
+    "tamper_resend_loop_reader": "add_reader 登记的读写回调",
+    "tamper_resend_custom_exc": "在解释器里留下了IPython 以后自己会调用的函数",
 }
 
 

@@ -253,6 +253,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_outcome_after_b_splice": {"test_run_agent": 0},
     "tamper_recovery_splice_save": {"test_run_agent": 1, "test_recovery_action": 0, "test_reconcile": 0,
                                     "test_incident_fix": 0},
+    # probing, round 11 (each 25/25 before): resends left to go off later in the notebook by what the grader neither
+    # waited for nor counted as armed: a CPU-time timer (SIGVTALRM), IPython's input transformers (the next cell), an
+    # import finder first in sys.meta_path (the next import after 20 s)
+    "tamper_resend_itimer_virtual": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_input_transformer": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_meta_path": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -281,6 +287,9 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_finalizer_chain": "wrong_reconcile_unkeyed_resend",
     "tamper_outcome_after_b_splice": "wrong_agent_outcome_after_save_b",
     "tamper_recovery_splice_save": "wrong_recovery_saves_checkpoint",
+    "tamper_resend_itimer_virtual": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_input_transformer": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_meta_path": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -370,6 +379,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_caches_not_found": "还给出上一次的判断",
     "wrong_reader_tail_window": "台账里已经有这次调用的 outcome",
     "wrong_reader_truncate_off_by_one": "把这个换行也截掉了",
+    "tamper_resend_itimer_virtual": "在解释器里留下了按 CPU 时间计时的定时器",
+    "tamper_resend_input_transformer": "在解释器里留下了IPython 以后自己会调用的函数",
+    "tamper_resend_meta_path": "在解释器里留下了解释器以后自己会调用的函数",
 }
 
 
