@@ -521,17 +521,11 @@ AS_IN_A_KERNEL = """
 import asyncio, signal
 import tornado.ioloop
 
-events = []
-for name in ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell"):
-    get_ipython().events.register(name, lambda *args, name=name: events.append(name))
 loop_when_defined = asyncio.get_running_loop()
 
 def write(name):
     open(name, "w").write("done")
 
-def look():
-    return {"events": list(events), "same_loop": asyncio.get_running_loop() is loop_when_defined,
-            "tornado": tornado.ioloop.IOLoop.current().asyncio_loop is loop_when_defined}
 
 def later(seconds, name="later.txt"):
     asyncio.get_running_loop().call_later(seconds, write, name)
@@ -550,16 +544,31 @@ def look_around():
     import os
     return sorted(os.listdir("."))
 """
+# callbacks of the student's on IPython's events: they are also left armed for the cells after the steps
+EVENTS = AS_IN_A_KERNEL + """
+events = []
+for name in ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell"):
+    get_ipython().events.register(name, lambda *args, name=name: events.append(name))
+
+def look():
+    return {"events": list(events), "same_loop": asyncio.get_running_loop() is loop_when_defined,
+            "tornado": tornado.ioloop.IOLoop.current().asyncio_loop is loop_when_defined}
+"""
 
 
 def test_cells_and_steps_run_in_a_kernel_s_event_loop_between_ipython_s_events(sandbox):
     """As in ipykernel: a cell's code finds the kernel's asyncio loop running (tornado's IOLoop wraps it), and
-    IPython's pre_execute, pre_run_cell, post_execute and post_run_cell events fire around each cell and each step."""
-    looked = value(run(sandbox, AS_IN_A_KERNEL, call("look")))
+    IPython's pre_execute, pre_run_cell, post_execute and post_run_cell events fire around each cell and each step.
+    A callback of the student's still registered after the steps would fire again in the next cell: it is left armed
+    (autograder.armed), what it did around the step seen and judged all the same."""
+    outcome = run(sandbox, EVENTS, call("look"))
     cell = ["pre_execute", "pre_run_cell", "post_execute", "post_run_cell"]
-    assert looked == {"events": ["post_execute", "post_run_cell", *cell[:2]], "same_loop": True, "tornado": True}
+    assert value(outcome) == {"events": ["post_execute", "post_run_cell", *cell[:2]], "same_loop": True,
+                              "tornado": True}
+    assert outcome.left_running == [{"step": 0, "left": ["shell_hook"]}]
     outcome = run(sandbox, AS_IN_A_KERNEL, call("after_this_cell"), call("look_around"))
-    assert outcome.files_by_step[0] == ["after.txt"] and outcome.left_running == []
+    assert outcome.files_by_step[0] == ["after.txt"] and outcome.left_running[0]["left"] == ["shell_hook"]
+    assert "IPython 以后自己会调用的函数" in left_running_feedback(outcome)
 
 
 @pytest.mark.parametrize("function", ["later", "alarm"])
