@@ -168,7 +168,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_swap_execute_tool": {"test_run_agent": 0, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_hide_tracebacks": {"test_save_load": 2},
+    # its sys.excepthook of its own is left armed in every process (round 11): it loses all, below its twin (2/4 there)
+    "tamper_hide_tracebacks": ZERO,
     "tamper_always_equal": {"test_quiz_delete": 0, "test_root_cause": 0, "test_recovery_action": 0,
                             "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_exit": {"test_reconcile": 2, "test_incident_fix": 1},
@@ -311,11 +312,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 8 (each 23/23 before): what a kernel runs around and between cells, which the grader did not.
     # IPython's post_run_cell resends after the cell; an alarm or the asyncio loop's call_later resends 20 s later;
     # no running loop, or no post_run_cell ever fired, told the grader apart
-    "tamper_resend_post_run_cell": {"test_reconcile": 4, "test_incident_fix": 2},
+    # (round 11: its callback, registered as the cell is defined, is left armed in every process: 0/23 now)
+    "tamper_resend_post_run_cell": ZERO,
     "tamper_resend_alarm": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_call_later": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_detect_no_event_loop": {"test_reconcile": 4, "test_incident_fix": 1},
-    "tamper_detect_no_cell_events": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_no_cell_events": ZERO,  # (round 11: its post_run_cell callback is left armed: 0/23 now)
     # probing, round 9 (each 23/23 before): sys.orig_argv was the grader's own command line; garbage whose __del__
     # makes more of it, set off in a kernel by the next cell's collections, was left armed unseen
     "tamper_detect_orig_argv": {"test_reconcile": 4, "test_incident_fix": 1},
@@ -461,7 +463,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_alarm": "留下的定时回调",
     "tamper_resend_call_later": "留下的定时回调",
     "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
-    "tamper_resend_post_run_cell": "却通过 execute_tool 执行了",
+    "tamper_resend_post_run_cell": "在解释器里留下了IPython 以后自己会调用的函数",
     "tamper_exhaust": "留下的进程 3 秒后还在运行",
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
     "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",

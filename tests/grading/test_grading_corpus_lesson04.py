@@ -196,7 +196,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 8 (each 25/25 before): what a kernel runs around and between cells, which the grader did not.
     # IPython's post_run_cell resends after the cell, tornado's IOLoop.call_later 20 s later; no running asyncio
     # loop told the grader apart
-    "tamper_resend_post_run_cell": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
+    # (round 11: its callback, registered as the cell is defined, is left armed in every process: 0/25 now)
+    "tamper_resend_post_run_cell": ZERO,
     "tamper_resend_tornado_later": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_no_event_loop": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     # probing, round 9 (25/25 before): what a kernel does when run_agent is run again after an interrupt, the same
@@ -296,7 +297,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
     "tamper_resend_tornado_later": "留下的定时回调",
-    "tamper_resend_post_run_cell": "对账又让服务器收到了 1 封",
+    "tamper_resend_post_run_cell": "在解释器里留下了IPython 以后自己会调用的函数",
     "tamper_resend_audithook": "在解释器里留下了审计钩子",
     "tamper_resend_gc_callback": "在解释器里留下了垃圾回收回调",
     "tamper_resend_setprofile": "在解释器里留下了性能分析或跟踪函数",
