@@ -13,7 +13,7 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
   each cell in, between IPython's events before and after a cell, and that goes on running between cells;
 - `as_in_a_kernel(...)`: the cells' code is `__main__`, sys.argv and sys.orig_argv are ipykernel's, IPython's names
   are there;
-- `cell_file(source)`: where a kernel says a cell's code comes from;
+- `cell_file(source, pid)`: where a kernel says a cell's code comes from;
 - `proc_entries(...)`: a /proc for the steps: the student's process and its parent (pid 1, a Jupyter
   server), with the machine's own cpuinfo, meminfo, uptime and the like (each step binds the live ones).
 - `runtime_files(...)`: the Jupyter runtime folder sys.argv names, with the kernel's connection file in it
@@ -308,9 +308,10 @@ def kernel_history(namespace: dict, shell, sources: list):
         shell.execution_count = len(sources)
 
 
-def cell_file(source: str) -> str:
-    """Where a kernel says a cell's code comes from (its functions' co_filename): ipykernel_<pid>/<hash>.py."""
-    return f"/tmp/ipykernel_{os.getpid()}/{zlib.crc32(source.encode())}.py"
+def cell_file(source: str, pid: int | None = None) -> str:
+    """Where a kernel says a cell's code comes from (its functions' co_filename): ipykernel_<pid>/<hash>.py, with
+    this process's pid unless `pid` names another."""
+    return f"/tmp/ipykernel_{os.getpid() if pid is None else pid}/{zlib.crc32(source.encode())}.py"
 
 
 def proc_entries(pid: int, status: str, stat: str, cgroup: str, argv: list, executable: str) -> dict:

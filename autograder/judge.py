@@ -67,7 +67,7 @@ class GradingRun:
 
         self.sandbox = sandbox
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
-        self.cells = sandbox_cells(submission, layout)
+        self.cells = sandbox.compiled(sandbox_cells(submission, layout))
         self.written = submission.written
         self.history = submission.history
         self.decor = notebook_folder_files(lesson.source_notebook.parent, lesson.notebook, submission.notebook,

@@ -120,6 +120,10 @@ class Cell(TypedDict, total=False):
     name: str
     source: str
     ran: int  # how many of the notebook's code cells a kernel has run once it has run this one (Job.history)
+    # the source compiled once by the grader (autograder.sandbox.compiled_cells): marshal's bytes in base64, and the
+    # co_filename they were compiled under; a step's process uses them only if that is the name it gives the cell
+    code: str
+    file: str
 
 
 class Step(TypedDict, total=False):

@@ -28,6 +28,8 @@ folder after each step, the checkpoint file at each model and tool call. A step 
 killed when its time is up; a definition cell that hangs or kills the process is left out from
 then on, and the step runs again without it.
 """
+import binascii
+import marshal
 import os
 import secrets
 import shutil
@@ -35,6 +37,7 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 from course import TOOLS, MailServer
@@ -44,7 +47,7 @@ from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .child import TEMP_NAME_LETTERS
 from .folder import Folder, Places
-from .guise import (STUDENT_NAME, STUDENT_PIDS, etc_files, kernel_argv, proc_entries, runtime_files,
+from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, kernel_argv, proc_entries, runtime_files,
                     write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
@@ -110,6 +113,15 @@ class Sandbox:
             server.sandbox = self
             threading.Thread(target=server.serve_forever, daemon=True).start()
         self.zygote = Zygote(self)
+
+    def compiled(self, cells: list) -> list:
+        """`cells` with their code compiled here, once per submission, rather than in each of its some 30 step
+        processes: under the name the student's process gives each cell (guise.cell_file with its pid, known only with
+        isolation). A cell that does not compile, or warns as it compiles, is left to the step's process: its error or
+        warning is the student's there, as in a notebook."""
+        if not self.isolated:
+            return cells
+        return [{**cell, **_compiled(cell["source"], self.student_pid)} for cell in cells]
 
     def zygote_hello(self, pid: int):
         if self.zygote_pid is None:
@@ -317,6 +329,21 @@ class Sandbox:
 
     def __exit__(self, *exc_info):
         self.close()
+
+
+def _compiled(source: str, pid: int) -> dict:
+    """{"code", "file"} of protocol.Cell for `source`, or {} if it does not compile cleanly; as the step's process
+    compiles it (no inherited future flags, the interpreter's default optimisation there)."""
+    file = cell_file(source, pid)
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        try:
+            code = compile(source, file, "exec", dont_inherit=True, optimize=0)
+        except Exception:  # SyntaxError, a null byte, nesting too deep: the step's process raises it for the student
+            return {}
+    if warned:
+        return {}
+    return {"code": binascii.b2a_base64(marshal.dumps(code), newline=False).decode("ascii"), "file": file}
 
 
 def _under_tmp() -> list:

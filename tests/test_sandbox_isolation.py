@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder import zygote
+from autograder.guise import cell_file
 from autograder.judge import left_running_feedback
 from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
@@ -243,6 +244,26 @@ def test_modules_are_read_as_in_a_notebook(sandbox):
     source = ("import importlib._bootstrap_external as machinery\n"
               "def reader():\n    return machinery.FileLoader.get_data.__code__.co_filename\n")
     assert value(run(sandbox, source, call("reader"))) == machinery.FileLoader.get_data.__code__.co_filename
+
+
+def test_cells_are_compiled_once_by_the_grader_under_the_name_the_step_gives_them(sandbox):
+    """Sandbox.compiled compiles each cell once per submission; a step's process runs that code only when it was
+    compiled under the name the process gives the cell (guise.cell_file, its pid), else compiles the source itself. A
+    cell that does not compile, or warns as it compiles, is left to the step's process: its error is the student's."""
+    source = "def where():\n    return [VALUE, where.__code__.co_filename]\nVALUE = 'source'\n"
+    [cell] = sandbox.compiled([{"name": "code", "source": source}])
+    assert cell["file"] == cell_file(source, sandbox.student_pid)
+    [other] = sandbox.compiled([{"name": "code", "source": source.replace("'source'", "'grader'")}])
+
+    def seen(code_file):
+        cells = [{"name": "code", "source": source, "code": other["code"], "file": code_file}]
+        scenario = Scenario("t", steps=[call("where")])
+        return value(sandbox.run(scenario, cells, SubmissionTrouble(), ()))
+
+    assert seen(cell["file"]) == ["grader", other["file"]]
+    assert seen(cell_file(source, sandbox.student_pid + 1)) == ["source", cell["file"]]
+    assert sandbox.compiled([{"name": "a", "source": "x = '\\d'\n"}, {"name": "b", "source": "def (:\n"}]) == [
+        {"name": "a", "source": "x = '\\d'\n"}, {"name": "b", "source": "def (:\n"}]
 
 
 def test_the_student_has_an_account_and_localhost_as_on_their_own_machine(sandbox):
