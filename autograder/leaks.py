@@ -14,6 +14,7 @@ from .lessons import DEFAULT, LESSONS
 
 HIDDEN_TESTS = DEFAULT.hidden_tests
 MIN_LENGTH = 24  # shorter lines (`return cp`, `import json`) are common in anybody's code
+KEY_LENGTH = 12  # private lines are looked up by their first this many characters (at most MIN_LENGTH)
 MAX_CLEAN_LINES = 200_000  # remembered clean lines, a few tens of MB at most
 
 
@@ -60,6 +61,12 @@ class PrivateLines:
         self.hidden_lines = {line for line in hidden if private(line)}
         self.solution_lines = {line for line in solutions if private(line)}
         self._private = self.hidden_lines | self.solution_lines
+        # A private line is in a text line exactly when, at some place, the text holds its first KEY_LENGTH characters
+        # and the line from there: the text's few places are looked up, not each of the thousands of private lines.
+        self._by_key = {}
+        for line in self._private:
+            self._by_key.setdefault(line[:KEY_LENGTH], []).append(line)
+        self._keys = frozenset(self._by_key)
         # Lines of text already found to hold no private line. A private line has no line break, so it is in a
         # text exactly when it is in one of the text's lines; and most of what every student receives (the
         # feedback page's styles, the lesson's own cells and messages) is the same for the whole class.
@@ -70,7 +77,8 @@ class PrivateLines:
         for line in set(html.unescape(text).splitlines()):
             if line in self._clean:
                 continue
-            hits = {private for private in self._private if private in line}
+            keys = {line[at:at + KEY_LENGTH] for at in range(len(line) - KEY_LENGTH + 1)} & self._keys
+            hits = {private for key in keys for private in self._by_key[key] if private in line}
             if hits:
                 found |= hits
             elif len(self._clean) < MAX_CLEAN_LINES:

@@ -21,7 +21,7 @@ from autograder.hidden_tests.crashes import sized_without_writes
 from autograder.hidden_tests.test_save_load import (check_no_leaks, descriptors_left_open, leak_advice, save_leftovers,
                                                      temporary_elsewhere)
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
-from autograder.leaks import HIDDEN_TESTS, PrivateLines, private_lines
+from autograder.leaks import HIDDEN_TESTS, KEY_LENGTH, PrivateLines, private_lines
 from autograder.lessons import lesson
 from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
                                      load_module, load_reference, names_changed)
@@ -252,6 +252,9 @@ def test_leak_check_remembers_clean_lines_but_still_finds_a_private_line_anywher
     assert lines.any_in(page.replace("3 / 5", "3 / 5 " + hidden_line)) == [hidden_line]  # inside a known line
     assert lines.any_in(page + hidden_line) == [hidden_line]  # a known line, and more after it
     assert lines.hidden_test_code_in(page + "\r\n" + hidden_line + "\r\n") == [hidden_line]
+    # looked up by their first characters: two in one line are both found, the start of a third alone is not one
+    first, second, third = sorted(lines.hidden_lines)[:3]
+    assert lines.hidden_test_code_in(f"{third[:-1]} {first}{second} {third[:KEY_LENGTH]}") == sorted({first, second})
 
 
 def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
