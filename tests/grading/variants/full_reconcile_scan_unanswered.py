@@ -1,4 +1,4 @@
-"""满分：reconcile 不只信 pendingToolUse，而是用一个生成器找出最后一条 assistant 消息里还没有 tool_result 的 tool_use
+"""满分：reconcile 不只信 pendingToolUse，而是用一个生成器找出对话末尾那条 assistant 消息中尚无 tool_result 配对的 tool_use
 （每次响应最多一个，所以就是 pendingToolUse 那一个），按它的名字和参数处理：只读的再执行，其余补 is_error、说明结果未知。"""
 # %% reconcile
 def _unanswered(messages):
