@@ -317,7 +317,9 @@ class _DiskEvents:
     checkpoint's, are all read off what happened. A file
     opened with O_SYNC or O_DSYNC is on disk as each write returns (POSIX), so its
     rename counts as renaming a file fsynced just before; a pwritev with RWF_DSYNC or
-    RWF_SYNC (Linux) is on disk when it returns, as if the file were fsynced then.
+    RWF_SYNC (Linux) is on disk when it returns, as if the file were fsynced then. Linux's
+    os.sync() returns once every file system is written out: every file and folder the checks
+    made counts as fsynced then.
     """
 
     SYNCED_WRITES = os.O_SYNC | getattr(os, "O_DSYNC", 0) if hasattr(os, "O_SYNC") else 0
@@ -363,6 +365,20 @@ class _DiskEvents:
             return real(fd)
         return fsync
 
+    def _sync(self, real):
+        def sync():
+            real()
+            for folder in _scratch_folders:
+                for place in (folder, *folder.rglob("*")):
+                    status = place.lstat()
+                    if stat.S_ISDIR(status.st_mode):
+                        self.events.append(("fsync", "folder"))
+                        self.folders.append((len(self.events) - 1, (status.st_dev, status.st_ino)))
+                    elif stat.S_ISREG(status.st_mode):
+                        self.events.append(("fsync", "file"))
+                        self.sizes.append(status.st_size)
+        return sync
+
     def _rename(self, real):
         def rename(source, target, *args, **kwargs):
             if os.path.abspath(source) in self.synced_writes:
@@ -378,13 +394,14 @@ class _DiskEvents:
         """Watch os's calls; also where `function`'s module keeps one of them under a name of its own
         (`sync_data = os.fdatasync`, `from os import replace`), bound before the watch began."""
         real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename", "open", "unlink",
-                                                     "remove", "pwritev") if hasattr(os, name)}
+                                                     "remove", "pwritev", "sync") if hasattr(os, name)}
         wrapped = {"fsync": self._fsync(real["fsync"]), "fdatasync": self._fsync(real["fdatasync"]),
                    "replace": self._rename(real["replace"]), "rename": self._rename(real["rename"]),
                    "open": self._open(real["open"]), "unlink": self._unlink(real["unlink"]),
                    "remove": self._unlink(real["remove"])}
-        if "pwritev" in real:  # not on Windows
+        if "pwritev" in real:  # neither is on Windows
             wrapped["pwritev"] = self._pwritev(real["pwritev"])
+            wrapped["sync"] = self._sync(real["sync"])
         names = getattr(function, "__globals__", {})
         kept = {key: value for key, value in names.items()
                 if any(value is original for original in real.values())}
@@ -465,7 +482,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
                                          "数据可能还在操作系统的缓存里，没有写到磁盘上。")
     expect(any(i < renamed for i in file_synced),
            "改名之前没有对临时文件 fsync：断电之后，名字可能已经指向新文件，新文件的内容却还没落盘。")
-    synced, written = max(disk.sizes, default=0), target.stat().st_size
+    synced = max((size for i, size in zip(file_synced, disk.sizes) if i < renamed), default=0)  # one size per fsync
+    written = target.stat().st_size
     expect(synced >= written,
            f"fsync 临时文件的那一刻，文件里只有 {synced} 字节，保存完的文件却有 {written} 字节："
            "fsync 之后又写进了内容，断电时这部分可能丢失。多半是 Python 自己缓冲区里的内容在关闭文件时才写出：先 flush，再 fsync。")

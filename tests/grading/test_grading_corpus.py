@@ -33,6 +33,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_class_agent": {},
     "full_list_blocks": {},
     "full_o_sync_save": {},  # durable through O_SYNC writes, without fsync of the file
+    "full_save_os_sync": {},  # os.sync() before and after the rename: Linux waits for every file system
     "full_save_pwrite_bytes": {},  # thousands of one-byte pwrites, then fsync, os.replace, fsync of the folder
     "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
     "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined
@@ -56,6 +57,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_quiz_experiment_first": {},  # the quiz cell first asks the notebook's client, then answers
     "full_extra_loop_table": {},  # ACTIONS filled by a top-level for over READ_ONLY_TOOLS (18/23 before)
     "wrong_save_fsync_after_replace": {"test_save_load": 3},  # a power cut after the rename: an empty file
+    "wrong_save_os_sync_before_flush": {"test_save_load": 3},  # os.sync() while json.dump's bytes are still buffered
     "wrong_save_folder_fsync_before_rename": {"test_save_load": 3},  # a power cut after it returned: the old one
     "wrong_load_oserror_as_value_error": {"test_save_load": 3},  # a folder at the path: IsADirectoryError is due
     "wrong_reconcile_empty_unknown": {"test_reconcile": 4},
@@ -502,6 +504,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_event_forge_done": "报告了两次结果",
     "wrong_agent_client_default_at_definition": "client 是 None 时要用 make_client() 造一个",
     "wrong_save_fsync_after_replace": "之后再改名",
+    "wrong_save_os_sync_before_flush": "之后再改名",
     "wrong_save_folder_fsync_before_rename": "改名之后还要 fsync 所在的文件夹",
     "wrong_load_oserror_as_value_error": "原样抛出去",
     "wrong_reconcile_empty_unknown": "content 里写一句话",

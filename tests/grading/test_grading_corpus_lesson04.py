@@ -31,6 +31,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_recovery_logs_each_call": {},  # ... to a log it opens at each call: a line of text is no side effect
     "full_append_dirsync_first_two_writes": {},
     "full_fdatasync_pathlib": {},
+    "full_os_sync_parent_ledger": {},  # os.sync() instead of fsyncing the file and the folder (the notebook's check too)
     "full_positional_key_keyword_lookup": {},
     "full_styled_classes_logging": {},
     "full_dataclass_generator": {},
