@@ -602,7 +602,11 @@ def _reach_the_grader(job: Job, post, plain, given: list):
     def answer(args, kwargs):
         body = _arguments(_ANSWER, args, kwargs).get("body")
         transport = _calling_transport()
-        route = ModelRoute.GIVEN if any(t is transport for t in given) else ModelRoute.DEFAULT
+        route = ModelRoute.DEFAULT
+        if given and any(t is transport for t in given[-1]):
+            route = ModelRoute.GIVEN
+        elif any(t is transport for passed_in in given for t in passed_in):
+            route = ModelRoute.EARLIER
         try:
             request = {"route": route, "body": plain(body)}
         except NotPlain as exc:
@@ -649,11 +653,11 @@ def _define_and_perform(job: Job, post, plain, describe, loop):
     def event(wait=True, **payload):
         return post(Endpoint.EVENT, payload, wait)
 
-    given = []  # the transports of the clients the grader passed in
+    given = []  # for each step so far, the transports of the clients the grader passed in to it
 
     def given_client():
         client = _make_client()
-        given.append(client._client._transport)
+        given[-1].append(client._client._transport)
         return client
 
     def case_lookup(name, key):
@@ -696,6 +700,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop):
     for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
         event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []
+        given.append([])
         result = run_as_a_cell(loop, _shell, running,
                                lambda: _perform(step, namespace, workdir, given_client, case_lookup, plain, describe))
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)

@@ -41,7 +41,8 @@ class Endpoint(_Name):
 
 class ModelRoute(_Name):
     """Which client a model request came through."""
-    GIVEN = "given"  # the client the scenario passed in
+    GIVEN = "given"  # the client the scenario passed in to this step
+    EARLIER = "earlier"  # one it passed in to an earlier step in the same process
     DEFAULT = "default"  # any other, such as one from course.make_client()
 
 

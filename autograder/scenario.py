@@ -77,7 +77,7 @@ class Outcome:
     scenario: Scenario
     steps: list  # one dict per step: status, value / error / detail, args_after, seconds
     # "at": where strace's log ended when the grader got the call, to order it against fs_events
-    # {"step", "client" ("given" | "make_client"), "messages", "params" (the rest of the request), "status", "reply",
+    # {"step", "client" ("given" | "earlier" | "make_client"), "messages", "params" (the rest of the request), "status", "reply",
     #  "snapshot", "at"}
     model_calls: list
     tool_calls: list  # {"step", "name", "input", "key", "output", "snapshot", "ledgers" ({path: text}), "at"}

@@ -28,6 +28,7 @@ ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a
 CELL_TIMEOUT = 10.0  # defining one answer cell; `%matplotlib inline` alone (imports, a font cache) took over 5 s at load 20
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
 STARTUP_TIMEOUT = 30.0
+CLIENT_LABELS = {ModelRoute.GIVEN: "given", ModelRoute.EARLIER: "earlier"}  # the model calls' "client"; else "make_client"
 LINGER = 3.0  # seconds what a step leaves behind (threads, then processes) is still watched after it returned
 # After a step returned, the watch over what it left ends by itself (LINGER for the threads, then as long for the
 # processes), whatever time the step had left: a deadline cutting it short could not tell a thread still running from a
@@ -246,7 +247,7 @@ class ScenarioRun:
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step,
-                                     "client": "given" if payload.get("route") == ModelRoute.GIVEN else "make_client",
+                                     "client": CLIENT_LABELS.get(payload.get("route"), "make_client"),
                                      "messages": messages, "status": status, "reply": reply,
                                      "params": {key: value for key, value in body.items() if key != "messages"},
                                      "snapshot": snapshot, "seq": self.sequence, "at": at})

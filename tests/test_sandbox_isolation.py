@@ -747,18 +747,27 @@ def test_malformed_requests_get_an_error_and_cost_the_grader_nothing(sandbox):
 CLIENTS = '''
 import course
 
-def ask(client):
-    for each in (client, course.make_client()):
-        each.messages.create(model="claude-sonnet-4-6", max_tokens=100,
-                             messages=[{"role": "user", "content": "你好"}])
+kept = []
+
+def ask(client=None):
+    kept.append(client)
+    for each in (kept[0], client, course.make_client()):
+        if each is not None:
+            each.messages.create(model="claude-sonnet-4-6", max_tokens=100,
+                                 messages=[{"role": "user", "content": "你好"}])
     return client is not course.make_client()
 '''
 
 
 def test_model_calls_say_which_client_made_them(sandbox):
-    outcome = run(sandbox, CLIENTS, call("ask", {"$client": True}))
-    assert value(outcome) is True
-    assert [c["client"] for c in outcome.model_calls] == ["given", "make_client"]
+    """The client passed in to this step, one passed in to an earlier step of the process, or any other."""
+    outcome = run(sandbox, CLIENTS, *[{**step, "batch": "one process"}
+                                      for step in (call("ask", {"$client": True}), call("ask", {"$client": True}),
+                                                   call("ask"))])
+    assert value(outcome, 0) is True
+    assert [c["client"] for c in outcome.model_calls] == ["given", "given", "make_client",
+                                                          "earlier", "given", "make_client",
+                                                          "earlier", "make_client"]
     assert all(c["status"] == 200 for c in outcome.model_calls)
 
 

@@ -341,7 +341,7 @@ def dangling_problem(grading, outcome, index: int) -> str | None:
     given = step["kwargs"].get("client") is not None
     # a given client never used at all is test_fresh_start's to judge: here, one kept from an earlier run
     ignored = any(c.get("client") != "given" for c in grading.outcome("agent_fresh").model_calls)
-    astray = [c for c in calls if (c.get("client") == "given") != given and not (given and ignored)]
+    astray = [c for c in calls if c.get("client") != ("given" if given else "make_client") and not (given and ignored)]
     if astray:
         return ("同一个进程里先后几次运行 run_agent，" + (
             "这一次传进来了 client，你的 run_agent 却没有用它调用模型" if given else

@@ -368,6 +368,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_tmp_named_by_turns": {"test_save_load": 3},  # <path>.<turns>.tmp, O_EXCL: a kill leaves it
     "wrong_reconcile_ids_done_once": {"test_reconcile": 3},  # a tool_use id seen before only clears pendingToolUse
     "wrong_agent_client_cached_global": {"test_run_agent": 4},  # the first client kept in a global
+    "wrong_agent_client_first_given_kept": {"test_run_agent": 4},  # the first client passed in, kept for later runs
     "wrong_agent_state_cache_by_path": {"test_run_agent": 3},  # the state kept per path in memory, not loaded
     "wrong_agent_finished_unless_result": {"test_run_agent": 4},  # "done" unless the last block is a tool_result
     "wrong_error_prefix_english": {"test_run_agent": 4, "test_reconcile": 4},  # "Error"/"ERROR" is a failure too
@@ -455,6 +456,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_tmp_named_by_turns": "(同一个 state（turns 和被杀时一样）, path)：save_checkpoint 抛出了 FileExistsError",
     "wrong_reconcile_ids_done_once": "在同一个进程里第二次对账",
     "wrong_agent_client_cached_global": "不要把 client 存在全局变量里",
+    "wrong_agent_client_first_given_kept": "这一次传进来了 client，你的 run_agent 却没有用它",
     "wrong_agent_state_cache_by_path": "要用 load_checkpoint(path) 读磁盘上此刻的检查点",
     "wrong_agent_finished_unless_result": "只有最后一条是 assistant 消息时才原样返回",
     "wrong_error_prefix_english": "以英文的 ERROR 开头",
