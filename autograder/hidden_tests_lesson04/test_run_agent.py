@@ -101,7 +101,7 @@ def result_for(messages, call_id: str):
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
-    """发信任务从头跑：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好"""
+    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好"""
     outcome = grading.outcome("agent_email")
     state = final(outcome, 0)
     check_counters(outcome, state, 0, "发信任务从头跑")
@@ -124,6 +124,21 @@ def test_sends_through_the_ledger(grading):
     expect(message is None, message)
     message = effects_problem(grading, grading.outcome("agent_effects"), 0)
     expect(message is None, message)
+    for runs in (outcome, grading.outcome("agent_effects")):
+        message = client_problem(runs)
+        expect(message is None, message)
+
+
+def client_problem(outcome) -> str | None:
+    """What is wrong if a run called the model through a client other than the one passed in to it (every run here
+    is given one): one of its own from make_client(), or one kept from an earlier run in the same process."""
+    astray = {c.get("client") for c in outcome.model_calls} - {"given"}
+    if not astray:
+        return None
+    return ("run_agent 调用模型用的不是这一次传进来的 client，而是"
+            + ("同一个进程里之前某次运行传进来的那个" if astray == {"earlier"} else "自己用 make_client() 另造的")
+            + "：调用方传进 client（notebook 里崩溃用的替身、重启时的计数客户端），就要用它；只有 client 是 None 时才 "
+              "make_client()，也不要把 client 存在全局变量里留给以后")
 
 
 def outcome_after_save_b(outcome, call_id: str) -> str | None:
