@@ -456,10 +456,13 @@ def _task_text(messages: list) -> str:
     return "".join(b.get("text", "") for b in content_blocks(messages[0]) if b.get("type") == "text")
 
 
-def _usage(context: str, content: list) -> dict:
+def usage(request: dict, content: list) -> dict:
+    """The usage the offline model reports for answering `request` with `content`."""
     # A made-up but steady rate, calibrated so that a run resumed from the lesson's
     # sample checkpoints reports numbers close to theirs (cpA 18420, cpB 19310).
     # The other fields are the ones a real response carries; this model caches nothing.
+    context = json.dumps([request.get("system", ""), request.get("tools", []), request.get("messages") or []],
+                         ensure_ascii=False)
     output_tokens = len(json.dumps(content, ensure_ascii=False)) // 2
     return {"input_tokens": 12_100 + len(context) * 3 // 2,
             "cache_creation_input_tokens": 0,
@@ -492,7 +495,6 @@ def scripted_reply(request: dict) -> dict:
         content = [{"type": "text", "text": text},
                    {"type": "tool_use", "id": new_id("toolu_01"), "name": name, "input": tool_input}]
         stop_reason = "tool_use"
-    context = json.dumps([request.get("system", ""), request.get("tools", []), messages], ensure_ascii=False)
     return {
         "id": new_id("msg_01"),
         "type": "message",
@@ -501,7 +503,7 @@ def scripted_reply(request: dict) -> dict:
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": None,
-        "usage": _usage(context, content),
+        "usage": usage(request, content),
     }
 
 

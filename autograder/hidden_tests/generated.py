@@ -40,7 +40,7 @@ from hypothesis.internal.conjecture import providers
 
 from autograder.contract import CHECKPOINT_FIELDS
 from course.checks_ledger import EFFECT_TOOLS
-from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES
+from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, request_params, usage
 from autograder.scenario import FileData
 from autograder.sandbox import scratch_folder
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
@@ -168,12 +168,13 @@ def alternating(*cases: dict):
     both lengths and both wordings, and any four each pairing of them, whatever the seed. Every one with earlier
     turns has an earlier call of the dangling call's tool with another input: the first of its calls in the
     order 1, 5, 9, ..., the last in the order 3, 7, ... (a lookup in the history finds it, either way); and the
-    very dangling call (its name and input), made and answered without is_error, in another earlier turn."""
+    very dangling call (its name and input), made and answered without is_error, in another earlier turn. The
+    counters are as a run saves them in the order y, y, n, n, y, y, ... (counted_as_run): both with either length."""
     return st.tuples(*(checkpoints(**case, exchanges=(0, 0) if number % 2 == 0 else (2, 5),
                                    task=(EMAIL_WORDING, OTHER_WORDING)[(number + number // 2) % 2],
                                    after_call=(number + 1) // 2 % 2 == 1,
                                    same_tool_before=(None, "first", None, "last")[number % 4],
-                                   same_call_before=number % 2 == 1)
+                                   same_call_before=number % 2 == 1, as_run=number // 2 % 2 == 0)
                        for number, case in enumerate(cases)))
 
 
@@ -241,13 +242,15 @@ def _other_input(draw, name: str, tool_input: dict):
 
 @st.composite
 def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
-                after_call: bool = False, same_tool_before: str | None = None, same_call_before: bool = False) -> dict:
+                after_call: bool = False, same_tool_before: str | None = None, same_call_before: bool = False,
+                as_run: bool = False) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
     `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
     `after_call`: the model wrote some text after the dangling call; `same_tool_before` ("first", "last"): the
     first or the last earlier turn called the dangling call's tool with another input; `same_call_before`: another
-    earlier turn made the very dangling call, answered without is_error (which says nothing of the dangling one)."""
+    earlier turn made the very dangling call, answered without is_error (which says nothing of the dangling one);
+    `as_run`: the counters a run saves with this history (counted_as_run), else turns beyond the history's."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
@@ -288,8 +291,24 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
     else:
         messages.append(draw(_assistant([])))
     turns = sum(m["role"] == "assistant" for m in messages) + draw(st.integers(0, 30))
-    return {"version": 1, "task": task, "turns": turns, "tokensUsed": draw(st.integers(0, 200_000)),
-            "messages": messages, "pendingToolUse": dangling}
+    checkpoint = {"version": 1, "task": task, "turns": turns, "tokensUsed": draw(st.integers(0, 200_000)),
+                  "messages": messages, "pendingToolUse": dangling}
+    return counted_as_run(checkpoint) if as_run else checkpoint
+
+
+def counted_as_run(cp: dict) -> dict:
+    """cp with the counters a run of the offline model saves with its history: one turn per assistant message, and
+    tokensUsed its last reply's usage. The notebook's replays save such checkpoints; the incident's scenarios start
+    from one, and so do some drawn ones in every batch, so that no counter tells the grader's checkpoints from the
+    notebook's (probe 12c: a reconcile that behaved only when turns exceeded the assistant messages scored above its
+    twin, tamper_detect_checkpoint_shape)."""
+    replies = [i for i, message in enumerate(cp["messages"]) if message["role"] == "assistant"]
+    cp["turns"] = len(replies)
+    if replies:
+        last = replies[-1]
+        used = usage({**request_params(), "messages": cp["messages"][:last]}, cp["messages"][last]["content"])
+        cp["tokensUsed"] = used["input_tokens"] + used["output_tokens"]
+    return cp
 
 
 

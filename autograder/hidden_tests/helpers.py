@@ -89,7 +89,11 @@ def problem(outcome, index: int, what: str) -> str | None:
         error = step["error"]
         if error["type"] == "BadRequestError":
             return f"{what} 调用模型时，API 返回了 400：{api_advice(error['message'])}"
-        return f"{what} 抛出了 {error['type']}：{short(error['message'], 120)}"
+        standins = outcome.scenario.standins  # the grader's own, as the lesson writes them: say so, or it cannot be redone
+        plain = "load_checkpoint 返回的是普通的 dict 和 list，" if "load_checkpoint" in standins else ""
+        given = (f"（这一步里 {'、'.join(standins)} 是评分器照课文写的版本，{plain}只有其余的是你的代码："
+                 "在 notebook 里换上课文的写法试一试）") if standins else ""
+        return f"{what} 抛出了 {error['type']}：{short(error['message'], 120)}{given}"
     if status == StepStatus.MISSING:
         name = outcome.scenario.steps[index]["name"]
         return missing_message(outcome, name)
@@ -323,15 +327,16 @@ def emails_in_step(outcome, index: int) -> list:
     return [mid for phase, mid in zip(outcome.deliveries, outcome.delivered_ids) if phase == f"step {index}"]
 
 
-def output_said(output) -> str:
+def output_said(output, flag_only: bool = False) -> str:
     """What the feedback says about a tool's output when it is one of the shapes a student may misjudge (an empty
     one, a long one, nothing found, a success that mentions an error or begins with one in English); "" for an
-    ordinary output."""
+    ordinary output. `flag_only`: the feedback is about is_error alone, which a long output has nothing to do with
+    (probe 12a: a stale is_error was told that the content must not be cut short)."""
     if not isinstance(output, str):
         return ""
     if output == "":
         return "（这次 execute_tool 返回的是空字符串，比如读到一个空文件：空的输出也是成功）"
-    if len(output) > 2000:
+    if len(output) > 2000 and not flag_only:
         return f"（这次 execute_tool 返回了 {len(output)} 个字符：整段都要放进 content，不能截短）"
     said = []
     if output.startswith("（没有"):

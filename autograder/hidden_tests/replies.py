@@ -155,7 +155,7 @@ def _sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: lis
         mine is None and wanted is MISSING) else ""
     return (f"{before}你的 run_agent 再调用模型时发出的 messages 和参考答案在同样的回复下发出的不一样："
             f"{where} 你的是 {_shown(where, mine)}，参考答案的是 {_shown(where, wanted)}{dumped}"
-            f"{output_said(_result_output(wanted_messages, where))}")
+            f"{output_said(_result_output(wanted_messages, where), flag_only=where.endswith('.is_error'))}")
 
 
 def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None,

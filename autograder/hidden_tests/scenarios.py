@@ -24,7 +24,7 @@ from autograder.sandbox import Scenario
 from course.checks import TOOL_OUTPUT_SHAPES
 
 from . import generated
-from .generated import (DANGLING, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, asked_again,
+from .generated import (DANGLING, counted_as_run, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, asked_again,
                         checkpoints)
 
 
@@ -262,8 +262,9 @@ def build(max_turns: int, rng) -> dict:
     # the two after it was reconciled, the model asking to send it again (a new id, the same input) and a crash
     # leaving that one dangling too, so a reconcile that answers a name and input only once leaves it unanswered
     as_listed = DANGLING["send_email"].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
-    sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True))
-             for pending in (DANGLING["send_email"], as_listed)]
+    as_run = rng.randrange(2)  # which one has the counters a run saves (counted_as_run), the other more turns
+    sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True, as_run=number == as_run))
+             for number, pending in enumerate((DANGLING["send_email"], as_listed))]
     sends.append(drawn(rng, asked_again(rng.choice(sends))))
     rng.shuffle(sends)
     emails_before = tuple(send["pendingToolUse"]["input"] for send in sends)  # out just before the crash
@@ -309,7 +310,7 @@ def build(max_turns: int, rng) -> dict:
 
     # Level 2. SIGKILL right after send_email delivered, before save point B: the incident itself; then
     # SIGKILL just before the second tool call (grep) runs: a read-only call left dangling.
-    agent("incident_replay", email, before_sending(draw.sample("cpC", email)), runs=2, standins=(),
+    agent("incident_replay", email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2, standins=(),
           crash={"after_tool": "send_email"})
     agent("incident_read_only_crash", meeting, runs=2, standins=(), crash={"before_tool_call": 2})
 
@@ -318,7 +319,7 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_fresh", meeting)
     agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=WITHOUT_CLIENT)
     agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting), client=None)
-    agent("agent_crash_send", resumed_email, before_sending(draw.sample("cpC", email)), runs=2,
+    agent("agent_crash_send", resumed_email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2,
           crash={"after_tool": "send_email"})
     # Resumed with a call of a tool no list names left dangling (it may have had an effect: reconcile runs nothing,
     # answers is_error), on each task, and with send_email left dangling, in shuffled order in one process: neither

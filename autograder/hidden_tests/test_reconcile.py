@@ -57,7 +57,7 @@ def is_error_property(grading, result):
         expect(flag is True, f"重新执行的 {result.tool} 失败了（execute_tool 返回的文本以「错误」开头）：它的 tool_result "
                              f"要带 is_error: True（布尔值），你的是 {written or '没有 is_error'}")
     else:
-        said = output_said(result.calls[0]["output"]) if result.calls else ""
+        said = output_said(result.calls[0]["output"], flag_only=True) if result.calls else ""
         expect(flag is None or flag is False, f"{result.tool} 重新执行成功了，它的结果不应该标 is_error{said}")
 
 

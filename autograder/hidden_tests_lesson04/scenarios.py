@@ -26,7 +26,7 @@ import os
 from hypothesis import strategies as st
 
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
-from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, drawn
+from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
 from autograder.sandbox import Scenario
 from course.checks import TOOL_OUTPUT_SHAPES
 from course.ledger import LEDGER_NAME, delivered_text
@@ -465,11 +465,11 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_resume_no_ledger", email, draw.sample("cpC", email))
 
     # -- the incident: its state (checkpoint at save point A, intent only, the email delivered), and a real kill --
-    incident = draw.sample("cpC", again)
+    incident = counted_as_run(draw.sample("cpC", again))
     pending = incident["pendingToolUse"]
     agent("incident_state", again, incident, standins=(), ledger_text=lines(ledgers.records(pending, ("intent",))),
           emails_before=((dict(pending["input"]), pending["id"]),))
-    agent("incident_replay", again, before_sending(draw.sample("cpC", again)), runs=2, standins=(),
+    agent("incident_replay", again, counted_as_run(before_sending(draw.sample("cpC", again))), runs=2, standins=(),
           crash={"after_tool": "send_email"})
 
     # -- run_agent with the lesson's other tools with effects, which the offline model's script never asks for (it

@@ -57,7 +57,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_quiz_experiment_first": {},  # the quiz cell first asks the notebook's client, then answers
     "full_extra_loop_table": {},  # ACTIONS filled by a top-level for over READ_ONLY_TOOLS (18/23 before)
     "wrong_save_fsync_after_replace": {"test_save_load": 3},  # a power cut after the rename: an empty file
-    "wrong_save_os_sync_before_flush": {"test_save_load": 3},  # os.sync() while json.dump's bytes are still buffered
+    "wrong_save_os_sync_before_flush": {"test_save_load": 3},
+    "wrong_reconcile_mutable_default_result": {"test_reconcile": 4},  # a stale is_error: True carried to a success
+    "wrong_attrdict_state": {"test_run_agent": 2},  # run_agent reads fields as attributes: only its own load gives them  # os.sync() while json.dump's bytes are still buffered
     "wrong_save_folder_fsync_before_rename": {"test_save_load": 3},  # a power cut after it returned: the old one
     "wrong_load_oserror_as_value_error": {"test_save_load": 3},  # a folder at the path: IsADirectoryError is due
     "wrong_reconcile_empty_unknown": {"test_reconcile": 4},
@@ -378,6 +380,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # at, now fails as on a kernel without it (autograder.untraced); ptrace(PTRACE_TRACEME) failed only under strace
     "tamper_reconcile_splice_save": {"test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_ptrace": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_checkpoint_shape": {"test_reconcile": 4, "test_incident_fix": 1},  # turns == assistant messages
     # probing, round 11 (each 23/23 before): resends left to go off later in the notebook by what the grader neither
     # waited for nor counted as armed: a CPU-time timer (SIGPROF), a reader on the kernel's event loop (a 20 s timerfd),
     # IPython's custom exception handler (the next cell that raises)
@@ -447,6 +450,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_finalizer_chain": "wrong_rerun_all_is_error",
     "tamper_reconcile_splice_save": "wrong_reconcile_saves_default",
     "tamper_detect_ptrace": "wrong_incident_rerun",
+    "tamper_detect_checkpoint_shape": "wrong_incident_rerun",
     "tamper_resend_itimer_prof": "wrong_rerun_all_is_error",
     "tamper_resend_loop_reader": "wrong_rerun_all_is_error",
     "tamper_resend_custom_exc": "wrong_rerun_all_is_error",
@@ -457,6 +461,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_ids_done_once": "在同一个进程里第二次对账",
     "wrong_agent_client_cached_global": "不要把 client 存在全局变量里",
     "wrong_agent_client_first_given_kept": "这一次传进来了 client，你的 run_agent 却没有用它",
+    "wrong_attrdict_state": "load_checkpoint 返回的是普通的 dict 和 list",
     "wrong_agent_state_cache_by_path": "要用 load_checkpoint(path) 读磁盘上此刻的检查点",
     "wrong_agent_finished_unless_result": "只有最后一条是 assistant 消息时才原样返回",
     "wrong_error_prefix_english": "以英文的 ERROR 开头",

@@ -49,6 +49,8 @@ NOT_YET_VISIBLE = {
     "wrong_reader_splitlines_u2028", "wrong_reader_strict_utf8", "wrong_reader_strict_utf8_bytewise",
     "wrong_reconcile_corrupt_ledger_as_empty", "wrong_recovery_lookup_truthy",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
+    "wrong_attrdict_state",  # lesson 3: run_agent works only with its own load_checkpoint, which the checks pass it
+    "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
     "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute", "wrong_own_reader_no_truncate",
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again", "wrong_skip_ledger_idempotent",
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
