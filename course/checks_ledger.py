@@ -16,7 +16,8 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
-                     expect, fail, leaves_no_scratch, short, standing_in, text_of, unknown_wording_problem, working_in)
+                     carries_output, expect, fail, leaves_no_scratch, short, standing_in, text_of,
+                     unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -369,7 +370,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             block = _reconcile_once(reconcile, cp, ledger, label)
             delivered = mail.count()
         after = read_ledger(ledger)
-        content, flag = text_of(block.get("content")), block.get("is_error")
+        content, flag = block.get("content"), block.get("is_error")
         if name == "S6":
             expect(spy.names() == ["read_file"], f"{label}：悬空的是只读的 read_file，应该再执行一次（实际：{spy.names()}）。")
             expect(after == twin + records, f"{label}：悬空的是只读工具，重新执行之后台账不动：只读工具不记台账"
@@ -380,15 +381,16 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         if name == "S5":
             expect(not others, f"{label}：服务器答不上来，不能执行 {others}：信可能已经发出。")
             expect(flag is True, f"{label}：服务器答不上来，结果真的未知：tool_result 要带 is_error=True（布尔值），你的是 {short(flag)}。")
-            expect(content.strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
-            wrong = unknown_wording_problem(content)
+            expect(text_of(content).strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
+            wrong = unknown_wording_problem(text_of(content))
             expect(wrong is None, f"{label}：is_error 结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状。")
             continue
         expect(not flag, f"{label}：结果是查得到的，不应该标 is_error——这正是台账要消灭的“未知”。")
         expect(delivered == 1, f"{label}：对账之后邮件服务器一共有 {delivered} 封信，应该正好 1 封。")
         if name == "S1":
             expect(not spy.names(), f"{label}：台账里已经有 outcome，直接复用，不用再执行（你执行了 {spy.names()}）。")
-            expect(content == records[-1]["output"], f"{label}：tool_result 的内容应该就是台账 outcome 里记的 output。")
+            expect(carries_output(content, records[-1]["output"]),
+                   f"{label}：tool_result 要带着台账 outcome 里记的 output（整段，前后加几句话可以）。")
             continue
         if name == "S2":
             # asking by key first, or sending again with the same key (the server answers "already delivered")
@@ -396,14 +398,16 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                    f"{label}：有意图没结果，要先用幂等键问服务器：lookup_effect(\"send_email\", \"{email['id']}\")。")
             expect(not others, f"{label}：信已经送达，重发也只能带同一把键 {email['id']}，你执行了 {short(others)}。")
             answers = {delivered_text(email)} | {c["output"] for c in spy.calls}
-            expect(content in answers, f"{label}：tool_result 的内容应该是服务器的回答（查到的那段文本）。")
+            expect(any(carries_output(content, answer) for answer in answers),
+                   f"{label}：tool_result 要带着服务器的回答（查到的那段文本，整段，前后加几句话可以）。")
         else:  # S3, S4: never reached the server, executed once with the same key
             sends = [c for c in spy.calls if c["name"] == "send_email"]
             expect(len(sends) == 1, f"{label}：服务器上没有这封信，应该执行一次 send_email（实际执行了 {len(sends)} 次）。")
             expect(sends[0]["key"] == email["id"], f"{label}：重新执行要带同一把幂等键 {email['id']}，你传的是 {short(sends[0]['key'])}。")
             expect(_of(sends[0]["ledger"], email["id"], "intent"),
                    f"{label}：执行之前台账里要有这次调用的 intent（走 execute_with_ledger）。")
-            expect(content == sends[0]["output"], f"{label}：tool_result 的内容应该是这次执行返回的文本。")
+            expect(carries_output(content, sends[0]["output"]),
+                   f"{label}：tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）。")
         expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
     print(PASSED)
 
@@ -430,6 +434,6 @@ def check_incident_fix(namespace: dict) -> None:
     expect(delivered == 1, f"重演事故后邮件服务器一共收到 {delivered} 封（崩溃前已经送达 1 封），应该正好 1 封。")
     expect(len(answered) == 1 and answered[0].get("is_error") is not True,
            "悬空的 send_email 得到的是 is_error：服务器明明答得上来（信已送达），结果应该是确定的。")
-    expect(delivered_text(pending) in text_of(answered[0].get("content")),
+    expect(carries_output(answered[0].get("content"), delivered_text(pending)),
            "悬空的 send_email 的结果应该是服务器的回答：按幂等键查到的那段文本（或带同一把键重发时服务器说的「已经送达」）。")
     print(PASSED, "邮件只发了一封，而且结果是确定的")

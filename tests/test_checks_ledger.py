@@ -264,3 +264,29 @@ def test_a_reconcile_in_another_style_passes(namespace, capsys):
     ''')
     checks.check_reconcile(namespace["reconcile"], namespace)
     assert "✓" in capsys.readouterr().out
+
+
+NOTED_RECONCILE = '''
+reference_reconcile = reconcile
+
+def reconcile(cp, ledger):
+    cp = reference_reconcile(cp, ledger)
+    block = cp["messages"][-1]["content"][0]
+    if not block.get("is_error"):
+        block["content"] = "（对账补上的结果）\\n" + block["content"]
+    return cp
+'''
+
+
+def test_words_around_the_output_pass(namespace, capsys):
+    """The contract's one equivalence (course.checks.carries_output): a note before the output, on every path."""
+    define(namespace, NOTED_RECONCILE)
+    checks.check_reconcile(namespace["reconcile"], namespace)
+    checks.check_incident_fix(namespace)
+    assert capsys.readouterr().out.count("✓") == 2
+
+
+def test_words_around_an_output_cut_short_fail(namespace):
+    define(namespace, NOTED_RECONCILE.replace('+ block["content"]', '+ block["content"][:-1]'))
+    fails_with("情况 S1：tool_result 要带着台账 outcome 里记的 output", checks.check_reconcile, namespace["reconcile"],
+               namespace)

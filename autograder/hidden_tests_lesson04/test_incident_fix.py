@@ -7,6 +7,7 @@ run_agent right after the server delivered the email and starts it again.
 """
 import pytest
 
+from autograder.contract import carries_output
 from autograder.protocol import StepStatus
 
 from .helpers import expect, fail, keyed, of, pairing_problem, problem, records_in, returned, short, text_of
@@ -58,10 +59,11 @@ def test_result_is_the_service_answer(grading):
     block = answer_to(state.get("messages"), pending["id"])
     expect(block is not None, "续跑后的对话里，悬空的 send_email 没有得到 tool_result：恢复时要先对账再调用模型")
     expect(block.get("is_error") is not True, "悬空的 send_email 得到的是 is_error：服务器明明答得上来（信已送达），结果是确定的")
-    content = text_of(block.get("content"))
     answers = {c["answer"] for c in outcome.lookups if c["answer"]}
     answers |= {c["output"] for c in outcome.tool_calls if c["name"] == "send_email" and c.get("key") == pending["id"]}
-    expect(content in answers, f"悬空的 send_email 的结果应该是服务器按幂等键给的回答，你的是 {short(content, 60)}")
+    expect(any(carries_output(block.get("content"), answer) for answer in answers),
+           "悬空的 send_email 的结果要带着服务器按幂等键给的回答（整段，前后加几句话可以），"
+           f"你的是 {short(text_of(block.get('content')), 60)}")
     ledger = outcome.scenario.meta["ledger"]
     records, _ = records_in(outcome.files_after.get(ledger))
     elsewhere = ledgers_written_elsewhere(outcome, ledger, pending["id"])

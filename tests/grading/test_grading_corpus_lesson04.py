@@ -263,6 +263,15 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_itimer_virtual": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_input_transformer": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_meta_path": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    # probing, round 12: words around the output in reconcile's tool_result (the contract allows them): 20/25 before,
+    # reuse, record and execute compared the text whole (test_run_agent's recorded resume and the incident too) ...
+    "full_reconcile_notes_source": {},
+    # ... and words around do not make these right: an output cut short, the answer quoted in an is_error "unknown",
+    # the tool run again with its new output, another call's output
+    "wrong_reconcile_reuse_notes_truncated": {"test_reconcile": 4},
+    "wrong_reconcile_record_unknown_quotes_answer": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 1},
+    "wrong_reconcile_reuse_reruns_with_note": {"test_run_agent": 1, "test_reconcile": 4},
+    "wrong_reconcile_notes_other_call": {"test_run_agent": 1, "test_reconcile": 2},  # as wrong_reuse_other_call
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -388,6 +397,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_itimer_virtual": "在解释器里留下了按 CPU 时间计时的定时器",
     "tamper_resend_input_transformer": "在解释器里留下了IPython 以后自己会调用的函数",
     "tamper_resend_meta_path": "在解释器里留下了解释器以后自己会调用的函数",
+    "wrong_reconcile_reuse_notes_truncated": "整段、不截短",
+    "wrong_reconcile_record_unknown_quotes_answer": "不应该标 is_error",
+    "wrong_reconcile_reuse_reruns_with_note": "却又执行了",
 }
 
 
