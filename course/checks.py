@@ -23,10 +23,13 @@ import json
 import os
 import re
 import shutil
+import site
 import stat
 import sys
+import sysconfig
 import tempfile
 import threading
+import types
 import unicodedata
 from pathlib import Path
 
@@ -286,7 +289,9 @@ _scratch_folders: list = []  # made by the checks now running; each check remove
 
 
 def _scratch(prefix: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    """A new folder for a check, its path resolved: an answer that resolves the path it is given (the temporary
+    folder is reached through a symlink on a Mac: /var -> /private/var) still names the same one."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix)).resolve()
     _scratch_folders.append(folder)
     return folder
 
@@ -311,10 +316,12 @@ class _DiskEvents:
     """Records fsyncs (of a file or of a folder), renames and deletions while a save runs.
 
     `sizes` holds the file's size at each of its fsyncs, `sources` the folder each
-    rename moved a file out of, `folders` which folder each folder fsync was (its
-    event's index and (st_dev, st_ino)): what a power cut would keep, whether the rename
-    stayed in one folder (one file system) and whether the folder made durable is the
-    checkpoint's, are all read off what happened. A file
+    rename moved a file out of (its identity, and its path unless only a descriptor named it),
+    `folders` which folder each folder fsync was (its event's index and identity): what a power
+    cut would keep, whether the rename stayed in one folder (one file system) and whether the
+    folder made durable is the checkpoint's, are all read off what happened. A file's or a
+    folder's identity is its (st_dev, st_ino), so a name given with dir_fd (openat, renameat)
+    or through a symlink is the file it names. A file
     opened with O_SYNC or O_DSYNC is on disk as each write returns (POSIX), so its
     rename counts as renaming a file fsynced just before; a pwritev with RWF_DSYNC or
     RWF_SYNC (Linux) is on disk when it returns, as if the file were fsynced then. Linux's
@@ -327,13 +334,14 @@ class _DiskEvents:
 
     def __init__(self):
         self.events, self.sizes, self.sources, self.folders = [], [], [], []
-        self.synced_writes = set()  # absolute paths opened with O_SYNC / O_DSYNC
+        self.synced_writes = set()  # identities of the files opened with O_SYNC / O_DSYNC
 
     def _open(self, real):
         def open_(path, flags, *args, **kwargs):
-            if flags & self.SYNCED_WRITES and isinstance(path, (str, os.PathLike)):
-                self.synced_writes.add(os.path.abspath(path))
-            return real(path, flags, *args, **kwargs)
+            fd = real(path, flags, *args, **kwargs)
+            if flags & self.SYNCED_WRITES:
+                self.synced_writes.add(_identity(os.fstat(fd)))
+            return fd
         return open_
 
     def _pwritev(self, real):
@@ -347,8 +355,8 @@ class _DiskEvents:
 
     def _unlink(self, real):
         def unlink(path, *args, **kwargs):
-            if isinstance(path, (str, os.PathLike)):
-                self.events.append(("unlink", Path(path).name))
+            if isinstance(path, (str, bytes, os.PathLike)):
+                self.events.append(("unlink", _name(path)))
             return real(path, *args, **kwargs)
         return unlink
 
@@ -361,7 +369,7 @@ class _DiskEvents:
             if kind == "file":
                 self.sizes.append(status.st_size)
             else:
-                self.folders.append((len(self.events) - 1, (status.st_dev, status.st_ino)))
+                self.folders.append((len(self.events) - 1, _identity(status)))
             return real(fd)
         return fsync
 
@@ -373,26 +381,35 @@ class _DiskEvents:
                     status = place.lstat()
                     if stat.S_ISDIR(status.st_mode):
                         self.events.append(("fsync", "folder"))
-                        self.folders.append((len(self.events) - 1, (status.st_dev, status.st_ino)))
+                        self.folders.append((len(self.events) - 1, _identity(status)))
                     elif stat.S_ISREG(status.st_mode):
                         self.events.append(("fsync", "file"))
                         self.sizes.append(status.st_size)
         return sync
 
     def _rename(self, real):
-        def rename(source, target, *args, **kwargs):
-            if os.path.abspath(source) in self.synced_writes:
+        def rename(source, target, *, src_dir_fd=None, dst_dir_fd=None):
+            try:
+                moved = os.stat(source, dir_fd=src_dir_fd, follow_symlinks=False)
+                parent = os.path.dirname(os.fsdecode(source)) or "."
+                folder = _identity(os.stat(parent, dir_fd=src_dir_fd))
+                shown = os.path.abspath(parent) if src_dir_fd is None or os.path.isabs(parent) else None
+                name = _name(target)
+            except (OSError, TypeError):  # the rename itself fails, and says why
+                return real(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+            if _identity(moved) in self.synced_writes:
                 self.events.append(("fsync", "file"))
-                self.sizes.append(os.stat(source).st_size)
-            self.events.append(("rename", Path(target).name))
-            self.sources.append(Path(os.path.abspath(source)).parent)
-            return real(source, target, *args, **kwargs)
+                self.sizes.append(moved.st_size)
+            self.events.append(("rename", name))
+            self.sources.append((folder, shown))
+            return real(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
         return rename
 
     @contextlib.contextmanager
     def watching(self, function=None):
-        """Watch os's calls; also where `function`'s module keeps one of them under a name of its own
-        (`sync_data = os.fdatasync`, `from os import replace`), bound before the watch began."""
+        """Watch os's calls; also where `function` finds one of them bound before the watch began under a name of
+        its own (`sync_data = os.fdatasync`, `from os import replace` in a module, a default `_sync=os.fsync`, a
+        factory's `fsync` in a closure: the places _swap_held looks at)."""
         real = {name: getattr(os, name) for name in ("fsync", "fdatasync", "replace", "rename", "open", "unlink",
                                                      "remove", "pwritev", "sync") if hasattr(os, name)}
         wrapped = {"fsync": self._fsync(real["fsync"]), "fdatasync": self._fsync(real["fdatasync"]),
@@ -402,26 +419,88 @@ class _DiskEvents:
         if "pwritev" in real:  # neither is on Windows
             wrapped["pwritev"] = self._pwritev(real["pwritev"])
             wrapped["sync"] = self._sync(real["sync"])
-        names = getattr(function, "__globals__", {})
-        kept = {key: value for key, value in names.items()
-                if any(value is original for original in real.values())}
-        for name, function_ in wrapped.items():
-            setattr(os, name, function_)
-        for key, value in kept.items():
-            names[key] = wrapped[next(name for name, original in real.items() if value is original)]
+        for name, stand_in in wrapped.items():
+            setattr(os, name, stand_in)
+        _swap_held(function, {id(real[name]): stand_in for name, stand_in in wrapped.items()})
         try:
             yield self
         finally:
-            for name, function_ in real.items():
-                setattr(os, name, function_)
-            names.update(kept)
+            for name, original in real.items():
+                setattr(os, name, original)
+            # the same places again: also a module first imported during the watch, which took stand-ins from os
+            _swap_held(function, {id(stand_in): real[name] for name, stand_in in wrapped.items()})
+
+    def opened_synced(self, path) -> bool:
+        """Whether the file now at `path` was opened with O_SYNC or O_DSYNC."""
+        return os.path.exists(path) and _identity(os.stat(path)) in self.synced_writes
 
     def file_synced(self, path) -> bool:
         """Whether a file was made durable: an fsync of a file, or `path` opened with O_SYNC or O_DSYNC."""
-        return ("fsync", "file") in self.events or os.path.abspath(path) in self.synced_writes
+        return ("fsync", "file") in self.events or self.opened_synced(path)
 
     def index(self, event) -> int | None:
         return self.events.index(event) if event in self.events else None
+
+
+def _identity(status: os.stat_result) -> tuple:
+    """Which file or folder a stat result is, however it was named."""
+    return status.st_dev, status.st_ino
+
+
+def _name(path) -> str:
+    """The last part of a path given as str, bytes or a Path."""
+    return Path(os.fsdecode(path)).name
+
+
+# Where the standard library and installed packages live: the checks never change their modules.
+_INSTALLED = tuple({folder for key in ("stdlib", "platstdlib", "purelib", "platlib")
+                    for folder in (sysconfig.get_path(key), os.path.realpath(sysconfig.get_path(key)))}
+                   | {site.getusersitepackages()})
+
+
+def _user_namespaces() -> list:
+    """The globals of the modules loaded from the student's own files (a %%writefile module)."""
+    found = []
+    for module in list(sys.modules.values()):
+        names = vars(module) if isinstance(module, types.ModuleType) else {}
+        if isinstance(names.get("__file__"), str) and not names["__file__"].startswith(_INSTALLED):
+            found.append(names)
+    return found
+
+
+def _swap_held(function, swaps: dict) -> None:
+    """Put swaps[id(value)] in place of each such value found where `function` can reach it: in its globals and
+    the globals of the student's modules, and in the defaults and closure cells of `function` and of the functions
+    defined in those globals, and one level further, of the functions in their closures (what a factory's inner
+    function closes over; deeper nesting is not a style an answer cell takes)."""
+    function = getattr(function, "__func__", function)  # a bound method
+    namespaces = _user_namespaces()
+    functions = []
+    if isinstance(function, types.FunctionType):
+        namespaces.append(function.__globals__)
+        functions.append(function)
+    functions += [value for names in namespaces for value in list(names.values())
+                  if isinstance(value, types.FunctionType) and value.__globals__ is names]
+    functions += [value for f in functions for value in map(_contents, f.__closure__ or ())
+                  if isinstance(value, types.FunctionType)]
+    for names in namespaces + [f.__kwdefaults__ for f in functions if f.__kwdefaults__]:
+        for key, value in list(names.items()):
+            if id(value) in swaps:
+                names[key] = swaps[id(value)]
+    for f in functions:
+        if f.__defaults__ and any(id(value) in swaps for value in f.__defaults__):
+            f.__defaults__ = tuple(swaps.get(id(value), value) for value in f.__defaults__)
+        for cell in f.__closure__ or ():
+            if id(_contents(cell)) in swaps:
+                cell.cell_contents = swaps[id(_contents(cell))]
+
+
+def _contents(cell):
+    """What a closure cell holds."""
+    try:
+        return cell.cell_contents
+    except ValueError:  # a cell not filled yet
+        return None
 
 
 def _without(text: str, folder: Path) -> str:
@@ -472,9 +551,9 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     renamed = disk.index(("rename", "checkpoint.json"))
     expect(renamed is not None, "保存时没有把临时文件改名成 checkpoint.json（os.replace）：直接写目标文件，"
                                 "进程在写到一半时被杀，旧的检查点也就没了。")
-    source = disk.sources[[e for e in disk.events if e[0] == "rename"].index(("rename", "checkpoint.json"))]
-    expect(os.path.samefile(source, folder),
-           f"临时文件在 {source} 里，目标文件在 {folder} 里：临时文件要建在目标文件所在的文件夹里"
+    source, shown = disk.sources[[e for e in disk.events if e[0] == "rename"].index(("rename", "checkpoint.json"))]
+    expect(source == _identity(folder.stat()),
+           f"临时文件在 {shown or 'src_dir_fd 指向的另一个文件夹'} 里，目标文件在 {folder} 里：临时文件要建在目标文件所在的文件夹里"
            "（tempfile.mkstemp(dir=path.parent)），跨文件系统的 os.replace 不是原子的，甚至会直接报错。")
     file_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "file")]
     folder_synced = [i for i, e in enumerate(disk.events) if e == ("fsync", "folder")]
@@ -493,8 +572,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         expect(any(i > renamed for i in folder_synced),
                "改名之后没有 fsync 文件夹：「这个名字指向哪个文件」记在目录里，目录不落盘，改名在断电后可能消失。"
                "做法：用 os.open(文件夹的路径, os.O_RDONLY) 打开文件夹，对得到的描述符 os.fsync，再 os.close。")
-        status = folder.stat()
-        expect((status.st_dev, status.st_ino) in {identity for i, identity in disk.folders if i > renamed},
+        expect(_identity(folder.stat()) in {identity for i, identity in disk.folders if i > renamed},
                f"改名之后 fsync 的不是 path 所在的文件夹（{folder.name}）：改名记在目标文件所在文件夹的目录里，"
                "要 fsync 的是 os.path.dirname(path)（只有文件名、dirname 是空字符串时才是当前文件夹），"
                "不是当前文件夹或别的文件夹。")

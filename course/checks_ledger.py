@@ -104,7 +104,7 @@ def check_append_ledger(append_ledger) -> None:
 def _expect_line_synced(events, path: Path) -> None:
     """The fsync came after the line reached the file: at some fsync the file was as long as it is now."""
     size = path.stat().st_size
-    expect(os.path.abspath(path) in events.synced_writes or size in events.sizes,
+    expect(events.opened_synced(path) or size in events.sizes,
            "fsync 台账文件的时候，这一行还没有写进文件（还在 Python 的缓冲区里），fsync 落盘的是追加之前的内容："
            "先 flush()，再 os.fsync(f.fileno())。")
 

@@ -1,5 +1,7 @@
 """The notebook's visible checks (course.checks): each typical mistake fails with its Chinese hint,
 and correct answers written in other styles pass."""
+import os
+import sys
 import tempfile
 import textwrap
 
@@ -111,12 +113,14 @@ def test_a_version_message_must_name_the_version_whatever_the_folder_is_called(n
     fails_with("同时写出文件里的版本", checks.check_save_load, namespace["save_checkpoint"], namespace["load_checkpoint"])
 
 
-def save_with(namespace, old: str, new: str) -> dict:
-    """The reference save_checkpoint / load_checkpoint with one line changed."""
+def save_with(namespace, old: str, new: str, *more: tuple) -> dict:
+    """The reference save_checkpoint / load_checkpoint with one line changed (and `more` (old, new) pairs)."""
     source = next(c.source for c in definition_cells(SOURCE_NOTEBOOK)
                   if c.metadata.get("nbgrader", {}).get("grade_id") == "save_load")
-    assert old in source, old
-    return define(namespace, source.replace(old, new))
+    for old, new in ((old, new), *more):
+        assert old in source, old
+        source = source.replace(old, new)
+    return define(namespace, source)
 
 
 def check_save(namespace):
@@ -137,6 +141,48 @@ def test_a_temporary_file_in_another_folder(namespace):
 def test_a_failed_save_swallowed(namespace):
     save_with(namespace, "        Path(tmp_path).unlink(missing_ok=True)\n        raise", "        Path(tmp_path).unlink(missing_ok=True)\n        return")
     fails_with("正常返回了", check_save, namespace)
+
+
+SAVE_DEF = "def save_checkpoint(state, path=CHECKPOINT_PATH):"
+RENAME = "os.replace(tmp_path, path)"
+
+
+@pytest.mark.parametrize("changes", [
+    [(RENAME, "os.replace(os.fsencode(tmp_path), os.fsencode(path))"),  # bytes paths
+     ("Path(tmp_path).unlink(missing_ok=True)", "os.remove(os.fsencode(tmp_path))")],
+    [(RENAME, "here = os.open(path.parent, os.O_RDONLY)\n        os.replace(os.path.basename(tmp_path), path.name, "
+              "src_dir_fd=here, dst_dir_fd=here)\n        os.close(here)")],  # renameat, names in the folder's fd
+    [(SAVE_DEF, SAVE_DEF[:-2] + ", *, _sync=os.fsync):"), ("os.fsync(tmp.fileno())", "_sync(tmp.fileno())")],
+    [(SAVE_DEF, SAVE_DEF[:-2] + ", move=os.replace):"), (RENAME, "move(tmp_path, path)")],
+], ids=["bytes", "dir_fd", "keyword_default", "default"])
+def test_a_save_naming_files_or_os_functions_its_own_way_passes(namespace, changes):
+    save_with(namespace, *changes[0], *changes[1:])
+    check_save(namespace)
+
+
+def test_a_temporary_file_renamed_out_of_another_folders_descriptor(namespace):
+    """The message names no folder it cannot know: the name was found in a folder only a descriptor named."""
+    save_with(namespace, "tempfile.mkstemp(dir=path.parent,", "tempfile.mkstemp(dir=tempfile.mkdtemp(),",
+              (RENAME, "there = os.open(os.path.dirname(tmp_path), os.O_RDONLY)\n        here = os.open(path.parent, "
+                       "os.O_RDONLY)\n        os.replace(os.path.basename(tmp_path), path.name, src_dir_fd=there, "
+                       "dst_dir_fd=here)\n        os.close(there)\n        os.close(here)"))
+    fails_with("临时文件在 src_dir_fd 指向的另一个文件夹 里", check_save, namespace)
+
+
+def test_a_module_imported_during_the_check_is_watched_and_given_os_back(namespace, tmp_path, monkeypatch):
+    """save_checkpoint imports the student's module the first time it runs, inside the check's watch: the module
+    takes the stand-ins with `from os import`, and holds os's own functions again once the check is over."""
+    (tmp_path / "durable_bits.py").write_text("from os import fsync, replace\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    save_with(namespace, "    path = Path(path)\n    fd,", "    import durable_bits\n    path = Path(path)\n    fd,",
+              ("os.fsync(tmp.fileno())", "durable_bits.fsync(tmp.fileno())"),
+              (RENAME, "durable_bits.replace(tmp_path, path)"))
+    try:
+        check_save(namespace)
+        assert (sys.modules["durable_bits"].fsync, sys.modules["durable_bits"].replace) == (os.fsync, os.replace)
+        check_save(namespace)  # imported before the watch now
+    finally:
+        sys.modules.pop("durable_bits", None)
 
 
 @pytest.mark.parametrize("old, new, words", [
@@ -332,6 +378,20 @@ def test_a_save_to_the_default_file_is_named_as_such(namespace, monkeypatch, tmp
     monkeypatch.chdir(tmp_path)  # the default checkpoint.json lands here
     run_agent_with(namespace, "        save_checkpoint(state, path)  # 存档点 A", "        save_checkpoint(state)  # 存档点 A")
     fails_with("没有传 path", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+RESOLVES_PATH = ("    client = client or make_client()\n",
+                 "    client = client or make_client()\n    path = Path(path).resolve()\n")
+
+
+@pytest.mark.parametrize("resolves", [False, True], ids=["as_given", "resolved"])
+def test_a_temporary_folder_behind_a_symlink(namespace, temp_behind_a_symlink, resolves):
+    """The check's folders are reached through a symlink: a run_agent that resolves its path names the same file."""
+    if resolves:
+        run_agent_with(namespace, *RESOLVES_PATH)
+    check_save(namespace)
+    checks.check_run_agent(namespace["run_agent"], namespace)
+    assert list(temp_behind_a_symlink.iterdir()) == []
 
 
 def test_max_turns_not_counted_across_restarts(namespace):

@@ -290,3 +290,17 @@ def test_words_around_an_output_cut_short_fail(namespace):
     define(namespace, NOTED_RECONCILE.replace('+ block["content"]', '+ block["content"][:-1]'))
     fails_with("情况 S1：tool_result 要带着台账 outcome 里记的 output", checks.check_reconcile, namespace["reconcile"],
                namespace)
+
+
+@pytest.mark.parametrize("resolves", [False, True], ids=["as_given", "resolved"])
+def test_a_temporary_folder_behind_a_symlink(namespace, temp_behind_a_symlink, resolves):
+    """The checks' folders are reached through a symlink: a run_agent that resolves its path names the same files."""
+    if resolves:
+        source = next(c.source for c in definition_cells(LESSON4_NOTEBOOK)
+                      if c.metadata.get("nbgrader", {}).get("grade_id") == "run_agent")
+        line = "    ledger = ledger_path(path)\n"
+        assert line in source
+        define(namespace, source.replace(line, "    path = Path(path).resolve()\n" + line))
+    checks.check_append_ledger(namespace["append_ledger"])
+    checks.check_run_agent(namespace["run_agent"], namespace)
+    assert list(temp_behind_a_symlink.iterdir()) == []

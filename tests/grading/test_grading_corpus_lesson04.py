@@ -32,6 +32,13 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_dirsync_first_two_writes": {},
     "full_fdatasync_pathlib": {},
     "full_os_sync_parent_ledger": {},  # os.sync() instead of fsyncing the file and the folder (the notebook's check too)
+    # written in ways the notebook's append_ledger or run_agent check once rejected (probe 12d): O_DSYNC through a
+    # folder's descriptor (dir_fd), os.fdatasync as a default, `from os import fsync` in a %%writefile module, a
+    # path resolved (the check's folder may be behind a symlink, a Mac's /var)
+    "full_append_dir_fd_dsync": {},
+    "full_append_sync_default_arg": {},
+    "full_writefile_ledger_from_os_import": {},
+    "full_agent_resolves_path": {},
     "full_positional_key_keyword_lookup": {},
     "full_styled_classes_logging": {},
     "full_dataclass_generator": {},
