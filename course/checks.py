@@ -416,9 +416,9 @@ class _DiskEvents:
                    "replace": self._rename(real["replace"]), "rename": self._rename(real["rename"]),
                    "open": self._open(real["open"]), "unlink": self._unlink(real["unlink"]),
                    "remove": self._unlink(real["remove"])}
-        if "pwritev" in real:  # neither is on Windows
-            wrapped["pwritev"] = self._pwritev(real["pwritev"])
-            wrapped["sync"] = self._sync(real["sync"])
+        for name, watch in (("pwritev", self._pwritev), ("sync", self._sync)):  # neither is on Windows
+            if name in real:
+                wrapped[name] = watch(real[name])
         for name, stand_in in wrapped.items():
             setattr(os, name, stand_in)
         _swap_held(function, {id(real[name]): stand_in for name, stand_in in wrapped.items()})

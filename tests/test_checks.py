@@ -199,7 +199,8 @@ def test_each_row_of_the_load_table(namespace, old, new, words):
 
 @pytest.fixture
 def like_windows(monkeypatch):
-    """os.name is "nt" and a folder cannot be opened, as on Windows; pathlib still makes POSIX paths."""
+    """os.name is "nt", a folder cannot be opened and os.sync is missing, as on Windows (as tests/test_platforms.py's
+    Windows, it keeps os.pwritev); pathlib still makes POSIX paths."""
     import os
     import pathlib
     real_open = os.open
@@ -212,6 +213,7 @@ def like_windows(monkeypatch):
     monkeypatch.setattr(pathlib, "WindowsPath", pathlib.PosixPath)
     monkeypatch.setattr(os, "open", open_)
     monkeypatch.setattr(os, "name", "nt")
+    monkeypatch.delattr(os, "sync")
 
 
 def test_an_unreadable_file_taken_for_a_missing_one(namespace):
