@@ -53,10 +53,10 @@ class Draw:
         alphabet = string.ascii_letters + string.digits
         return "toolu_01" + "".join(self.rng.choice(alphabet) for _ in range(22))
 
-    def folder(self) -> str:
-        """A nested folder such as "runs/qkzv/mwe" (one to three levels)."""
+    def folder(self, least: int = 1) -> str:
+        """A nested folder such as "runs/qkzv/mwe" (`least` to three levels)."""
         parts = [self.rng.choice(FOLDERS)] + [self.letters(self.rng.randint(3, 6))
-                                             for _ in range(self.rng.randint(0, 2))]
+                                             for _ in range(self.rng.randint(least - 1, 2))]
         return "/".join(parts)
 
     def file(self, prefix: str = "", folder: str | None = None) -> str:
@@ -174,7 +174,7 @@ def build(max_turns: int, rng) -> dict:
     # shuffled order, sharing one process: one point for all of them). Their JSON is ASCII (\u escapes), so
     # a Chinese error message cannot come from quoting the file; the GBK one is what an editor on Windows may save.
     state, previous = draw.sample("cpB", meeting), draw.sample("cpA", meeting)
-    saved = draw.file()
+    saved = draw.file(folder=draw.folder(least=2))  # a save judged by its power cuts two levels deep or more, always
     beside_saved = draw.bystanders(saved.rsplit("/", 1)[0] + "/")
     folder = draw.folder()
     damaged = dict(drawn(rng, st.tuples(*(generated.broken_files(kind) for kind in generated.BROKEN_KINDS))))
