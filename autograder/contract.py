@@ -16,6 +16,11 @@ from the Messages API, and has its own test in tests/test_contract.py:
   with a null value is not a key left out: a block from the SDK's `model_dump()` carries
   `caller: null`, which the API's tool_use parameters do not allow (the notebook's visible
   check says so too).
+- Lesson 4 judges a tool_result's is_error by what the result is (`error_flag_right`): a call nobody knows the
+  outcome of is flagged True; a definite success is not flagged; a definite failure (an output beginning with
+  "错误", lesson 3's failure) may be flagged True, as lesson 3's run_agent and reconcile do, or not, as lesson 4's
+  reference does (its run_agent is lesson 3's, "其余一切照旧"). `"true"` is no flag either way. Lesson 3 asks for
+  the flag on a failure, as its reference has it, so there is_error is compared as it is.
 - A tool_result carries the tool's output: words around it are allowed (and leaving off
   the whitespace around it), another output is not (`carries_output`). The result of a
   call that was not run says in words that its outcome is unknown: the wording is free,
@@ -41,8 +46,9 @@ import json
 # the visible checks read a content, a tool's output in it and a checkpoint the same way
 from course.checks import CHECKPOINT_FIELDS, carries_output, text_of  # noqa: F401 (carries_output: for the hidden tests)
 PENDING_FIELDS = ("id", "name", "input")
+FAILED = "错误"  # how a tool's output that says it failed begins (lesson 3: execute_tool words a failure so)
 OS_ERROR_NAMES = frozenset(cls.__name__ for cls in (OSError, *OSError.__subclasses__())) - {"FileNotFoundError"}
-UNKNOWN = object()  # the content of a tool_result whose wording is free (a call that was not run)
+UNKNOWN = object()  # the outcome of a call that was not run: its result's wording is free, is_error True
 MISSING = object()  # what first_difference finds where one side has no such key or item
 
 
@@ -137,33 +143,53 @@ def same_message(a, b) -> bool:
     return same_messages([a], [b])
 
 
-def first_difference(a, b, results=None):
+def failed(output) -> bool:
+    """Whether a tool's output says the tool failed: it begins with "错误" (lesson 3's definition)."""
+    return isinstance(output, str) and output.startswith(FAILED)
+
+
+def error_flag_right(flag, output) -> bool:
+    """Lesson 4: whether `flag`, a tool_result's is_error (MISSING where left out), is right for a result whose
+    outcome is `output`: the tool's definite output, or UNKNOWN for a call nobody knows the outcome of (the flag is
+    then required). A failed tool's result may be flagged or not; a success's may not be."""
+    if output is UNKNOWN:
+        return flag is True
+    return flag is MISSING or flag is False or (flag is True and failed(output))
+
+
+def first_difference(a, b, results=None, flags=None):
     """Where conversation `a` first differs from the wanted `b` as the API reads them (`same_messages`; `results`
     as in `checkpoint_differences`): (where, a's value there, b's value there), e.g.
     ("messages[3].content[0].is_error", True, MISSING); None if they do not. `MISSING` stands for a key or an
-    item one side lacks."""
+    item one side lacks. `flags`: tool_use_id -> the outcome (the output, or UNKNOWN) that tool_result's is_error is
+    judged on by `error_flag_right`, instead of comparing it with the wanted one (lesson 4)."""
     if isinstance(a, list) and isinstance(b, list):
         a, b = [normal_message(m) for m in a], [normal_message(m) for m in b]
-    return _first_difference(a, b, results or {}, "messages")
+    return _first_difference(a, b, results or {}, flags or {}, "messages")
 
 
-def _first_difference(a, b, results: dict, at: str):
+def _first_difference(a, b, results: dict, flags: dict, at: str):
     if type(a) is not type(b) or not isinstance(a, (dict, list)):
         return None if same(a, b) else (at, a, b)
     if isinstance(a, list):
         for index in range(max(len(a), len(b))):
             found = _first_difference(a[index] if index < len(a) else MISSING, b[index] if index < len(b) else MISSING,
-                                      results, f"{at}[{index}]")
+                                      results, flags, f"{at}[{index}]")
             if found:
                 return found
         return None
-    judge = results.get(b.get("tool_use_id")) if b.get("type") == "tool_result" else None
+    answers = b.get("tool_use_id") if b.get("type") == "tool_result" else None
+    judge = results.get(answers)
     if judge is not None:
         if not judge(a.get("content")):
             return f"{at}.content", a.get("content", MISSING), b.get("content", MISSING)
         a, b = _without(a, "content"), _without(b, "content")
+    if answers in flags:
+        if not error_flag_right(a.get("is_error", MISSING), flags[answers]):
+            return f"{at}.is_error", a.get("is_error", MISSING), b.get("is_error", MISSING)
+        a, b = _without(a, "is_error"), _without(b, "is_error")
     for key in [*a, *(key for key in b if key not in a)]:
-        found = _first_difference(a.get(key, MISSING), b.get(key, MISSING), results, f"{at}.{key}")
+        found = _first_difference(a.get(key, MISSING), b.get(key, MISSING), results, flags, f"{at}.{key}")
         if found:
             return found
     return None

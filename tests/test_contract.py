@@ -72,6 +72,39 @@ def test_is_error_false_is_is_error_left_out_but_no_string_is_a_boolean():
     assert checkpoint_differences(answered("结论"), answered("结论", is_error=True)) == ["messages"]
 
 
+def test_lesson4_flags_a_failure_either_way_a_success_never_an_unknown_always():
+    """Lesson 4's is_error: a failed tool's result (its output begins with "错误") flagged or not, a success's never,
+    an unknown outcome's always; only True and False are flags. first_difference judges it so where given `flags`
+    (lesson 4), and compares it with the wanted one where not (lesson 3, whose reference flags a failure)."""
+    failure, success = "错误：read_file 没有完成：文件不存在", "结论一"
+    for flag in (True, False, contract.MISSING):
+        assert contract.error_flag_right(flag, failure)
+    for output in (success, "", "结论一\n09:14 错误：磁盘空间不足（一行日志）", "ERROR disk quota exceeded"):
+        assert contract.error_flag_right(False, output) and contract.error_flag_right(contract.MISSING, output)
+        assert not contract.error_flag_right(True, output)
+    assert contract.error_flag_right(True, contract.UNKNOWN)
+    for flag in (False, contract.MISSING, "true", 1, None):
+        assert not contract.error_flag_right(flag, contract.UNKNOWN)
+    for flag in ("true", 1, None):
+        assert not contract.error_flag_right(flag, failure) and not contract.error_flag_right(flag, success)
+
+    flagged, plain = answered(failure, is_error=True)["messages"], answered(failure)["messages"]
+    where = "messages[2].content[0].is_error"
+    assert contract.first_difference(flagged, plain) == (where, True, contract.MISSING)
+    for mine, wanted in ((flagged, plain), (plain, flagged), (answered(failure, is_error=False)["messages"], plain)):
+        assert contract.first_difference(mine, wanted, flags={CALL["id"]: failure}) is None
+    assert contract.first_difference(answered(failure, is_error="true")["messages"], plain,
+                                     flags={CALL["id"]: failure}) == (where, "true", contract.MISSING)
+    assert contract.first_difference(answered(success, is_error=True)["messages"], answered(success)["messages"],
+                                     flags={CALL["id"]: success}) == (where, True, contract.MISSING)
+    unknown = answered("结果未知，请先确认", is_error=True)["messages"]
+    judged = {CALL["id"]: contract.free_text}
+    assert contract.first_difference(answered("不知道做没做，先查一下", is_error=True)["messages"], unknown, judged,
+                                     {CALL["id"]: contract.UNKNOWN}) is None
+    assert contract.first_difference(answered("结果未知，请先确认")["messages"], unknown, judged,
+                                     {CALL["id"]: contract.UNKNOWN}) == (where, contract.MISSING, True)
+
+
 def test_the_output_may_have_words_around_it():
     assert contract.carries_output([{"type": "text", "text": "重新读到：结论一"}], "结论一")
     assert not contract.carries_output("结论二", "结论一")

@@ -15,7 +15,8 @@ from pathlib import Path
 import course.model
 from course.checks import MODEL_DUMP_ADVICE
 
-from autograder.contract import MISSING, carries_output, checkpoint_differences, first_difference, same
+from autograder.contract import (MISSING, UNKNOWN, carries_output, checkpoint_differences, first_difference,
+                                 free_text, same)
 from autograder.sandbox import scratch_folder
 
 from .helpers import (KEEP_CHECKPOINT_ADVICE, checkpoint_file, describe_reply, extra_fields_said, on_disk, output_said,
@@ -112,19 +113,39 @@ def _diverged(outcome, index: int, replies: list, asked: int, wanted, theirs) ->
     return f"{last}。{should}；{_doing(outcome, index, theirs)}"
 
 
-def _result_judges(messages: list) -> dict:
+def _results_in(messages: list) -> list:
+    return [block for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list)
+            for block in m["content"] if isinstance(block, dict) and block.get("type") == "tool_result"]
+
+
+def _result_judges(messages: list, unknown_free: bool = False) -> dict:
     """tool_use_id -> a judge of a tool_result's content: it carries the output the reference's result carries
-    (the contract allows words around it)."""
-    return {block["tool_use_id"]: (lambda content, output=text_of(block.get("content")): carries_output(content, output))
-            for m in messages if isinstance(m, dict) and isinstance(m.get("content"), list)
-            for block in m["content"] if isinstance(block, dict) and block.get("type") == "tool_result"}
+    (the contract allows words around it); `unknown_free`: a result the reference flags is_error is one of a call
+    nobody knows the outcome of (lesson 4's), worded freely (`free_text`)."""
+    def judge(block: dict):
+        if unknown_free and block.get("is_error") is True:
+            return free_text
+        return lambda content, output=text_of(block.get("content")): carries_output(content, output)
+
+    return {block["tool_use_id"]: judge(block) for block in _results_in(messages)}
 
 
-def sent_difference(sent, wanted):
+def _outcomes(messages: list) -> dict:
+    """tool_use_id -> what lesson 4 judges a tool_result's is_error on (`error_flag_right`): UNKNOWN where the
+    reference's result is flagged (lesson 4's reference flags nothing else), else the output it carries."""
+    return {block["tool_use_id"]: UNKNOWN if block.get("is_error") is True else text_of(block.get("content"))
+            for block in _results_in(messages)}
+
+
+def sent_difference(sent, wanted, lesson4: bool = False):
     """Where the messages of a model call first differ from the reference's (`first_difference`, each tool_result
     judged by the output the reference's carries); None if the model reads them alike. The one judge of "the same
-    request": the reference's run is handed the student's reply exactly where none is found."""
-    return first_difference(sent, wanted, _result_judges(wanted) if isinstance(wanted, list) else None)
+    request": the reference's run is handed the student's reply exactly where none is found. `lesson4`: against
+    lesson 4's reference, each is_error judged by the contract's lesson-4 rule (a failed tool's result flagged or
+    not), an unknown outcome worded freely; lesson 3's reference flags a failure as its students must."""
+    if not isinstance(wanted, list):
+        return first_difference(sent, wanted)
+    return first_difference(sent, wanted, _result_judges(wanted, lesson4), _outcomes(wanted) if lesson4 else None)
 
 
 def _shown(where: str, value) -> str:
@@ -146,7 +167,7 @@ def _result_output(messages: list, where: str):
     return text_of(content[block].get("content"))
 
 
-def _sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: list) -> str:
+def sent_otherwise(replies: list, asked: int, sent: tuple, wanted_messages: list) -> str:
     """The feedback where the student's model call after `asked` replies sent other messages than the reference's
     (`sent`: where, the student's value there, the reference's)."""
     where, mine, wanted = sent
@@ -186,7 +207,7 @@ def replies_problem(grading, outcome, index: int, checkpoint: dict | None = None
             wanted_messages = requests[sum(action[0] == "model" for action in mine[:number])]
             sent = sent_difference(records[number]["messages"], wanted_messages)
             if sent:
-                return _sent_otherwise(replies, asked, sent, wanted_messages)
+                return sent_otherwise(replies, asked, sent, wanted_messages)
             if model_calls is not None and mine[:number + 1].count(("model", 200)) >= model_calls:
                 return None
     if problem(outcome, index, "run_agent"):  # it did what the reference did, then did not return

@@ -21,7 +21,7 @@ from autograder.sandbox import scratch_folder
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES, answering_lookup
 from autograder.hidden_tests.helpers import tools_answering
 from autograder.hidden_tests.reconciled import NOT_RUN
-from autograder.hidden_tests.replies import sent_difference
+from autograder.hidden_tests.replies import sent_difference, sent_otherwise
 
 from .helpers import problem, records_in, short
 
@@ -55,15 +55,20 @@ def _effects(calls) -> list:
 
 def reference_run(grading, outcome, index: int) -> dict:
     """What the reference's run_agent does with the replies and tool outputs run `index` got: {"effects", "ledger"
-    (its records after the run), "asked" (its model calls that got a reply)}."""
+    (its records after the run), "asked" (its model calls that got a reply), "parted" (None, or the feedback on where
+    the student's run first sent the model other messages than the reference's: from there on the reference's run
+    gets the planned model's replies, with other tool_use ids, so other keys)}."""
     run, step = outcome.scenario.meta["runs"][index], outcome.scenario.steps[index]
     answered = [c for c in outcome.model_calls if c["step"] == index and c["status"] == 200]
     tools = outcome.student_tool_calls(index)
-    replies, ran = [], []
+    replies, ran, parted = [], [], []
 
     def answer(body: dict) -> tuple:
         theirs = answered[len(replies)] if len(replies) < len(answered) else None
-        if theirs is not None and not sent_difference(theirs["messages"], body.get("messages")):
+        sent = theirs and sent_difference(theirs["messages"], body.get("messages"), lesson4=True)
+        if sent and not parted:
+            parted.append(sent_otherwise([c["reply"] for c in answered], len(replies), sent, body.get("messages")))
+        if theirs is not None and not sent:
             status, reply = 200, theirs["reply"]
         else:
             status, reply = course.model.planned_reply(body.get("messages"), step["calls"], len(replies))
@@ -87,7 +92,7 @@ def reference_run(grading, outcome, index: int) -> dict:
         grading.reference.run_agent(outcome.scenario.meta["task"], client=course.model.offline_client(answer),
                                     path=checkpoint)
         records, _ = records_in(ledger.read_bytes() if ledger.exists() else None)
-    return {"effects": _effects(ran), "ledger": records, "asked": len(replies)}
+    return {"effects": _effects(ran), "ledger": records, "asked": len(replies), "parted": parted[0] if parted else None}
 
 
 def _by_call(records) -> dict:
@@ -125,19 +130,24 @@ def _times(effects: list, effect: tuple) -> int:
     return sum(1 for name, tool_input, _ in effects if name == effect[0] and same(tool_input, effect[1]))
 
 
-def _effects_problem(run: dict, mine: list, wanted: list) -> str:
+def _effects_problem(run: dict, mine: list, wanted: list, parted: str | None) -> str:
+    """What the feedback says where the calls with effects differ from the reference's (`wanted`); `parted`: where
+    the student's run first sent the model other messages (`reference_run`), said where no surer cause is seen."""
     merged = next((e for e in wanted if 0 < _times(mine, e) < _times(wanted, e)), None)
     if merged is not None:  # the same call asked for again, by another id, run once
         advice = REPEAT_ADVICE.format(name=merged[0])
     elif run["what"] == "fresh":
         unkeyed = [name for name, _, key in mine if key is None]
-        advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else "执行工具要走 execute_with_ledger"
+        advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else None
     else:
         pending = run["checkpoint"]["pendingToolUse"]
         again = [e for e in mine if e[0] == pending["name"] and same(e[1], pending["input"])]
         unkeyed = any(key != pending["id"] for _, _, key in again)
-        advice = RECONCILE_ADVICE if unkeyed or len(again) > sum(1 for e in wanted if e[0] == pending["name"]) else (
-            "续跑时要 reconcile(state, ledger_path(path))，执行工具要走 execute_with_ledger")
+        advice = RECONCILE_ADVICE if unkeyed or len(again) > sum(1 for e in wanted if e[0] == pending["name"]) else None
+    if advice is None:
+        advice = (f"{parted}。从这里起两边的对话不一样，模型的回复（连同 tool_use id，也就是幂等键）也就不一样" if parted
+                  else "执行工具要走 execute_with_ledger" if run["what"] == "fresh"
+                  else "续跑时要 reconcile(state, ledger_path(path))，执行工具要走 execute_with_ledger")
     return (f"服务端收到的有副作用的调用，你的依次是：{_effects_said(mine)}；参考答案在同样的回复下是："
             f"{_effects_said(wanted)}。{advice}")
 
@@ -202,7 +212,7 @@ def effects_problem(grading, outcome, index: int) -> str | None:
     wanted = reference_run(grading, outcome, index)
     mine = _effects(outcome.student_tool_calls(index))
     if not same(mine, wanted["effects"]):
-        return f"{where}，{_effects_problem(run, mine, wanted['effects'])}"
+        return f"{where}，{_effects_problem(run, mine, wanted['effects'], wanted['parted'])}"
     records, error = records_in(outcome.files_after.get(run["ledger"]))
     if error is not None:
         return f"{where}，检查点旁边的台账读不出来（{short(str(error), 80)}）"

@@ -481,7 +481,9 @@ def build(max_turns: int, rng) -> dict:
     # three with an idempotent write pending (its ledger in each state: nothing, the intent, intent and outcome), one
     # with a tool no list names pending and only its intent recorded (no service can be asked about it: is_error, the
     # ledger untouched). Each state every time: a mistake on one path loses the same points whatever the seed.
-    # The reference's run_agent on the same replies is the oracle. All in one process. --
+    # The reference's run_agent on the same replies is the oracle. All in one process. The fresh run's read-only call
+    # succeeds with an output that mentions an error: flagged is_error, its result sends the model another request
+    # (a tool's failure may be flagged or not: autograder.contract.error_flag_right). --
     plan = [{"name": c["name"], "input": c["input"]} for c in map(ledgers.call_of, ("non_idempotent", "idempotent",
                                                                                       "unusual_verb", "read_only"))]
     rng.shuffle(plan)
@@ -507,7 +509,7 @@ def build(max_turns: int, rng) -> dict:
         steps.append({**call("run_agent", email, client=CLIENT, path=path(run["file"], rng.choice(["absolute",
                                                                                                     "relative"]))),
                       "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "calls": run["calls"],
-                      "batch": "effects"})
+                      "batch": "effects", "outputs": ["mentions_error"] if run["what"] == "fresh" else []})
     add(Scenario("agent_effects", steps=steps, files=given, model="planned", standins=SAVE_STANDINS,
                  independent_steps=True, read_after=tuple(run["ledger"] for run in runs),
                  meta={"task": email, "runs": runs}))

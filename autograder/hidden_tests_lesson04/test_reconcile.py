@@ -15,7 +15,7 @@ import pytest
 from course.checks import unknown_wording_problem
 from course.ledger import delivered_text
 
-from autograder.contract import carries_output
+from autograder.contract import MISSING, UNKNOWN, carries_output, error_flag_right
 from autograder.scenario_run import answering_lookup
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
@@ -148,9 +148,15 @@ def durable(outcome, index: int, case: dict, call_id: str, where: str):
                    f"返回之前（outcome）落盘，用 append_ledger / execute_with_ledger（flush + os.fsync）{where}")
 
 
-def not_unknown(result, where: str):
-    flag = result.result_block().get("is_error")
-    expect(flag is None or flag is False, f"结果是查得到的，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
+def flag_fits(result, output, where: str):
+    """The result's is_error is right for `output`, the call's definite outcome, by the contract: a failed tool's
+    result (the output begins with "错误") may be flagged, as in lesson 3, or not, as the reference does; a success's
+    may not be."""
+    flag = result.result_block().get("is_error", MISSING)
+    if error_flag_right(flag, output):
+        return
+    expect(flag is True, f"is_error 要是布尔值（True 或 False），你的是 {short(flag)}（{type(flag).__name__}）：API 会检查它的类型{where}")
+    fail(f"结果是查得到的，工具也没有失败，tool_result 不应该标 is_error——这正是台账要消灭的「未知」{where}")
 
 
 @pytest.mark.grade(GRADE, 1)
@@ -163,7 +169,7 @@ def test_recorded_outcome_is_reused(grading):
         expect(not emails_in_step(outcome, index), f"台账里已经有 outcome，却又发出了邮件{where}")
         expect(carries_output(result.result_block().get("content"), recorded),
                f"tool_result 要带着台账 outcome 里记的 output（{short(recorded, 40)}），整段、不截短，前后加几句话可以{where}")
-        not_unknown(result, where)
+        flag_fits(result, recorded, where)
         added = new_records(outcome, index, case, result)
         expect(not added, f"复用台账里的 outcome 时台账不动，你的 reconcile 又追加了 {short(added)}{where}")
 
@@ -180,13 +186,13 @@ def test_service_knows_the_call(grading):
         resent = [c for c in result.calls if c["name"] == pending["name"] and c.get("key") == pending["id"]]
         others = [c["name"] for c in result.calls if c not in resent]
         expect(not others, f"这里不需要执行别的工具（你执行了 {short(others)}）{where}")
-        not_unknown(result, where)
         answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"] is not None}
         answers |= {c["output"] for c in resent}
         content = result.result_block().get("content")
         carried = [answer for answer in answers if carries_output(content, answer)]
         expect(carried, "tool_result 要带着服务器的回答：lookup_effect(name, id) 查到的那段文本（或者带同一把键重发时"
                         f"服务器的回答），整段、前后加几句话可以，你的是 {short(text_of(content), 60)}{where}")
+        flag_fits(result, carried[0], where)
         recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") in carried,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
@@ -237,7 +243,7 @@ def test_never_reached_is_sent_once(grading):
         expect(of(then, pending["id"], "intent"), f"执行的那一刻台账里要有这次调用的 intent（走 execute_with_ledger）{where}")
         expect(carries_output(result.result_block().get("content"), ran[0]["output"]),
                f"tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）{where}")
-        not_unknown(result, where)
+        flag_fits(result, ran[0]["output"], where)
         recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") == ran[0]["output"], f"执行之后要在台账里追加 outcome{where}")
         durable(outcome, index, case, pending["id"], where)
@@ -254,8 +260,8 @@ def test_unknown_only_when_unanswerable(grading):
                                                        and c.get("key") == result.pending["id"])]
         expect(not ran, f"服务器答不上来，不能执行 {short(ran)}：它可能已经生效了，而这个服务认不出重试{where}")
         expect(not emails_in_step(outcome, index), f"服务器答不上来，却发出了邮件{where}")
-        expect(block.get("is_error") is True, "服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），"
-                                              f"你的是 {short(block.get('is_error'))}{where}")
+        expect(error_flag_right(block.get("is_error", MISSING), UNKNOWN),
+               f"服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），你的是 {short(block.get('is_error'))}{where}")
         expect(text_of(block.get("content")).strip(), f"is_error 结果也要在 content 里写一句：结果未知、请先确认{where}")
         # what a retry with the same key really answered may be kept, but not its failure: the service was down for
         # the retry, which says nothing of the first try (recorded, "not sent" would be reused as a definite result)
@@ -267,11 +273,8 @@ def test_unknown_only_when_unanswerable(grading):
         wrong = unknown_wording_problem(text_of(block.get("content")))
         expect(wrong is None, f"is_error 结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状{where}")
     for outcome, index, case, action, result in cases(grading, {"rerun"}):
-        # a rerun that failed (its output starts with "错误") is a definite failure: lesson 3 marks it is_error, as the
-        # API means the flag; this lesson's reference leaves it out. Either is right; unknown it is not
-        failed = result.calls and str(result.calls[0]["output"]).startswith("错误")
-        if not (failed and result.result_block().get("is_error") is True):
-            not_unknown(result, situation(case, outcome))
+        ran = [c["output"] for c in result.calls]  # none run: no failure to flag (test_one_paired_result says so)
+        flag_fits(result, ran[0] if ran else "", situation(case, outcome))
 
 
 @pytest.mark.grade(GRADE, 1)

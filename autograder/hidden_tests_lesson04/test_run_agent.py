@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from autograder.contract import carries_output
+from autograder.contract import MISSING, carries_output, error_flag_right
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
@@ -219,7 +219,8 @@ def resume_recorded(grading):
                       "重做就是做两遍。续跑时要先 reconcile(state, ledger_path(path))，按这本台账复用记下的 outcome")
     recorded = of(records, pending["id"], "outcome")[-1]["output"]
     block = result_for(first_request(outcome, 0), pending["id"])
-    expect(block is not None and carries_output(block.get("content"), recorded) and block.get("is_error") is not True,
+    expect(block is not None and carries_output(block.get("content"), recorded)
+           and error_flag_right(block.get("is_error", MISSING), recorded),
            f"{where}，续跑后第一次调用模型时，这次调用的 tool_result 要带着台账 outcome 里记的 output"
            f"（{short(recorded, 40)}，整段，前后加几句话可以），不标 is_error，你的是 {short(block)}")
     check_counters(outcome, state, checkpoint["turns"], "从悬空调用已有 outcome 的检查点续跑")

@@ -279,6 +279,19 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_record_unknown_quotes_answer": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 1},
     "wrong_reconcile_reuse_reruns_with_note": {"test_run_agent": 1, "test_reconcile": 4},
     "wrong_reconcile_notes_other_call": {"test_run_agent": 1, "test_reconcile": 2},  # as wrong_reuse_other_call
+    # probing, round 12b (24/25 before): a failed tool's result flagged is_error as in lesson 3, in run_agent (its
+    # request read as another one, so the reference's run got other replies) and on every path of reconcile (only the
+    # rerun took it); autograder.contract.error_flag_right ...
+    "full_agent_lesson3_error_flag": {},
+    "full_reconcile_error_flag_all_paths": {},
+    # ... while these stay wrong: a success flagged (the fresh effects run's read-only call now mentions an error
+    # midway), every reused outcome flagged, an unknown outcome unflagged, "true" as a string on a failure
+    "wrong_agent_flags_error_anywhere": {"test_run_agent": 1},
+    "wrong_reconcile_flags_error_anywhere": {"test_reconcile": 4},
+    "wrong_reconcile_reuse_flagged": {"test_run_agent": 1, "test_reconcile": 4},
+    "wrong_reconcile_unknown_unflagged": {"test_reconcile": 4},
+    "wrong_agent_flag_string_on_failure": {"test_run_agent": 1},  # the model's API answers 400
+    "wrong_reconcile_flag_string_on_failure": {"test_run_agent": 1, "test_reconcile": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -407,6 +420,12 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_reuse_notes_truncated": "整段、不截短",
     "wrong_reconcile_record_unknown_quotes_answer": "不应该标 is_error",
     "wrong_reconcile_reuse_reruns_with_note": "却又执行了",
+    "wrong_agent_flags_error_anywhere": "中间提到了「错误」，开头不是",
+    "wrong_reconcile_flags_error_anywhere": "工具也没有失败，tool_result 不应该标 is_error",
+    "wrong_reconcile_reuse_flagged": "不应该标 is_error",
+    "wrong_reconcile_unknown_unflagged": "要带 is_error: True（布尔值）",
+    "wrong_agent_flag_string_on_failure": "is_error 要是布尔值 True，不是字符串",
+    "wrong_reconcile_flag_string_on_failure": "is_error 要是布尔值（True 或 False），你的是 true（str）",
 }
 
 

@@ -96,6 +96,10 @@ NOT_YET_VISIBLE = {
     "wrong_agent_finished_unless_result",
     # lesson 4, probed a twelfth time: a long recorded outcome reused cut short (the notebook's S1 outcome is short)
     "wrong_reconcile_reuse_notes_truncated",
+    # lesson 4, probed a twelfth time (12b): is_error on a success that mentions an error midway, "true" on a failure
+    # (the notebook's run_agent and reconcile checks meet no such output, and no failing tool in reconcile)
+    "wrong_agent_flags_error_anywhere", "wrong_reconcile_flags_error_anywhere",
+    "wrong_reconcile_flag_string_on_failure",
 }
 
 

@@ -1,0 +1,32 @@
+"""正确（照第 3 课）：run_agent 的 tool_result 照第 3 课带 "is_error": output.startswith("错误")——本课说 run_agent「其余一切照旧」，
+工具出错（确定的失败）标 is_error 是 API 对这个标记的本意，不是「结果未知」。"""
+# %% run_agent
+def run_agent(task, client=None, path=CHECKPOINT_PATH):
+    client = client or make_client()
+    ledger = ledger_path(path)
+    state = load_checkpoint(path)
+    if state is None:
+        state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
+                 "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is not None:
+        state = reconcile(state, ledger)
+        save_checkpoint(state, path)
+
+    while state["turns"] < MAX_TURNS:
+        state["turns"] += 1
+        response = client.messages.create(messages=state["messages"], **request_params())
+        state["tokensUsed"] = response.usage.input_tokens + response.usage.output_tokens
+        state["messages"].append(assistant_message(response))
+        tool_use = next((block for block in response.content if block.type == "tool_use"), None)
+        state["pendingToolUse"] = (
+            {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input} if tool_use else None)
+        save_checkpoint(state, path)  # 存档点 A
+        if tool_use is None:
+            break
+        output = execute_with_ledger(state["pendingToolUse"], ledger)
+        result = {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+                  "is_error": output.startswith("错误")}
+        state["messages"].append({"role": "user", "content": [result]})
+        state["pendingToolUse"] = None
+        save_checkpoint(state, path)  # 存档点 B
+    return state
