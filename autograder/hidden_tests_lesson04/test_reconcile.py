@@ -190,9 +190,9 @@ def test_service_knows_the_call(grading):
         answers |= {c["output"] for c in resent}
         content = result.result_block().get("content")
         carried = [answer for answer in answers if carries_output(content, answer)]
+        flag_fits(result, (carried or sorted(answers) or [""])[0], where)  # the service's answer: a definite outcome
         expect(carried, "tool_result 要带着服务器的回答：lookup_effect(name, id) 查到的那段文本（或者带同一把键重发时"
                         f"服务器的回答），整段、前后加几句话可以，你的是 {short(text_of(content), 60)}{where}")
-        flag_fits(result, carried[0], where)
         recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") in carried,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
