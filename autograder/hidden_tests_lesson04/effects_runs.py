@@ -202,8 +202,8 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
 
 
 def effects_problem(grading, outcome, index: int) -> str | None:
-    """Why run `index` of agent_effects did not do at the services, or leave in its ledger, what the reference does
-    with the same replies; None if it did."""
+    """Why run `index` of agent_effects did not do at the services, or leave in its ledger, or send the model, what
+    the reference does with the same replies; None if it did."""
     run = outcome.scenario.meta["runs"][index]
     where = _where(run)
     message = problem(outcome, index, "run_agent")
@@ -222,4 +222,6 @@ def effects_problem(grading, outcome, index: int) -> str | None:
     asked = sum(1 for c in outcome.model_calls if c["step"] == index and c["status"] == 200)
     if asked != wanted["asked"]:
         return f"{where}，你的 run_agent 调用了模型 {asked} 次，参考答案在同样的回复下调用了 {wanted['asked']} 次"
+    if wanted["parted"]:  # the same effects, but the model was told otherwise (a request after the last call with one)
+        return f"{where}，{wanted['parted']}"
     return None
