@@ -7,7 +7,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from .scenario import FileData
+from .scenario import Appended, FileData
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # of one file the grader reads back
 MAX_FILES_LISTED = 500
@@ -156,6 +156,30 @@ class Folder:
             raise
         finally:
             os.close(folder)
+
+    def put(self, relative: str, content):
+        """The file at `relative` made to hold `content` (text, bytes or FileData), removed (None), or added to in
+        place (Appended), as Scenario.files_before says."""
+        if content is None:
+            parts = self.parts(relative)
+            folder = self._directory(parts[:-1])
+            try:
+                os.unlink(parts[-1], dir_fd=folder)
+            except FileNotFoundError:
+                pass
+            finally:
+                os.close(folder)
+        elif isinstance(content, Appended):
+            parts = self.parts(relative)
+            folder = self._directory(parts[:-1], create=True)
+            try:
+                fd = os.open(parts[-1], os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+            finally:
+                os.close(folder)
+            with os.fdopen(fd, "wb") as file:
+                file.write(content)
+        else:
+            self.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
 
     def regular_files(self) -> list:
         """Sorted relative paths of the regular files under the folder (symlinks are not followed)."""

@@ -18,11 +18,12 @@ power cut could leave (the bytes written, file positions, the open flags):
 
 ops: open, write (offset: pwrite's, else None; sync: made durable by pwritev2's flags),
 truncate (length), seek (position), fsync, fdatasync, sync (no path: every file), rename,
-link, unlink, mkdir, rmdir, mknod (a name mknod or symlink made: no bytes written), close.
+link, unlink, mkdir, rmdir, mknod (a name mknod or symlink made: no bytes written), close,
+chdir (path: the process's current folder now; the step's code's, from the working folder or a folder in it on).
 Every record also has "at": where its line ends in the log, so
 that it can be ordered against what the grader saw at a given moment (`TraceLog.position()`).
 Only calls that succeeded, and only those that touch the working folder or the other places
-given (`roots`: where else a step may write).
+given (`roots`: where else a step may write), or leave them as the current folder.
 """
 import codecs
 import ctypes
@@ -244,6 +245,7 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> 
     """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`."""
     roots = (workdir, *roots)
     cwd = {}
+    moved = set()  # processes whose changes of the current folder are recorded
     found = []
     last_pid = None  # whose call found[-1] is
 
@@ -328,11 +330,14 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> 
             record = {"op": op, "path": path}
             if name == "unlinkat" and len(args) > 2 and "AT_REMOVEDIR" in args[2]:
                 record["op"] = "rmdir"
-        elif name == "chdir" and args:
-            cwd[pid] = resolve(pid, string_argument(args[0]))
-        elif name == "fchdir" and args:
-            cwd[pid] = fd_path(args[0]) or cwd.get(pid)
-        if record and (_within(record["path"], roots) or _within(record.get("dst"), roots)):
+        elif name in ("chdir", "fchdir") and args:
+            before = cwd.get(pid)
+            cwd[pid] = resolve(pid, string_argument(args[0])) if name == "chdir" else fd_path(args[0]) or before
+            # the student's code's, from the working folder on (the driver's own come into it), and any after them
+            if _within(before, (workdir,)) or pid in moved:
+                moved.add(pid)
+                record = {"op": "chdir", "path": cwd[pid]}
+        if record and (record["op"] == "chdir" or _within(record["path"], roots) or _within(record.get("dst"), roots)):
             record = {"step": step, **record, "at": at}
             if found and pid == last_pid and _continues(found[-1], record):
                 merged = found[-1]

@@ -143,6 +143,9 @@ class Step(TypedDict, total=False):
     batch: str  # consecutive steps with the same batch share one process
     replies: list  # read by the grader only: the shape of each reply the model gives the step (course.model.shaped)
     calls: list  # read by the grader only: the tool calls ({"name", "input"}) a "planned" model asks for, in order
+    # read by the grader only: the step's model call number n (from 1) and every one after it are answered with the
+    # API's 529 overloaded_error, which the client raises (an APIStatusError), as the notebook's crashing_client raises
+    model_fails_from: int
     read_before: list  # read by the grader only: files whose text it reads as the step begins (Outcome.read_before)
     # read by the grader only: key -> what lookup_effect answers for the call with that key, if the mail server has it
     # (the result the service keeps: "" for one, which no email's is)

@@ -149,7 +149,7 @@ class Sandbox:
         places = Places(folder, scratch, decor)
         # bytes for a file that is not UTF-8 on purpose
         for relative, content in [*(decor or {}).items(), *scenario.files.items()]:
-            folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
+            folder.put(relative, content)
         token = secrets.token_urlsafe(16)
         run = ScenarioRun(self, scenario, places, trouble, tmp_mail)
         mail_folder = self.socket_dir / f"mail-{name}"  # bound into the sandbox read-only, with the sockets
@@ -199,7 +199,7 @@ class Sandbox:
                    and scenario.steps[batch[-1] + 1].get("batch") == scenario.steps[index].get("batch")):
                 batch.append(batch[-1] + 1)
             for relative, content in scenario.files_before.get(index, {}).items():
-                run.folder.write_atomically(relative, content if isinstance(content, bytes) else content.encode("utf-8"))
+                run.folder.put(relative, content)
             for step in (scenario.steps[i] for i in batch):
                 for value in [*step.get("args", []), *step.get("kwargs", {}).values()]:
                     if isinstance(value, dict) and "$path" in value:

@@ -44,6 +44,11 @@ class FileData(bytes):
         return FileData, (bytes(self), self.mode, self.mtime_ns)
 
 
+class Appended(bytes):
+    """Bytes the grader adds at the end of a file in place, through O_APPEND, as another process appends a record to a
+    ledger (a value of Scenario.files_before): a descriptor the step's code keeps open still points at that file."""
+
+
 @dataclass
 class Scenario:
     """One situation to put the student's code in, described as data."""
@@ -64,8 +69,10 @@ class Scenario:
     ledgers: tuple = ()  # files (lesson 4's ledgers) whose text the grader reads at each tool call
     read_after: tuple = ()  # more relative paths whose text files_after holds (None if missing)
     read_left: bool = False  # files_after also holds every regular file left in the folder (what a stray file is)
-    # step index -> {relative path: content, as in files}: written just before that step's process starts (the
-    # first step of a batch), over what the earlier steps left
+    # step index -> {relative path: content as in files, None (the file removed) or Appended}: changed, over what the
+    # earlier steps left, just before that step's process starts (the first step of a batch), or between two steps of
+    # one process as the later one begins, while its process waits (at Outcome.started_at): the grader's own change,
+    # which strace does not see (a model of the file system adds it there, as the stand-in save's "replace")
     files_before: dict = field(default_factory=dict)
     independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
     step_timeout: float = 5.0

@@ -154,6 +154,11 @@ class ScenarioRun:
                     if index == self._next_step() and previous_done:
                         self._enter(running)
                         self.started_at[index] = self.phase_trace
+                        # between two steps of one process: it waits for this reply (a job's first step's were made
+                        # before its process began)
+                        if index != self.job_steps[0]:
+                            for relative, content in self.scenario.files_before.get(index, {}).items():
+                                self.folder.put(relative, content)
                         if self.scenario.steps[index].get("read_before"):  # the step waits for this reply
                             self.read_before[index] = self._texts(self.scenario.steps[index]["read_before"])
                         if index not in self.defined_files:
@@ -237,7 +242,12 @@ class ScenarioRun:
             return {"status": status, "reply": reply, "request_id": request_id}
         snapshot, at = self._snapshot(), self.trace_position()
         messages = body.get("messages")
-        if self.scenario.model == "endless":
+        failing = self.scenario.steps[step].get("model_fails_from")
+        with self.lock:
+            asked = sum(1 for c in self.model_calls if c["step"] == step)
+        if failing is not None and asked + 1 >= failing:
+            status, reply = overloaded()
+        elif self.scenario.model == "endless":
             status, reply = self._endless_reply(messages)
         elif self.scenario.model == "planned":
             status, reply = course.model.planned_reply(messages, self.scenario.steps[step].get("calls") or (),
@@ -488,5 +498,11 @@ def answering_lookup(service: dict):
     return lookup
 
 
-def _api_error(message: str) -> dict:
-    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+def _api_error(message: str, kind: str = "invalid_request_error") -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def overloaded() -> tuple:
+    """(status, reply) of the API when it is overloaded: the SDK raises it (an APIStatusError) once its retries are
+    out (the offline clients make none)."""
+    return 529, _api_error("Overloaded", "overloaded_error")

@@ -213,6 +213,32 @@ def test_strace_records_what_the_model_needs(tmp_path, flag):
     assert os.path.exists(folder / "cp.json")
 
 
+CHDIR = textwrap.dedent('''
+    import os, sys
+    os.chdir(sys.argv[1])  # into the working folder, as the grader's driver does
+    os.mkdir("runs")
+    os.chdir("runs")
+    open("cp.json", "w").close()
+    os.chdir("/")
+    os.chdir(sys.argv[1])
+''')
+
+
+def test_strace_records_the_student_s_changes_of_the_current_folder(tmp_path):
+    """A chdir from the working folder is recorded (a save that leaves the process elsewhere sends every relative
+    path elsewhere), with the folder it leads to, and every one after it, outside the folder too; the one into it
+    from outside, as the driver's, is not."""
+    log, script = tmp_path / "trace.log", tmp_path / "chdir.py"
+    script.write_text(CHDIR, encoding="utf-8")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    subprocess.run([*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder)],
+                   check=True, capture_output=True)
+    records = fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder))
+    assert [r["path"] for r in records if r["op"] == "chdir"] == [str(folder / "runs"), "/", str(folder)]
+    assert [r["path"] for r in records if r["op"] == "open"] == [str(folder / "runs" / "cp.json")]
+
+
 PWRITEV2_SAVE = textwrap.dedent('''
     import os, sys
     folder, flags = sys.argv[1], getattr(os, sys.argv[2], 0)

@@ -19,7 +19,7 @@ from autograder.scenario_run import STEP_TRACE_BYTES
 from autograder.hidden_tests.crashes import Save, first_failure, power_cuts
 from autograder.notebook_code import ROOT
 from autograder.isolation import KEPT_SCRATCH_INSIDE
-from autograder.scenario import FileData
+from autograder.scenario import Appended, FileData
 from autograder.sandbox import (ALLOW_ENV, BWRAP_ENV, FLOODED, LINGER, SOCKET_DIR_INSIDE, SOCKET_NAME, IsolationUnavailable,
                                 Limits, SubmissionTrouble, Sandbox, Scenario, isolation_problem, scratch_folder)
 from instruments.host import memory_tmp_dir
@@ -1073,3 +1073,36 @@ def test_a_step_s_files_are_read_as_it_begins_and_a_lookup_answers_as_the_step_s
     assert outcome.read_before == {1: {"ledger.jsonl": "a\n"}}
     assert value(outcome, 2) == "" and "本周结论" in value(outcome, 3)
     assert value(outcome, 4) is None, "the server has no email with that key: None, whatever the step says"
+
+
+KEPT_OPEN = """
+import os
+
+kept = []
+
+def append(line):
+    if not kept:
+        kept.append(os.open("ledger.jsonl", os.O_WRONLY | os.O_APPEND))
+    os.write(kept[0], (line + "\\n").encode())
+
+def read(name):
+    try:
+        with open(name) as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+"""
+
+
+def test_files_change_between_two_steps_of_one_process_as_the_later_one_begins(sandbox):
+    """files_before inside a batch: made by the grader as that step begins, while its process waits: a file
+    replaced, one removed, and one appended to in place (a descriptor the process kept open sees those bytes);
+    strace records none of it as the step's."""
+    outcome = run(sandbox, KEPT_OPEN, call("append", "a", batch="b"), call("append", "c", batch="b"),
+                  call("read", "cp.json", batch="b"), call("read", "gone.txt", batch="b"),
+                  files={"ledger.jsonl": "", "cp.json": "old", "gone.txt": "x"}, read_after=("ledger.jsonl",),
+                  files_before={1: {"ledger.jsonl": Appended(b"b\n")}, 2: {"cp.json": "new"}, 3: {"gone.txt": None}})
+    assert outcome.files_after["ledger.jsonl"] == "a\nb\nc\n"
+    assert value(outcome, 2) == "new" and value(outcome, 3) is None
+    assert not [e for e in outcome.fs_events if e["op"] in ("rename", "unlink")]
+    assert b"".join(e["data"] for e in outcome.fs_events if e["op"] == "write") == b"a\nc\n"

@@ -3,7 +3,8 @@
 Every grading run draws them afresh from its own seed (`build(max_turns, rng)` with a
 `random.Random(seed)`; the judge records the seed with the verdict, so `--seed N`
 draws the same run again): the task's wording, the checkpoint's folder and file name
-(nested, never the default checkpoint.json), the counters in every checkpoint, the
+(nested, never the default checkpoint.json; given from the root, or relative to the current folder
+where one process saves, loads or runs through several), the counters in every checkpoint, the
 tool-call ids and inputs, and which unheard-of tools stand in for "any other tool".
 A submission can hard-code none of it.
 
@@ -70,6 +71,11 @@ class Draw:
         return {"other_task": (f"{folder}{self.letters(7)}.json.{self.letters(8)}.tmp",
                                other[:self.rng.randint(1, len(other) - 1)]),
                 "user": (f"{folder}{self.letters(5)}.tmp", "用户自己的草稿，不是检查点。\n")}
+
+    def forms(self, count: int) -> list:
+        """How each of `count` runs is given its path (see `path`): both ways every time, in drawn order."""
+        forms = ["absolute", "relative"]
+        return self.rng.sample(forms + self.rng.choices(forms, k=count - 2), count)
 
     def two_wordings(self, pool) -> tuple:
         return tuple(self.rng.sample(pool, 2))
@@ -154,8 +160,10 @@ def call(name: str, *args, **kwargs) -> dict:
     return {"kind": "call", "name": name, "args": list(args), "kwargs": kwargs}
 
 
-def path(name: str) -> dict:
-    return {"$path": name}
+def path(name: str, form: str = "absolute") -> dict:
+    """`name` in the working folder, passed as a Path from the root ("absolute") or as the str `name` ("relative",
+    with its folders: a save that changes the current folder sends the next one elsewhere)."""
+    return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
 
 
 def build(max_turns: int, rng) -> dict:
@@ -204,24 +212,32 @@ def build(max_turns: int, rng) -> dict:
                         *({**call("save_checkpoint", unjsonable[kind], path(targets[kind])), "batch": "broken"}
                           for kind in unjsonable)]))
 
-    # Loads in one process between saves of new states: each reads what is on disk at that moment, also after the
-    # caller changed what the one before returned (a load that keeps its results, as functools.lru_cache does, fails).
+    # Loads in one process between saves of new states, through one path relative to the current folder, with its
+    # folders: each reads what is on disk at that moment, also after the caller changed what the one before returned
+    # (a load that keeps its results, as functools.lru_cache does, fails; so does a save that leaves the process in
+    # another current folder). Then the same state saved twice to a path, its file damaged in place or removed in
+    # between by the grader (as the notebook's demo damages one): the second save leaves the state on disk all the same.
     # Then, in a process of its own, each kind of broken file is put at a path the student's save_checkpoint saved to
     # twice (so whatever backup of the previous checkpoint it makes is there): load_checkpoint raises as on any broken
     # file, never returns an older state. A folder cannot take a saved file's place in one atomic write: left out.
     reloaded = draw.file()
-    load = call("load_checkpoint", path(reloaded))
-    reloads = [load, call("save_checkpoint", draw.sample("cpA", meeting), path(reloaded)), load,
-               {**load, "spoil_after": True}, load, call("save_checkpoint", draw.sample("cpC", email), path(reloaded)),
-               load]
+    load = call("load_checkpoint", path(reloaded, "relative"))
+    reloads = [load, call("save_checkpoint", draw.sample("cpA", meeting), path(reloaded, "relative")), load,
+               {**load, "spoil_after": True}, load,
+               call("save_checkpoint", draw.sample("cpC", email), path(reloaded, "relative")), load]
+    text = json.dumps(state, ensure_ascii=False)
+    changed = {"damaged": text[:rng.randint(1, len(text) - 1)], "removed": None}  # kind -> what the grader leaves
+    resaved = {kind: draw.file() for kind in changed}
+    resaves = [call("save_checkpoint", state, path(name)) for name in resaved.values() for _ in range(2)]
     backed = {kind: draw.file(prefix=kind.replace("_", "-") + "-") for kind in damaged if damaged[kind] != FOLDER}
     saves = [call("save_checkpoint", cp, path(name)) for name in backed.values() for cp in (previous, state)]
-    first_backed = len(reloads) + len(saves)
-    add(Scenario("save_reload", independent_steps=True,
-                 files_before={first_backed: {backed[kind]: damaged[kind] for kind in backed}},
+    first_backed = len(reloads) + len(resaves) + len(saves)
+    changes = {len(reloads) + 2 * number + 1: {resaved[kind]: changed[kind]} for number, kind in enumerate(resaved)}
+    add(Scenario("save_reload", independent_steps=True, read_after=tuple(resaved.values()),
+                 files_before={**changes, first_backed: {backed[kind]: damaged[kind] for kind in backed}},
                  meta={"reloads": len(reloads), "backed": backed, "first_backed": first_backed, "damaged": damaged,
-                       "previous": previous, "state": state},
-                 steps=[*({**step, "batch": "saves"} for step in reloads + saves),
+                       "previous": previous, "state": state, "resaved": resaved},
+                 steps=[*({**step, "batch": "saves"} for step in reloads + resaves + saves),
                         *({**call("load_checkpoint", path(name)), "batch": "broken"} for name in backed.values())]))
 
     # The default path, CHECKPOINT_PATH: a bare file name, in the folder the notebook runs in, over an earlier
@@ -341,20 +357,31 @@ def build(max_turns: int, rng) -> dict:
     # client it is given (one kept from an earlier run in a global is not), making one only when it is None.
     clients = [CLIENT] * len(resumes)
     clients[rng.randrange(len(resumes))] = None
-    runs = [{**call("run_agent", task, client=client, path=path(file)), "timeout": AGENT_TIMEOUT,
+    runs = [{**call("run_agent", task, client=client, path=path(file, form)), "timeout": AGENT_TIMEOUT,
              "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
-            for file, (_, task), client in zip(where, resumes, clients)]
+            for file, (_, task), client, form in zip(where, resumes, clients, draw.forms(len(resumes)))]
     # Then a checkpoint saved over one of their paths (as a cell of the notebook does), and a run there again:
     # run_agent follows the disk, not what an earlier run in the kernel left in memory.
     again = rng.randrange(len(resumes))
     saved_over = draw.with_pending(draw.sample("cpB", meeting), *rng.choice(unheard_of))
-    runs += [{**call("save_checkpoint", saved_over, path(where[again])), "batch": "dangling"},
+    runs += [{**call("save_checkpoint", saved_over, runs[again]["kwargs"]["path"]), "batch": "dangling"},
              {**runs[again], "kwargs": {**runs[again]["kwargs"], "client": CLIENT}}]
     add(Scenario("agent_dangling", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  files={file: json.dumps(cp, ensure_ascii=False) for file, (cp, _) in zip(where, resumes)},
                  meta={"checkpoints": [cp for cp, _ in resumes] + [None, saved_over],
                        "files": where + [where[again]] * 2},
                  steps=runs))
+    # A model call that raises (the API overloaded, its retries out; the notebook's crashing_client raises so): from
+    # a drawn call on, every one, and run_agent's error goes to the caller. The checkpoint on disk is then the one on
+    # disk when that call was made (the last save point B: the reference's run_agent saves nothing after it; judged
+    # against the run's own, so that what the save points hold is judged once, elsewhere); then the same run again,
+    # in the same process (as the notebook runs it again in its kernel), the model answering.
+    where = draw.file()
+    run = {**call("run_agent", meeting, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
+           "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "model_error"}
+    add(Scenario("agent_model_error", standins=STANDINS, independent_steps=True, watch=where,
+                 meta={"task": meeting, "file": where, "checkpoint": None},
+                 steps=[{**run, "model_fails_from": rng.randint(2, 4)}, {**run, "read_before": [where]}]))
     # A few turns left; the process dies before one of the tool calls and is started again.
     ending = draw.sample("cpA", meeting)
     ending["turns"] = max_turns - rng.randint(8, 12)
@@ -391,8 +418,9 @@ def build(max_turns: int, rng) -> dict:
     where = [draw.file() for _ in plans]
     add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  meta={"tasks": tasks, "files": where},
-                 steps=[{**call("run_agent", task, client=CLIENT, path=path(file)), "timeout": AGENT_TIMEOUT,
+                 steps=[{**call("run_agent", task, client=CLIENT, path=path(file, form)), "timeout": AGENT_TIMEOUT,
                          "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies",
                          "outputs": [shaped[number]] if number in shaped else []}
-                        for number, (task, file, plan) in enumerate(zip(tasks, where, plans))]))
+                        for number, (task, file, plan, form) in enumerate(zip(tasks, where, plans,
+                                                                               draw.forms(len(plans))))]))
     return scenarios

@@ -153,7 +153,7 @@ def elsewhere(outcome) -> list:
 
 @pytest.mark.grade(GRADE, 1)
 def test_save_points(grading):
-    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存，最后一轮、turns 用满时对账之后也存：run_agent 返回时 path 上的检查点就是它返回的状态"""
+    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存，最后一轮、turns 用满时对账之后也存：run_agent 返回时 path 上的检查点就是它返回的状态；调用模型抛出异常时，path 上还是上一个存档点 B"""
     outcome = grading.outcome("agent_fresh")
     final_state(outcome)
     _, why = on_disk(outcome, outcome.scenario.meta["file"])
@@ -163,6 +163,9 @@ def test_save_points(grading):
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
+    message = model_error_problem(grading)
+    if message:
+        fail(message)
     # the file it left, then a power cut at any moment of the run
     message = left_problem(grading, outcome, 0) or run_agent_problem(outcome, grading.reference)
     if message:
@@ -173,6 +176,30 @@ def test_save_points(grading):
             message = left_problem(grading, other, index)
             if message:
                 fail(message)
+
+
+def model_error_problem(grading) -> str | None:
+    """Why the checkpoint a run left once a model call raised (the API overloaded, from a call on) is not the one on
+    disk when that call was made (the last save point B, as the reference's run_agent leaves it); None if it is."""
+    outcome = grading.outcome("agent_model_error")
+    meta, failing = outcome.scenario.meta, outcome.scenario.steps[0]["model_fails_from"]
+    when = (f"第 {failing} 次调用模型时 API 报错（529 overloaded，客户端抛出 APIStatusError；notebook 里 crashing_client "
+            "抛 SimulatedCrash 也是这样），run_agent 把异常抛给调用方之后")
+    if outcome.steps[0]["status"] not in (StepStatus.RETURNED, StepStatus.RAISED):
+        return f"{when}：" + problem(outcome, 0, "run_agent")
+    failed = next((c for c in outcome.model_calls if c["step"] == 0 and c["status"] != 200), None)
+    if failed is None:
+        return None  # it never got that far: the other checks say why
+    left = outcome.read_before.get(1, {}).get(meta["file"])
+    saved, error = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
+    if error is not None or not isinstance(saved, dict):
+        return f"{when}，path 上" + ("没有检查点" if left is None else "的文件不是 load_checkpoint 读得出来的检查点")
+    wrong = checkpoint_differences(saved, saved_state(failed))
+    if not wrong:
+        return None
+    return (f"{when}，path 上的检查点和调用模型那一刻磁盘上的（上一个存档点 B）不一样（{'、'.join(wrong)}）：这次调用模型"
+            "没有得到回复，磁盘上应该还是存档点 B，不要在出错时再存档（finally 或 except 里的 save_checkpoint）"
+            + ("：那时 turns 已经加过 1，回复却没有，存下去，重启后 turns 就比真正调用过模型的次数多" if "turns" in wrong else ""))
 
 
 def agent_scenarios(grading) -> list:

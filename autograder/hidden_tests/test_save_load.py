@@ -116,7 +116,7 @@ def _json_or_none(text):
 
 @pytest.mark.grade(GRADE, 1)
 def test_round_trip(grading):
-    """保存后原样读回（六个字段都一样），文件夹里不留临时文件、别的文件原样不动，也不留下打开的文件描述符；文件不存在时返回 None"""
+    """保存后原样读回（六个字段都一样），文件夹里不留临时文件、别的文件原样不动，也不留下打开的文件描述符；文件不存在时返回 None；同一个进程里经相对路径存取多次、两次保存之间文件被改过，读到、存下的都是此刻的那一份"""
     outcome = grading.outcome("save_roundtrip")
     state, name = outcome.scenario.meta["state"], outcome.scenario.meta["file"]
     returned(outcome, 0, "save_checkpoint(state, path)")
@@ -138,6 +138,7 @@ def test_round_trip(grading):
     check_bystanders(outcome)
     check_bystanders(default)
     check_reloads(grading)
+    check_saved_again(grading)
     check_no_leaks(grading)
 
 
@@ -153,12 +154,19 @@ def check_bystanders(outcome):
                "上次崩溃留下的临时文件无害，用不着去扫")
 
 
-def reference_values(reference, steps: list) -> list:
+def reference_values(reference, steps: list, changes: dict | None = None) -> list:
     """What the reference's save_checkpoint and load_checkpoint return on `steps` (calls on $path arguments), run
-    in order in a folder of its own: at each load, the state on disk at that moment."""
+    in order in a folder of its own, with the grader's `changes` between them (Scenario.files_before's, by position
+    in `steps`: text, or None for a file removed): at each load, the state on disk at that moment."""
     with scratch_folder("reload") as folder:
         values = []
-        for step in steps:
+        for number, step in enumerate(steps):
+            for relative, content in (changes or {}).get(number, {}).items():
+                changed = Path(folder) / relative
+                if content is None:
+                    changed.unlink(missing_ok=True)
+                else:
+                    changed.write_text(content, encoding="utf-8")
             args = [Path(folder) / arg["$path"] if isinstance(arg, dict) and "$path" in arg else arg
                     for arg in step["args"]]
             args[-1].parent.mkdir(parents=True, exist_ok=True)
@@ -180,6 +188,13 @@ def check_reloads(grading):
     for index, (step, wanted) in enumerate(zip(steps, reference_values(grading.reference, steps))):
         call = "save_checkpoint(新的 state, path)" if step["name"] == "save_checkpoint" else "load_checkpoint(path)"
         value = returned(outcome, index, call)
+        moved = folder_left(outcome, index)
+        expect(moved is None,
+               f"在同一个进程里依次调用 {' → '.join(done + [call])}：这次 {step['name']} 把进程的当前文件夹换成了 "
+               f"{moved}（os.chdir），返回时没有换回来。之后传进来的相对路径（同一个 {step['args'][-1]['$path']}、默认的 "
+               "checkpoint.json）都从那里算起，指向了别处：下一次保存存进了别的文件夹（或者抛 FileNotFoundError），"
+               "load_checkpoint 在原处找不到检查点，重启后任务从头再来。不要改当前文件夹：fsync 文件夹就用 "
+               "os.open(文件夹, os.O_RDONLY) 打开它；非要切换，也要在 finally 里切回来（contextlib.chdir）")
         if step["name"] == "load_checkpoint":
             expect(same(value, wanted),
                    f"在同一个进程里依次调用 {' → '.join(done + [call])}：最后这次 load_checkpoint 应该读到 path 上此刻的"
@@ -188,6 +203,43 @@ def check_reloads(grading):
                    "（例如 functools.lru_cache）：存过新的检查点、或者调用方改过上次返回的 dict（run_agent 会追加消息、"
                    "增加 turns）之后，留着的就不是磁盘上的那一份了")
         done.append(call + ("（调用方随后改动了它返回的 dict）" if step.get("spoil_after") else ""))
+
+
+def folder_left(outcome, index: int) -> str | None:
+    """The current folder step `index` left its process in (relative to the working folder, "/" for one outside
+    it), when its call changed it (os.chdir) and did not change it back; None otherwise."""
+    began, ended = outcome.started_at[index], outcome.returned_at[index]
+    moves = [e["path"] for e in outcome.fs_events if e["op"] == "chdir" and began is not None and e["at"] > began
+             and (ended is None or e["at"] <= ended)]
+    if not moves or moves[-1] == outcome.workdir:
+        return None
+    inside = moves[-1].startswith(outcome.workdir + "/")
+    return os.path.relpath(moves[-1], outcome.workdir) if inside else moves[-1]
+
+
+def check_saved_again(grading):
+    """The same state saved twice to a path in one process, its file damaged in place or removed in between (by the
+    grader, as the notebook's demo damages one): after the second save the path holds the state, as the reference's
+    save leaves it."""
+    outcome = grading.outcome("save_reload")
+    first = outcome.scenario.meta["reloads"]
+    for number, (kind, name) in enumerate(outcome.scenario.meta["resaved"].items()):
+        index = first + 2 * number
+        steps = outcome.scenario.steps[index:index + 2] + [call("load_checkpoint", at_path(name))]
+        change = outcome.scenario.files_before[index + 1]
+        wanted = reference_values(grading.reference, steps, {1: change})[-1]
+        what = "写坏了（只剩半截）" if kind == "damaged" else "删掉了"
+        for step in (index, index + 1):
+            message = problem(outcome, step, "save_checkpoint(state, path)")
+            expect(message is None, f"同一个进程里存过 path 之后，文件被{what}，再保存同一个 state：{message}")
+        left = outcome.files_after.get(name)
+        loaded, _ = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
+        there = "没有文件" if left is None else "还是那份坏文件" if left == change[name] else f"是 {short(left, 60)}"
+        expect(same(loaded, wanted),
+               f"save_checkpoint(state, path) 存好之后，path 上的文件被{what}（别的程序、用户、一次崩溃都会这样），"
+               f"同一个进程再调用一次 save_checkpoint(同一个 state, path)：它返回之后 path 上{there}，应该是这份 state。"
+               "每次保存都要真的把 state 写进 path：不能凭内存里记着的「上次存过一模一样的内容」就跳过，"
+               "磁盘上的文件可能早就变了（notebook 的原子写入演示就是先存 cpB、把它写坏、再存一次 cpB）")
 
 
 def check_no_leaks(grading):

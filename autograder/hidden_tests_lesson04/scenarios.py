@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
 from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
 from autograder.sandbox import Scenario
+from autograder.scenario import Appended
 from course.checks import TOOL_OUTPUT_SHAPES
 from course.ledger import LEDGER_NAME, delivered_text
 
@@ -220,16 +221,28 @@ def build(max_turns: int, rng) -> dict:
              "old": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome")),
              "record": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]}
             for number in range(2)]
-    given = {existing: lines(old), **{other["ledger"]: lines(other["old"]) for other in pair}}
+    # and two appends to one ledger in one process, another process appending a record of its own in between (the
+    # grader, through O_APPEND): each goes at the end the file has then, none written over
+    shared = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}",
+              "old": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome")),
+              "records": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
+                                         ("intent", "outcome")),
+              "other": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]}
+    given = {existing: lines(old), **{other["ledger"]: lines(other["old"]) for other in pair},
+             shared["ledger"]: lines(shared["old"])}
+    steps = [call("append_ledger", path(existing, forms[0]), new[0]),
+             call("append_ledger", path(existing, forms[1]), new[1]),
+             call("append_ledger", path(created, forms[2]), first),
+             call("append_ledger", LEDGER_NAME, bare),
+             *({**call("append_ledger", path(other["ledger"]), other["record"]), "batch": "two_ledgers"}
+               for other in pair),
+             *({**call("append_ledger", path(shared["ledger"]), record), "batch": "shared"}
+               for record in shared["records"])]
     add(Scenario("append", independent_steps=True, files=given, read_after=(created, LEDGER_NAME),
+                 files_before={len(steps) - 1: {shared["ledger"]: Appended(lines([shared["other"]]).encode("utf-8"))}},
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
-                       "bare": bare, "pair": pair},
-                 steps=[call("append_ledger", path(existing, forms[0]), new[0]),
-                        call("append_ledger", path(existing, forms[1]), new[1]),
-                        call("append_ledger", path(created, forms[2]), first),
-                        call("append_ledger", LEDGER_NAME, bare),
-                        *({**call("append_ledger", path(other["ledger"]), other["record"]), "batch": "two_ledgers"}
-                          for other in pair)]))
+                       "bare": bare, "pair": pair, "shared": shared},
+                 steps=steps))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --
     ledger = f"{draw.folder()}/{LEDGER_NAME}"

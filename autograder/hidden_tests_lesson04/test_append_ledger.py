@@ -3,8 +3,9 @@
 Two appends to a ledger that already holds records, one that creates the ledger (each path given
 absolute or relative, drawn), one that creates `ledger.jsonl` by its bare name in the working
 folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""), and one to each of
-two other ledgers in one process (a handle kept from the first append must not take the second). strace
-records the calls from outside; every state a crash or power cut could leave at each moment
+two other ledgers in one process (a handle kept from the first append must not take the second), and two to
+one ledger in one process with another process's append in between (a kept handle writes at the end all the
+same). strace records the calls from outside; every state a crash or power cut could leave at each moment
 (autograder.crash_states) must read back, with the course's read_ledger and with the
 student's own, as the ledger before the append or after it: the old records never lost or
 rewritten, never half a record, never an error; once append_ledger returned, only after.
@@ -31,9 +32,10 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
 
 BARE = 3  # the step that creates a ledger named by its bare file name, in the working folder
 PAIR = (4, 5)  # the steps appending to two ledgers, one each, in one process
+SHARED = (6, 7)  # the steps appending to one ledger in one process, another process appending in between
 
 
-def appended(grading, indices=(0, 1, 2, BARE, *PAIR)):
+def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED)):
     outcome = grading.outcome("append")
     for index in indices:
         what = (f'append_ledger("{LEDGER_NAME}", record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
@@ -138,7 +140,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -158,6 +160,24 @@ def test_appends_keep_every_record(grading):
                                                                                wanted[:len(meta['old'])])
                                          else "新记录和传进来的 record 不一样，要原样写下每个字段"))
     check_pair(outcome)
+    check_shared(outcome)
+
+
+def check_shared(outcome) -> None:
+    """Two appends to one ledger in one process, another process appending a record in between (through O_APPEND, as
+    any append): every record is there, each whole, in the order they were appended."""
+    shared = outcome.scenario.meta["shared"]
+    wanted = shared["old"] + shared["records"][:1] + [shared["other"]] + shared["records"][1:]
+    records, error = records_in(outcome.files_after.get(shared["ledger"]))
+    if error is None and same(records, wanted):
+        return
+    overwritten = error is not None or shared["other"] not in records
+    fail(f"同一个进程里两次往台账 {shared['ledger']} 追加之间，另一个进程（同一个文件夹里的另一个任务、被杀之后续跑的 agent）"
+         "往它末尾追加了一条记录。之后台账" + (f"读不出来（{short(str(error), 60)}）" if error is not None else
+                                         f"里读出 {len(records)} 条记录，应该是 {len(wanted)} 条")
+         + ("：你的 append_ledger 在自己记着的位置上写，盖掉了别人追加的内容" if overwritten else "")
+         + "。每次追加都要写在文件此刻的末尾：用 O_APPEND 打开（\"a\" 模式，或 os.open 带 os.O_APPEND），内核每次写之前"
+           "都会移到末尾；不要打开时 seek 到末尾一次、以后就在那个偏移上一直写下去")
 
 
 def check_pair(outcome) -> None:

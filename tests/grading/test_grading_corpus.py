@@ -395,6 +395,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_itimer_prof": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_loop_reader": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_custom_exc": {"test_reconcile": 2, "test_incident_fix": 1},
+    # probing, round 12 (each 23/23 before): a save that os.chdir's to fsync "." and stays there (the same relative path
+    # with its folders, saved to and loaded again in one process, now points elsewhere); one that skips a save of the
+    # text it wrote last (the grader damages or removes the file in between); a run_agent that saves in a finally, so
+    # a model call that raises (the API overloaded) leaves its turns counted on disk
+    "wrong_save_chdir_left": {"test_save_load": 3},
+    "wrong_save_skip_unchanged_memo": {"test_save_load": 3},
+    "wrong_agent_finally_save": {"test_run_agent": 4},
+    "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -617,6 +625,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_itimer_prof": "在解释器里留下了按 CPU 时间计时的定时器",
     "tamper_resend_loop_reader": "add_reader 登记的读写回调",
     "tamper_resend_custom_exc": "在解释器里留下了IPython 以后自己会调用的函数",
+    "wrong_save_chdir_left": "把进程的当前文件夹换成了",
+    "wrong_save_skip_unchanged_memo": "不能凭内存里记着的「上次存过一模一样的内容」就跳过",
+    "wrong_agent_finally_save": "不要在出错时再存档",
 }
 
 

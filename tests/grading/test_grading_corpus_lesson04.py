@@ -292,6 +292,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_unknown_unflagged": {"test_reconcile": 4},
     "wrong_agent_flag_string_on_failure": {"test_run_agent": 1},  # the model's API answers 400
     "wrong_reconcile_flag_string_on_failure": {"test_run_agent": 1, "test_reconcile": 3},
+    # probing, round 12 (25/25 before): one descriptor per ledger, opened without O_APPEND and sought to the end once;
+    # another process's append between two of this process's (the grader's, now) is written over
+    "wrong_append_cached_handle_no_o_append": {"test_append_ledger": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -426,6 +429,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_unknown_unflagged": "要带 is_error: True（布尔值）",
     "wrong_agent_flag_string_on_failure": "is_error 要是布尔值 True，不是字符串",
     "wrong_reconcile_flag_string_on_failure": "is_error 要是布尔值（True 或 False），你的是 true（str）",
+    "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
 }
 
 
