@@ -289,7 +289,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_flags_error_anywhere": {"test_run_agent": 1},
     "wrong_reconcile_flags_error_anywhere": {"test_reconcile": 4},
     "wrong_reconcile_reuse_flagged": {"test_run_agent": 1, "test_reconcile": 4},
-    "wrong_reconcile_unknown_unflagged": {"test_reconcile": 4},
+    "wrong_reconcile_unknown_unflagged": {"test_run_agent": 1, "test_reconcile": 4},  # resumed runs send it unflagged
     "wrong_agent_flag_string_on_failure": {"test_run_agent": 1},  # the model's API answers 400
     "wrong_reconcile_flag_string_on_failure": {"test_run_agent": 1, "test_reconcile": 3},
     # probing, round 12 (25/25 before): one descriptor per ledger, opened without O_APPEND and sought to the end once;
