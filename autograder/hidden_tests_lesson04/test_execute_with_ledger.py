@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.contract import failed as contract_failed
 from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, outcome_written_at, problem,
                       records_in, reference_raises, same, short)
 from .ledger_crashes import FOLDER_ADVICE, first_loss, moments
@@ -77,7 +78,7 @@ def test_intent_before_outcome_after(grading):
                 wanted = "intent" if kind == "tool" else "outcome"
                 found = of(records, call["id"], wanted)
                 if not found and wanted == "outcome" and outcome_written_at(outcome, index, ledger, call["id"]) is None:
-                    failed = isinstance(ran[0]["output"], str) and ran[0]["output"].startswith("错误")
+                    failed = contract_failed(ran[0]["output"])
                     fail(f"execute_with_ledger（{call['name']}）返回时，台账里没有这次调用的 outcome：它根本没有写"
                          + (f"。这次 execute_tool 返回的是错误（{short(ran[0]['output'], 40)}）——出错也是确定的结果，"
                             "照样要记进 outcome：不记，下次恢复只看到 intent，会当成结果未知或从没到达；"

@@ -15,7 +15,7 @@ import pytest
 from course.checks import unknown_wording_problem
 from course.ledger import delivered_text
 
-from autograder.contract import MISSING, UNKNOWN, carries_output, error_flag_right
+from autograder.contract import MISSING, UNKNOWN, carries_output, error_flag_right, failed
 from autograder.scenario_run import answering_lookup
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
@@ -265,7 +265,7 @@ def test_unknown_only_when_unanswerable(grading):
         expect(text_of(block.get("content")).strip(), f"is_error 结果也要在 content 里写一句：结果未知、请先确认{where}")
         # what a retry with the same key really answered may be kept, but not its failure: the service was down for
         # the retry, which says nothing of the first try (recorded, "not sent" would be reused as a definite result)
-        outputs = [c["output"] for c in result.calls if not str(c["output"]).startswith("错误")]
+        outputs = [c["output"] for c in result.calls if not failed(c["output"])]
         guessed = [r for r in new_records(outcome, index, case, result) if r.get("type") == "outcome"
                    and r.get("output") not in outputs]
         expect(not guessed, "结果未知时台账不动：记一条 outcome，下次恢复就会把「未知」当成确定的结果复用，"
