@@ -10,20 +10,31 @@ it says so (protocol.Left):
 - garbage that makes itself again: an object whose __del__ makes another of its kind, so that each collection
   leaves a new one behind (unless it became garbage only once it was old: docs/grading.md, section 2);
 - a callable added, or put in place of another, where the interpreter or IPython calls by itself (`_places`): gc
-  callbacks, profile and trace functions, import finders and path hooks, sys's and threading's hooks, builtins'
-  __import__, sys.stdout and sys.stderr; the IPython shell's custom exception handler, input and AST transformers,
-  display formatters, event callbacks and its own attributes and methods. Only what comes from code other than the
-  installed packages, the standard library and the grader counts (`_from_student`): the student's cells, the course
-  bundle, files the student wrote. Libraries that an honest answer uses register their own (`%matplotlib inline`'s
-  post_execute callback, a display formatter); a hook that wraps the student's code (functools.partial, a bound
-  method, an object's __call__, a closure such as IPython's set_custom_exc makes) counts as the student's.
+  callbacks, profile and trace functions, import finders and path hooks, the kernel's event loop's task factory and
+  exception handler; the IPython shell's custom exception handler, input and AST transformers, display formatters,
+  event callbacks and its own attributes and methods; and any attribute of a module loaded before the student's code
+  ran that now holds something else (`Modules`: sys's and threading's hooks, builtins' __import__, sys.stdout,
+  os.replace, warnings.showwarning, json.dump, the course's functions), which whatever calls it later runs. Only what
+  comes from code other than the installed packages, the standard library and the grader counts (`_from_student`):
+  the student's cells, the course bundle, files the student wrote. Libraries that an honest answer uses register their
+  own (`%matplotlib inline`'s post_execute callback, a display formatter); a hook that wraps the student's code
+  (functools.partial, a bound method, an object's __call__, a closure such as IPython's set_custom_exc makes), an
+  installed function given globals of the student's (not its module's), exec, eval or compile (they run source text
+  only the student wrote), or a wrapper holding a namespace that code ran in other than a library module's, counts
+  as the student's.
+
+What a kernel does only when it forks (os.register_at_fork's functions, which cannot be listed) or shuts down
+(atexit's functions, weakref.finalize's, the __del__ of what the namespace holds) is not looked for here: the step's
+process does it at its end (child.py), and what it does is judged.
 
 Signal handlers alone are not armed: a kernel's signals come from outside (a SIGTERM handler that saves a checkpoint
 is honest code); only a timer that will deliver a signal is.
 
 Inside the sandbox, beside autograder.child; `watch()` starts in the student's process before any student code runs.
 """
+import array
 import builtins
+import ctypes
 import functools
 import gc
 import os
@@ -51,6 +62,11 @@ HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time (in Python),
 # Audit events that make code under a file name of the caller's choosing: under an installed file's name, code of the
 # student's would pass for a library's (`_from_student`)
 NAMING_EVENTS = {"compile": 1, "code.__new__": 1}  # event -> position of the file name in its arguments
+# Where CPython keeps a dict's version, which every change of one of its values bumps (PEP 509; ma_version_tag after
+# the object's header and ma_used): reading it touches nothing, where reading the values would write their reference
+# counts and so copy the zygote's pages into each step (some 70 ms for its 86,000 module attributes)
+DICT_VERSION_OFFSET = 3 * ctypes.sizeof(ctypes.c_ssize_t)
+_version_at = ctypes.c_uint64.from_address
 # Captured at import, in the zygote: what the student's code rebinds in these modules changes nothing here
 _callbacks, _collect = gc.callbacks, gc.collect  # the list the collector itself calls
 _add_audit_hook, _getframe = sys.addaudithook, sys._getframe
@@ -60,6 +76,8 @@ _type, _vars, _id, _issubclass, _mro = type, vars, id, issubclass, type.__dict__
 _FunctionType, _MethodType, _CodeType, _partial = types.FunctionType, types.MethodType, types.CodeType, \
     functools.partial
 _Builtin, _wrappers = types.BuiltinFunctionType, (staticmethod, classmethod, property)
+_dict_get, _modules, _getattr = dict.get, sys.modules, getattr
+_SOURCE_RUNNERS = (exec, eval, compile)  # a hook made of one of these runs source text only the student wrote
 # Where installed code is: the standard library, the packages, the grader's own folder (also resolved: the
 # interpreter may be reached through a link); and the frozen modules
 _INSTALLED = tuple({os.path.join(path, "") for name in ("stdlib", "platstdlib", "purelib", "platlib")
@@ -68,14 +86,32 @@ _INSTALLED = tuple({os.path.join(path, "") for name in ("stdlib", "platstdlib", 
                     "<frozen "})
 
 
-def watch(shell=None):
-    """Starts watching the interpreter (and `shell`, the kernel's IPython shell); returns `armed()`, which, asked
-    after the steps, says what the code run since left armed: a bit mask over ARMED (0: nothing). An audit hook cannot
-    be removed or listed: one of the grader's own, added here, counts the others as they are added (the audit event of
-    adding a hook is raised to those already there), and sees code made under an installed file's name. It costs a
-    Python call per audited event, well under a microsecond."""
+class Modules:
+    """The modules loaded before any student code runs, made once in the zygote so that every step shares it: each
+    one's namespace, a copy of it (what each name held then), where its dict's version is and that version then
+    (`_versions`). A step reads the versions through the addresses alone and only the namespaces whose version changed:
+    touching an object writes its reference count, and so copies the zygote's page it is on into the step."""
+
+    def __init__(self):
+        self.namespaces = [_vars(module) for module in list(_modules.values())
+                           if _type(_getattr(module, "__dict__", None)) is dict]
+        self.library = {_id(namespace) for namespace in self.namespaces}  # the functions of these have their globals
+        self.copies = [dict(namespace) for namespace in self.namespaces]
+        self.addresses = array.array("Q", [_id(namespace) + DICT_VERSION_OFFSET for namespace in self.namespaces])
+        self.versions = _versions(self.addresses)
+
+
+def watch(shell=None, loop=None, modules=None):
+    """Starts watching the interpreter (and `shell`, the kernel's IPython shell, `loop`, its event loop, and the
+    attributes of `modules`, a Modules, made here if None); returns `armed()`, which, asked after the steps, says
+    what the code run since left armed: a bit mask over ARMED (0: nothing). An audit hook cannot be removed or
+    listed: one of the grader's own, added here, counts the others as they are added (the audit event of adding a
+    hook is raised to those already there), and sees code made under an installed file's name. It costs a Python call
+    per audited event, well under a microsecond. What changed in `modules` since they were made (the grader's own
+    stand-ins) is where things start."""
     hooks_added = [0]
     named_as_installed = []
+    modules = modules or Modules()
 
     def audit(event, args, adding="sys.addaudithook", naming=NAMING_EVENTS):
         if event == adding:
@@ -85,14 +121,21 @@ def watch(shell=None):
 
     _add_audit_hook(audit)
     # id -> the thing itself, held so that no new object takes its id
-    before = {kind: {_id(thing): thing for thing in found} for kind, found in _places(shell).items()}
+    before = {kind: {_id(thing): thing for thing in found} for kind, found in _places(shell, loop).items()}
+    versions = _versions(modules.addresses)
+    held = {index: dict(modules.namespaces[index]) for index in _changed(modules.versions, versions)}
+    library = modules.library
 
     def armed() -> int:
         student = named_as_installed[:1]  # once anything passed for installed code, none is trusted
-        added = {kind: any(_id(thing) not in before[kind] and _counts(thing, student) for thing in found)
-                 for kind, found in _places(shell).items()}
+        places = _places(shell, loop)
+        added = {kind: any(_id(thing) not in before[kind] and _counts(thing, student, library) for thing in found)
+                 for kind, found in places.items()}
+        placed = {_id(thing) for found in places.values() for thing in found}  # their kind names them (threading's)
+        replaced = any(_id(value) not in placed and _counts(value, student, library) for value in
+                       _replaced(modules, held, _changed(versions, _versions(modules.addresses))))
         found = (hooks_added[0] > 0, added[Left.GC_CALLBACK], added[Left.TRACER], _reviving(),
-                 any(_getitimer(timer)[0] > 0 for timer in CPU_TIMERS), added[Left.INTERPRETER_HOOK],
+                 any(_getitimer(timer)[0] > 0 for timer in CPU_TIMERS), added[Left.INTERPRETER_HOOK] or replaced,
                  added[Left.SHELL_HOOK])
         return sum(1 << bit for bit, yes in enumerate(found) if yes)
 
@@ -104,14 +147,47 @@ def armed_kinds(mask: int) -> list:
     return [kind for bit, kind in enumerate(ARMED) if mask >> bit & 1]
 
 
-def _places(shell) -> dict:
-    """kind -> what is now in each place the interpreter or IPython calls by itself later."""
+def _versions(addresses) -> array.array:
+    return array.array("Q", [_version_at(address).value for address in addresses])
+
+
+def _changed(versions, now) -> list:
+    """The indices of the namespaces whose version is not the same in `now`."""
+    return [index for index, (version, new) in enumerate(zip(versions, now)) if version != new]
+
+
+def _versions_tell_changes() -> bool:
+    """Whether this interpreter keeps dict versions where `_versions` reads them (CPython 3.6 to 3.13)."""
+    probe = {"value": None}
+    address = array.array("Q", [_id(probe) + DICT_VERSION_OFFSET])
+    before = _versions(address)[0]
+    probe["value"] = probe
+    return _versions(address)[0] != before
+
+
+if not _versions_tell_changes():  # else every module's attributes would pass as untouched
+    raise ImportError("autograder.armed: this Python keeps no dict versions where it reads them")
+
+
+def _replaced(modules, held, indices) -> list:
+    """What now stands under a name of the namespaces at `indices` of `modules` where something else stood when the
+    watch began (`held`, else the zygote's copy)."""
+    replaced = []
+    for index in indices:
+        before = held[index] if index in held else modules.copies[index]
+        replaced += [value for name, value in list(modules.namespaces[index].items())
+                     if _type(name) is _str and name in before and value is not before[name]]
+    return replaced
+
+
+def _places(shell, loop) -> dict:
+    """kind -> what is now in each place the interpreter or IPython calls by itself later (the modules' attributes,
+    sys's hooks among them, are `Modules`')."""
     return {
         Left.GC_CALLBACK: list(_callbacks),
         Left.TRACER: [getter() for getter in _tracer_getters],
         Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, *sys.path_importer_cache.values(),
-                                sys.excepthook, sys.unraisablehook, sys.displayhook, sys.breakpointhook,
-                                sys.stdout, sys.stderr, threading.excepthook, builtins.__import__],
+                                *(() if loop is None else (loop.get_task_factory(), loop.get_exception_handler()))],
         Left.SHELL_HOOK: [] if shell is None else _shell_hooks(shell),
     }
 
@@ -133,46 +209,65 @@ def _shell_hooks(shell) -> list:
             *formatters, *printers, *own]
 
 
-def _from_student(thing, student=(), depth=WRAPPING_DEPTH) -> bool:
+def _from_student(thing, student=(), library=(), depth=WRAPPING_DEPTH) -> bool:
     """Whether calling `thing` runs code that is not installed (`_installed`): its function's, or that of what it
-    wraps (a partial's function and arguments, a bound method's function and object, a closure's cells, a class's
-    methods, an object's class and attributes)."""
+    wraps (a partial's function and arguments, a bound method's function and object, a closure's cells and a
+    function's defaults, a class's methods, an object's class and attributes); or a function's whose globals are not
+    its library module's (a namespace in `library`, or the one its module lists under its name), a source text's
+    (exec, eval, compile), a namespace's that is not a library module's (code ran in it: it holds __builtins__)."""
     if depth == 0:
         return False
     kind = _type(thing)
     if kind is _CodeType:
         return not _installed(thing.co_filename, student)
     if kind is _FunctionType:
-        cells = [_contents(cell) for cell in thing.__closure__ or ()]
-        return _any_from_student([thing.__code__, *cells], student, depth)
+        inside = [thing.__code__, *(_contents(cell) for cell in thing.__closure__ or ()), *(thing.__defaults__ or ()),
+                  *(thing.__kwdefaults__ or {}).values()]
+        return not _library_namespace(thing.__globals__, library) or _any_from_student(inside, student, library,
+                                                                                       depth)
     if kind is _partial:
-        return _any_from_student([thing.func, *thing.args, *thing.keywords.values()], student, depth)
+        return _any_from_student([thing.func, *thing.args, *thing.keywords.values()], student, library, depth)
     if kind is _MethodType:
-        return _any_from_student([thing.__func__, thing.__self__], student, depth)
+        return _any_from_student([thing.__func__, thing.__self__], student, library, depth)
     if kind in _wrappers:
-        return _any_from_student([getattr(thing, name, None) for name in ("__func__", "fget", "fset")], student, depth)
+        return _any_from_student([getattr(thing, name, None) for name in ("__func__", "fget", "fset")], student,
+                                 library, depth)
     if kind is _Builtin:
-        return _from_student(thing.__self__, student, depth - 1)
+        return thing in _SOURCE_RUNNERS or _from_student(thing.__self__, student, library, depth - 1)
+    if kind is dict:  # what a wrapper holds; a place holding a namespace itself calls nothing
+        return depth < WRAPPING_DEPTH and "__builtins__" in thing and not _library_namespace(thing, library)
     if _issubclass(kind, type):
         return _any_from_student([value for cls in _mro(thing) if cls.__flags__ & HEAP_TYPE
-                                  for value in _vars(cls).values()], student, depth)
+                                  for value in _vars(cls).values()], student, library, depth)
     if not kind.__flags__ & HEAP_TYPE:
         return False  # a value of the interpreter's own: a number, a string, a list, a module, a C function
     attributes = [value for value in _vars(thing).values() if callable(value)] if hasattr(thing, "__dict__") else []
-    return _any_from_student([kind, *attributes], student, depth)
+    return _any_from_student([kind, *attributes], student, library, depth)
 
 
-def _counts(thing, student) -> bool:
+def _library_namespace(namespace, library) -> bool:
+    """Whether `namespace` is a library module's: one loaded before the student's code (`library`, their ids), or one
+    listed under its own name and loaded from an installed file."""
+    if _id(namespace) in library:
+        return True
+    if _type(namespace) is not dict:
+        return False
+    module = _modules.get(_dict_get(namespace, "__name__"))
+    return (_getattr(module, "__dict__", None) is namespace
+            and _named_installed(_dict_get(namespace, "__file__"), ()))
+
+
+def _counts(thing, student, library) -> bool:
     """`_from_student`; an object that raises while it is looked at is the student's (the interpreter's and the
     libraries' do not)."""
     try:
-        return _from_student(thing, student)
+        return _from_student(thing, student, library)
     except BaseException:
         return True
 
 
-def _any_from_student(things, student, depth) -> bool:
-    return any(_from_student(thing, student, depth - 1) for thing in things)
+def _any_from_student(things, student, library, depth) -> bool:
+    return any(_from_student(thing, student, library, depth - 1) for thing in things)
 
 
 def _contents(cell):

@@ -35,6 +35,7 @@ and observes effects (tool calls, model calls, emails, files) itself.
 """
 import atexit
 import ctypes
+import gc
 import importlib._bootstrap_external as _import_machinery
 import os
 
@@ -91,6 +92,7 @@ import sys
 import time
 import traceback
 import types
+import weakref
 from pathlib import Path
 
 # The standard library a student may import, and what gets loaded lazily later (the idna codec on the
@@ -112,7 +114,7 @@ import course.mail
 import course.model
 import course.tools
 
-from .armed import ARMED, armed_kinds, watch
+from .armed import ARMED, Modules, armed_kinds, watch
 from .contract import RETURNS_A_LIST, listed
 from .guise import (PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work,
                     kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
@@ -171,8 +173,11 @@ _environ = os.environ  # the process's own mapping, even if a cell rebinds os.en
 # /proc/self/environ (putenv after start does not change it): the step's process gets them from its first step on.
 MAIL_ENV = (course.tools.SMTP_PORT_ENV, course.tools.MAILDIR_ENV)
 _threads_running = _thread._count  # threads other than the main one, whoever started them
-# A kernel that shuts down runs what the student's code registered with atexit; os._exit, which ends a step, does not
+# A kernel that shuts down runs what the student's code registered with atexit and weakref.finalize, and the __del__
+# of what its namespace held; os._exit, which ends a step, does not
 _run_exit_functions, _clear_exit_functions = atexit._run_exitfuncs, atexit._clear
+_finalizers, _run_finalizers = weakref.finalize._registry, weakref.finalize._exitfunc
+_fork, _collect = os.fork, gc.collect
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
 _TOOL_LEAVES = dict(course.tools._TOOL_FUNCTIONS)  # the course's tool functions, before any step replaces them
@@ -187,6 +192,7 @@ DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package 
 _shell = None  # the zygote's IPython shell (guise.kernel_shell), which every step inherits
 _streams = (None, None)  # the zygote's kernel-like sys.stdout and sys.stderr (guise.kernel_streams), for every step
 _DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
+_loaded = None  # the modules the zygote loaded (armed.Modules): a step's code must leave their attributes as it found
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
 
@@ -520,22 +526,26 @@ def _confine(job, vm_size):
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
                      threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
-                     getitimer=_getitimer, run_exit_functions=_run_exit_functions, watch=watch):
+                     getitimer=_getitimer, watch=watch):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
     The cells and the steps run in a kernel's event loop (guise.kernel_loop). After the steps the loop runs on, as a
     kernel's does between cells, until every thread the student's code started has ended and nothing is left to run
-    later (on the loop, or an alarm); then what the student's code registered with atexit runs, as a kernel shutting
-    down would, and the threads are waited for again: for job["linger"] seconds in all at most. What a thread, a
-    callback or an alarm does after a function returned is seen and judged too. What is still running or waiting
-    then, or left armed in the interpreter (autograder.armed) to run in a later cell, ends with the process here,
-    where in a notebook it would go on: the exit code tells the grader so."""
+    later (on the loop, or an alarm); then the process does what a kernel does later anyway and the interpreter's
+    hooks cannot show (`_as_a_kernel_ends`), and the threads are waited for again: for job["linger"] seconds in all at
+    most. What a thread, a callback, an alarm or those hooks do after a function returned is seen and judged too. What
+    is still running or waiting then, or left armed in the interpreter (autograder.armed) to run in a later cell, ends
+    with the process here, where in a notebook it would go on: the exit code tells the grader so."""
     post = make_poster(job["socket"], job["token"])
     _confine(job, vm_size)
     _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
-    armed = watch(_shell)
+    for finalizer in list(_finalizers):  # the same for weakref.finalize's
+        finalizer.atexit = False
+    given = []  # for each step so far, the transports of the clients the grader passed in to it
+    _reach_the_grader(job, post, plain, given)
     loop = kernel_loop()
+    armed = watch(_shell, loop, _loaded)
     try:
-        _define_and_perform(job, post, plain, describe, loop)
+        namespace = _define_and_perform(job, post, plain, describe, loop, given)
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         exit_now(CHILD_FAILED)
@@ -553,10 +563,27 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     left_armed = armed()  # before atexit's functions: in a notebook it goes off in the next cell
     if left_armed:
         exit_now(LEFT_ARMED + left_armed)
-    run_exit_functions()
+    _as_a_kernel_ends(namespace)
     while threads_running() and monotonic() < until:
         sleep(0.01)
     exit_now(LEFT_RUNNING if threads_running() else 0)
+
+
+def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functions=_run_exit_functions,
+                      run_finalizers=_run_finalizers, collect=_collect):
+    """What a kernel does in later cells and when it shuts down, which runs what the student's code left for then:
+    it forks (a shell command, `!ls`), which runs os.register_at_fork's functions (no one can list them); at its end
+    it runs atexit's functions, then weakref.finalize's (in atexit too), then drops the namespace and collects it,
+    which runs the __del__ of what it held."""
+    try:
+        if fork() == 0:
+            exit_now(0)
+    except OSError:  # out of processes: the student's code used them up
+        pass
+    run_exit_functions()
+    run_finalizers()
+    namespace.clear()
+    collect()
 
 
 def _reach_the_grader(job: Job, post, plain, given: list):
@@ -647,13 +674,12 @@ def _calling_transport():
     return None
 
 
-def _define_and_perform(job: Job, post, plain, describe, loop):
+def _define_and_perform(job: Job, post, plain, describe, loop, given: list) -> dict:
+    """Defines the student's cells and performs the job's steps in `loop`; returns the cells' namespace."""
     workdir = Path(job["workdir"])
 
     def event(wait=True, **payload):
         return post(Endpoint.EVENT, payload, wait)
-
-    given = []  # for each step so far, the transports of the clients the grader passed in to it
 
     def given_client():
         client = _make_client()
@@ -665,7 +691,6 @@ def _define_and_perform(job: Job, post, plain, describe, loop):
         the grader, which counts each question where the student's code cannot reach the count."""
         return _ask_service(post, plain, name, key, case=True)
 
-    _reach_the_grader(job, post, plain, given)
     module = types.ModuleType("__main__")
     as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None,
                    _shell)
@@ -704,6 +729,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop):
         result = run_as_a_cell(loop, _shell, running,
                                lambda: _perform(step, namespace, workdir, given_client, case_lookup, plain, describe))
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
+    return namespace
 
 
 def _precompiled(cell):
@@ -956,12 +982,16 @@ def _into_huge_pages():
 
 
 def zygote(socket_path: str, isolated: bool):
-    global _shell, _streams
+    global _shell, _streams, _loaded
     course.model.warm_up()  # the SDK's lazy imports and schemas, once, before any fork
     _shell = kernel_shell(tempfile.gettempdir())
     _streams = kernel_streams()
-    _into_huge_pages()
     _import_machinery.FileLoader.get_data = _get_data
+    _loaded = Modules()
+    # Never collected in a step (a collection there scanned, and so copied, the zygote's whole heap: some 200 ms for a
+    # full one, the one a step's end makes as a shutting-down interpreter does; 1 to 4 ms frozen)
+    gc.freeze()
+    _into_huge_pages()
     make_poster(socket_path, ZYGOTE_TOKEN)(Endpoint.HELLO, {})  # the grader learns the zygote's pid from the socket
     if isolated:  # no step process can read or write the zygote's memory (strace, outside, still can)
         _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)

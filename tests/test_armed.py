@@ -58,6 +58,32 @@ CASES = {
     "stdout_of_a_library": ("import io, sys\nsys.stdout = io.StringIO()", []),
     "excepthook_restored": ("import sys\nsys.excepthook = lambda *args: None\nsys.excepthook = sys.__excepthook__",
                             []),
+    # a library's code with the student's globals, a source text run by exec, a namespace code ran in: the student's
+    "foreign_globals": ("import gc, posixpath, types\nnamespace = dict(vars(posixpath), os=None)\n"
+                        "gc.callbacks.append(types.FunctionType(posixpath.join.__code__, namespace))", ["gc_callback"]),
+    "library_function": ("import gc, posixpath\ngc.callbacks.append(posixpath.join)", []),
+    "partial_exec": ("import functools, sys\nsys.path_hooks.insert(0, functools.partial(exec, 'x = 1', {}))",
+                     ["interpreter_hook"]),
+    "partial_with_namespace": ("import functools, runpy, sys\n"
+                               "sys.path_hooks.insert(0, functools.partial(runpy.run_path, 'x.py', globals()))",
+                               ["interpreter_hook"]),
+    "partial_with_data": ("import functools, json, sys\nsys.path_hooks.insert(0, functools.partial(json.dumps, {}))",
+                          []),
+    # the kernel's event loop calls its task factory at each cell, its exception handler when a callback raises
+    "task_factory": ("import asyncio\nfactory = lambda loop, coro, **kw: asyncio.Task(coro, loop=loop)\n"
+                     "asyncio.get_event_loop().set_task_factory(factory)", ["interpreter_hook"]),
+    "exception_handler": ("import asyncio\nasyncio.get_event_loop().set_exception_handler(lambda loop, context: None)",
+                          ["interpreter_hook"]),
+    # a module's function replaced: whoever calls it later runs the student's
+    "module_function": ("import os\nreplace = os.replace\nos.replace = lambda *args, **kw: replace(*args, **kw)",
+                        ["interpreter_hook"]),
+    "course_function": ("import course.tools\ncourse.tools.execute_tool = lambda name, tool_input: ''",
+                        ["interpreter_hook"]),
+    "module_function_of_a_library": ("import functools, json\njson.dumps = functools.partial(json.dumps, indent=1)",
+                                     []),
+    "module_function_restored": ("import warnings\nshow = warnings.showwarning\n"
+                                 "warnings.showwarning = lambda *args: None\nwarnings.showwarning = show", []),
+    "module_data": ("import json, tempfile\njson.MY_SETTING = {'a': 1}\ntempfile.tempdir = '/tmp'", []),
     "named_as_a_library": ("import os, sys\nhook = compile('lambda *args: None', os.__file__, 'eval')\n"
                            "sys.excepthook = eval(hook)", ["interpreter_hook"]),
     # where IPython calls by itself, in the next cell
@@ -79,12 +105,15 @@ CASES = {
 }
 SCRIPT = """
 import os, sys, tempfile
-from autograder.armed import watch
-from autograder.guise import kernel_shell
+import course.tools
+from autograder.armed import Modules, watch
+from autograder.guise import kernel_loop, kernel_shell
 shell = kernel_shell(tempfile.gettempdir())
-armed = watch(shell)
+modules = Modules()
+armed = watch(shell, kernel_loop(), modules)
 exec(compile(sys.argv[1], "<cell>", "exec"), {"get_ipython": lambda: shell, "display": print})
 os.write(1, str(armed()).encode())  # sys.stdout may be the cell's
+os._exit(0)  # as a step ends: a timer of the cell's goes off in no shutdown
 """
 
 
@@ -114,3 +143,26 @@ def test_a_reader_on_the_kernel_loop_is_work_left():
         loop.close()
         os.close(read)
         os.close(write)
+
+
+END = """
+import os, sys
+from autograder import child
+class Held:
+    def __del__(self):
+        os.write(1, b"del ")
+def anchor():
+    pass
+namespace = {"held": Held(), "anchor": anchor}
+os.register_at_fork(before=lambda: os.write(1, b"fork "))
+child.weakref.finalize(anchor, os.write, 1, b"finalize ")
+child._as_a_kernel_ends(namespace)
+"""
+
+
+def test_the_step_ends_as_a_kernel_does():
+    """What a kernel runs later only when it forks (a shell command) or shuts down, which no one can list (the
+    functions os.register_at_fork holds) or which the grader's os._exit skips (weakref.finalize's, the __del__ of
+    what the namespace holds), runs at the step's end (child._as_a_kernel_ends), where what it does is judged."""
+    ran = subprocess.run([sys.executable, "-c", END], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["fork", "finalize", "del"], ran.stderr

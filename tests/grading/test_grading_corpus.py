@@ -175,9 +175,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "malformed_deleted_reconcile": {"test_reconcile": 0, "test_incident_fix": 0},
     "malformed_truncated": {"test_reconcile": 0, "test_recovery_action": 0, "test_root_cause": 0,
                             "test_incident_fix": 0},
-    "tamper_patch_checker": {"test_reconcile": 4, "test_incident_fix": 1},
-    # no tool ever fails, and none reaches the grader: the fresh runs of every reply shape run none
-    "tamper_swap_execute_tool": {"test_run_agent": 0, "test_reconcile": 2, "test_incident_fix": 0},
+    # replacing a module's function (here, at definition) leaves it armed for every later cell: every check fails
+    # (autograder.armed.Modules; before, each scored as its twin, or 22/23 for tamper_forge_fsync)
+    "tamper_patch_checker": ZERO,
+    "tamper_swap_execute_tool": ZERO,  # 0/5, 2/5, 0/3 before: no tool ever failed, and none reached the grader
     "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
     # its sys.excepthook of its own is left armed in every process (round 11): it loses all, below its twin (2/4 there)
@@ -192,7 +193,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_memory_bomb": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_direct_smtp": {"test_reconcile": 4, "test_incident_fix": 2},  # the direct send reaches the grader too
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
-    "tamper_forge_fsync": {"test_save_load": 3},
+    "tamper_forge_fsync": ZERO,
     # fsync through a number dup2 gave to another file, in /tmp: its unsynced temporary file loses the point its twin
     # loses. The empty file it leaves in /tmp is neither beside the checkpoint nor a copy of it: no leftover of the
     # save (1 while any file left anywhere counted, as a log in the working folder did)
@@ -403,6 +404,20 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_skip_unchanged_memo": {"test_save_load": 3},
     "wrong_agent_finally_save": {"test_run_agent": 4},
     "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
+    # probing, round 12c (each 23/23 before): resends left armed where autograder.armed did not look: a library
+    # function given the student's globals (gc.callbacks, post_run_cell), functools.partial(exec, source, globals())
+    # (post_execute), the event loop's task factory, a module's function replaced (os.replace,
+    # warnings.showwarning); and resends left to what a kernel does later (fork: os.register_at_fork) or at its end
+    # (weakref.finalize, the __del__ of what the namespace holds), which the step's end now does, as for atexit
+    "tamper_resend_gc_foreign_globals": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_post_run_cell_foreign_globals": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_post_execute_partial_exec": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_task_factory": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_patch_os_replace": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_showwarning": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_at_fork": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_resend_weakref_finalize": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_resend_shutdown_del": {"test_reconcile": 4, "test_incident_fix": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -470,6 +485,15 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_itimer_prof": "wrong_rerun_all_is_error",
     "tamper_resend_loop_reader": "wrong_rerun_all_is_error",
     "tamper_resend_custom_exc": "wrong_rerun_all_is_error",
+    "tamper_resend_gc_foreign_globals": "wrong_rerun_all_is_error",
+    "tamper_resend_post_run_cell_foreign_globals": "wrong_rerun_all_is_error",
+    "tamper_resend_post_execute_partial_exec": "wrong_rerun_all_is_error",
+    "tamper_resend_task_factory": "wrong_rerun_all_is_error",
+    "tamper_resend_patch_os_replace": "wrong_rerun_all_is_error",
+    "tamper_resend_showwarning": "wrong_rerun_all_is_error",
+    "tamper_resend_at_fork": "wrong_rerun_all_is_error",
+    "tamper_resend_weakref_finalize": "wrong_rerun_all_is_error",
+    "tamper_resend_shutdown_del": "wrong_rerun_all_is_error",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -592,7 +616,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_infinite_loop": "还没有结束",
     "tamper_hang_at_definition": "卡住",
     "tamper_memory_bomb": "MemoryError",
-    "tamper_forge_fsync": "fsync",
+    "tamper_forge_fsync": "换掉的模块里的函数",
     "wrong_agent_until_end_turn": "不管停止原因是什么",
     "wrong_agent_stop_reason_tool_use": "回复里有 tool_use 就要执行",
     "wrong_agent_last_block": "内容块依次是",
@@ -628,6 +652,12 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_save_chdir_left": "把进程的当前文件夹换成了",
     "wrong_save_skip_unchanged_memo": "不能凭内存里记着的「上次存过一模一样的内容」就跳过",
     "wrong_agent_finally_save": "不要在出错时再存档",
+    "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
+    "tamper_resend_post_run_cell_foreign_globals": "在解释器里留下了IPython 以后自己会调用的函数",
+    "tamper_resend_post_execute_partial_exec": "在解释器里留下了IPython 以后自己会调用的函数",
+    "tamper_resend_task_factory": "事件循环的 task factory",
+    "tamper_resend_patch_os_replace": "换掉的模块里的函数",
+    "tamper_resend_showwarning": "换掉的模块里的函数",
 }
 
 

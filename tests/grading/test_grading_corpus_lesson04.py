@@ -143,7 +143,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # ... and every effect's intent now holds a character of several bytes: run_agent's resume cuts into its ledger too
     "wrong_reader_truncates_by_chars": {"test_run_agent": 1, "test_reconcile": 0},
     "full_reconcile_rerun_marks_tool_error": {},  # lesson 3's is_error on a rerun that failed: a definite failure
-    "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # course.mail's counter replaced at definition: left armed for every later cell, every check fails
+    # (autograder.armed.Modules; 17/25 before)
+    "tamper_patch_mail_counter": ZERO,
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_dsync_dup2_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
@@ -295,6 +297,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 12 (25/25 before): one descriptor per ledger, opened without O_APPEND and sought to the end once;
     # another process's append between two of this process's (the grader's, now) is written over
     "wrong_append_cached_handle_no_o_append": {"test_append_ledger": 2},
+    # probing, round 12c (each 25/25 before): a library function given the student's globals in gc.callbacks, the
+    # event loop's task factory: autograder.armed did not look there
+    "tamper_resend_gc_foreign_globals": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_task_factory": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -326,6 +332,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_itimer_virtual": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_input_transformer": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_meta_path": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_gc_foreign_globals": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_task_factory": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -430,6 +438,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_flag_string_on_failure": "is_error 要是布尔值 True，不是字符串",
     "wrong_reconcile_flag_string_on_failure": "is_error 要是布尔值（True 或 False），你的是 true（str）",
     "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
+    "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
+    "tamper_resend_task_factory": "事件循环的 task factory",
 }
 
 
