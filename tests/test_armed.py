@@ -124,6 +124,28 @@ def test_what_is_left_armed_is_named(case):
     assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
 
 
+
+def test_dict_versions_are_read_here():
+    """The fast path (only namespaces whose dict version changed are compared) works on the Pythons grading runs on
+    (3.10 to 3.13); on a later one, armed falls back to comparing every namespace."""
+    from autograder import armed
+
+    assert armed.VERSIONED or sys.version_info >= (3, 14)
+
+
+@pytest.mark.parametrize("case", ["module_function", "course_function", "module_function_of_a_library",
+                                  "module_function_restored", "module_data", "nothing"])
+def test_without_dict_versions_nothing_is_missed(case):
+    """Where dicts keep no version (CPython 3.14 on: here every version reads 0), every namespace is compared whole:
+    slower, never weaker."""
+    code, expected = CASES[case]
+    script = SCRIPT.replace("modules = Modules()",
+                            ("import array, autograder.armed\nautograder.armed.VERSIONED = False\n"
+                             "autograder.armed._versions = lambda addresses: array.array('Q', bytes(8 * len(addresses)))\n"
+                             "modules = Modules()"))
+    ran = subprocess.run([sys.executable, "-c", script, code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
+
 def test_a_reader_on_the_kernel_loop_is_work_left():
     """A reader on a descriptor of the student's (a timerfd, a socket) runs later on a kernel's loop, as call_later
     does: the loop still holds work (guise.holds_work); its own self-pipe is none."""
