@@ -202,16 +202,22 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         cp["pendingToolUse"] = None
         return cp
 
-    # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write
-    for sample, start, emails in (("cpC", load_sample("cpC"), 0), ("cpB", load_sample("cpB"), 0),
-                                  ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}), None)):
+    # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write; the
+    # last two called as the signature allows, with client=None and with no client (the notebook's make_client, here
+    # an offline one, makes it then)
+    for sample, start, emails, given in (
+            ("cpC", load_sample("cpC"), 0, {"client": make_client(offline=True)}),
+            ("cpB", load_sample("cpB"), 0, {"client": None}),
+            ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}), None, {})):
         seen.clear()
         pending = start["pendingToolUse"]
         path = _scratch("check-resume-") / "checkpoint.json"
         namespace["save_checkpoint"](start, path)
-        with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile):
-            call(f"run_agent（从 {sample} 续跑，悬空的是 {pending['name']}）", run_agent, start["task"],
-                 client=make_client(offline=True), path=path)
+        how = "" if given.get("client") else "，client=None" if given else "，照文档不传 client"
+        with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile), \
+                standing_in(namespace, "make_client", lambda *args, **kwargs: make_client(offline=True)):
+            call(f"run_agent（从 {sample} 续跑，悬空的是 {pending['name']}{how}）", run_agent, start["task"], **given,
+                 path=path)
             delivered = mail.count()
         expect(seen, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{pending['name']}），要先对账，"
                      "只读工具和幂等写也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400；"

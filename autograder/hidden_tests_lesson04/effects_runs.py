@@ -111,14 +111,15 @@ def _said(kinds) -> str:
 
 
 def _where(run: dict) -> str:
+    called = f"，调用时{run['without_client']}（签名允许）" if run.get("without_client") else ""
     if run["what"] == "fresh":
         calls = "、".join(c["name"] for c in run["calls"])
         beside = f"，检查点旁边的台账里已有别的任务的 {len(run['records'])} 条记录" if run["records"] else ""
-        return f"从头开始运行（模型依次要求 {calls}{beside}）"
+        return f"从头开始运行（模型依次要求 {calls}{beside}{called}）"
     pending = run["checkpoint"]["pendingToolUse"]
     ours = [(r["type"],) for r in run["records"] if r.get("toolUseId") == pending["id"]]
     kind = "幂等写" if run["what"] == "idempotent" else "没有哪张表列出的工具"
-    return f"从检查点续跑（悬空的是{kind} {pending['name']}，id {pending['id']}，台账里原有它的 {_said(ours)}）"
+    return f"从检查点续跑（悬空的是{kind} {pending['name']}，id {pending['id']}，台账里原有它的 {_said(ours)}{called}）"
 
 
 def _effects_said(effects) -> str:

@@ -511,6 +511,9 @@ def build(max_turns: int, rng) -> dict:
         checkpoint = draw.with_pending(draw.sample("cpC", email), made["name"], made["input"])
         records = ledgers.mixed(checkpoint["pendingToolUse"], kept)
         runs.append({"what": kind, "checkpoint": checkpoint, "records": records, "calls": []})
+    # One run (a drawn one) is called as the signature allows, with client=None or with no client at all:
+    # run_agent makes its own with make_client() then, and only then
+    without = rng.randrange(len(runs))
     given, steps = {}, []
     for number, run in enumerate(runs):  # each run its own folder, so its own ledger
         run["file"] = draw.file(folder=f"{draw.folder()}/{draw.letters(4)}{number}")
@@ -519,8 +522,10 @@ def build(max_turns: int, rng) -> dict:
             given[run["file"]] = json.dumps(run["checkpoint"], ensure_ascii=False)
         if run["records"]:
             given[run["ledger"]] = lines(run["records"])
-        steps.append({**call("run_agent", email, client=CLIENT, path=path(run["file"], rng.choice(["absolute",
-                                                                                                    "relative"]))),
+        client = rng.choice([{"client": None}, {}]) if number == without else {"client": CLIENT}
+        run["without_client"] = None if client.get("client") else "传的是 client=None" if client else "没有传 client"
+        steps.append({**call("run_agent", email, **client, path=path(run["file"], rng.choice(["absolute",
+                                                                                              "relative"]))),
                       "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "calls": run["calls"],
                       "batch": "effects", "outputs": ["mentions_error"] if run["what"] == "fresh" else []})
     add(Scenario("agent_effects", steps=steps, files=given, model="planned", standins=SAVE_STANDINS,

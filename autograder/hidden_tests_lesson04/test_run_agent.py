@@ -131,15 +131,22 @@ def test_sends_through_the_ledger(grading):
 
 
 def client_problem(outcome) -> str | None:
-    """What is wrong if a run called the model through a client other than the one passed in to it (every run here
-    is given one): one of its own from make_client(), or one kept from an earlier run in the same process."""
-    astray = {c.get("client") for c in outcome.model_calls} - {"given"}
-    if not astray:
-        return None
-    return ("run_agent 调用模型用的不是这一次传进来的 client，而是"
-            + ("同一个进程里之前某次运行传进来的那个" if astray == {"earlier"} else "自己用 make_client() 另造的")
-            + "：调用方传进 client（notebook 里崩溃用的替身、重启时的计数客户端），就要用它；只有 client 是 None 时才 "
-              "make_client()，也不要把 client 存在全局变量里留给以后")
+    """What is wrong if a run called the model through another client than its own: the one passed in to it, or one
+    from make_client() when it was given none (client=None, or no client argument, as the signature allows); one
+    kept from an earlier run in the same process is neither."""
+    for call in outcome.model_calls:
+        given = outcome.scenario.steps[call["step"]]["kwargs"].get("client") is not None
+        route = call.get("client")
+        if route == ("given" if given else "make_client"):
+            continue
+        if given:
+            return ("run_agent 调用模型用的不是这一次传进来的 client，而是"
+                    + ("同一个进程里之前某次运行传进来的那个" if route == "earlier" else "自己用 make_client() 另造的")
+                    + "：调用方传进 client（notebook 里崩溃用的替身、重启时的计数客户端），就要用它；只有 client 是 None 时才 "
+                      "make_client()，也不要把 client 存在全局变量里留给以后")
+        return ("有一次运行没有传 client（client=None，或者干脆不传，签名允许这样调用），你的 run_agent 却用同一个进程里"
+                "之前某次运行传进来的 client 调用了模型：这时要 make_client() 另造一个，不要把 client 存在全局变量里留给以后")
+    return None
 
 
 def outcome_after_save_b(outcome, call_id: str) -> str | None:

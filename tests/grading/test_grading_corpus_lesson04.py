@@ -83,6 +83,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_by_name": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 1},
     "wrong_agent_ignores_client": {"test_run_agent": 1},  # make_client() whatever client is passed in
     "wrong_agent_client_first_given_kept": {"test_run_agent": 1},  # the first client passed in, kept for later runs
+    "wrong_agent_client_required": {"test_run_agent": 1},  # client=None or none at all: the effects runs draw one such
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
@@ -339,6 +340,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_ignores_client": "自己用 make_client() 另造的",
     "wrong_agent_client_first_given_kept": "之前某次运行传进来的那个",
+    "wrong_agent_client_required": "（签名允许）",
     "tamper_resend_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
     "tamper_resend_tornado_later": "留下的定时回调",
