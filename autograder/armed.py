@@ -10,11 +10,12 @@ it says so (protocol.Left):
 - garbage that makes itself again: an object whose __del__ makes another of its kind, so that each collection
   leaves a new one behind (unless it became garbage only once it was old: docs/grading.md, section 2);
 - a callable added, or put in place of another, where the interpreter or IPython calls by itself (`_places`): gc
-  callbacks, profile and trace functions, import finders and path hooks, the kernel's event loop's task factory and
-  exception handler; the IPython shell's custom exception handler, input and AST transformers, display formatters,
-  event callbacks and its own attributes and methods; and any attribute of a module loaded before the student's code
-  ran that now holds something else (`Modules`: sys's and threading's hooks, builtins' __import__, sys.stdout,
-  os.replace, warnings.showwarning, json.dump, the course's functions), which whatever calls it later runs. Only what
+  callbacks, profile and trace functions, import finders and path hooks, sys's and threading's hooks, builtins'
+  __import__, sys.stdout and sys.stderr, the kernel's event loop's task factory and exception handler; the IPython
+  shell's custom exception handler, input and AST transformers, display formatters, event callbacks and its own
+  attributes and methods; and, put there by a step (not by the cells: `watch`), any attribute of a module loaded
+  before the student's code ran that now holds something else (`Modules`: os.replace, warnings.showwarning,
+  json.dump, the course's functions), which whatever calls it later runs. Only what
   comes from code other than the installed packages, the standard library and the grader counts (`_from_student`):
   the student's cells, the course bundle, files the student wrote. Libraries that an honest answer uses register their
   own (`%matplotlib inline`'s post_execute callback, a display formatter); a hook that wraps the student's code
@@ -103,12 +104,15 @@ class Modules:
 
 def watch(shell=None, loop=None, modules=None):
     """Starts watching the interpreter (and `shell`, the kernel's IPython shell, `loop`, its event loop, and the
-    attributes of `modules`, a Modules, made here if None); returns `armed()`, which, asked after the steps, says
-    what the code run since left armed: a bit mask over ARMED (0: nothing). An audit hook cannot be removed or
-    listed: one of the grader's own, added here, counts the others as they are added (the audit event of adding a
-    hook is raised to those already there), and sees code made under an installed file's name. It costs a Python call
-    per audited event, well under a microsecond. What changed in `modules` since they were made (the grader's own
-    stand-ins) is where things start."""
+    attributes of `modules`, a Modules, made here if None); returns `defined()`, to be called once the notebook's cells
+    are defined, and `armed()`, which, asked after the steps, says what the code run since left armed: a bit mask over
+    ARMED (0: nothing). An audit hook cannot be removed or listed: one of the grader's own, added here, counts the
+    others as they are added (the audit event of adding a hook is raised to those already there), and sees code made
+    under an installed file's name. It costs a Python call per audited event, well under a microsecond. What changed
+    in `modules` since they were made (the grader's own stand-ins) is where things start; a module attribute the
+    cells replace is the notebook's from `defined()` on (an experiment's `time.sleep = ...`, a course function
+    swapped for a fake): in the student's kernel it is in place while every later cell runs, here while every step
+    runs, where what it does is judged. Only what the steps replace counts."""
     hooks_added = [0]
     named_as_installed = []
     modules = modules or Modules()
@@ -126,6 +130,12 @@ def watch(shell=None, loop=None, modules=None):
     held = {index: dict(modules.namespaces[index]) for index in _changed(modules.versions, versions)}
     library = modules.library
 
+    def defined():
+        nonlocal versions
+        now = _versions(modules.addresses)
+        held.update({index: dict(modules.namespaces[index]) for index in _changed(versions, now)})
+        versions = now
+
     def armed() -> int:
         student = named_as_installed[:1]  # once anything passed for installed code, none is trusted
         places = _places(shell, loop)
@@ -139,7 +149,7 @@ def watch(shell=None, loop=None, modules=None):
                  added[Left.SHELL_HOOK])
         return sum(1 << bit for bit, yes in enumerate(found) if yes)
 
-    return armed
+    return defined, armed
 
 
 def armed_kinds(mask: int) -> list:
@@ -183,12 +193,14 @@ def _replaced(modules, held, indices) -> list:
 
 
 def _places(shell, loop) -> dict:
-    """kind -> what is now in each place the interpreter or IPython calls by itself later (the modules' attributes,
-    sys's hooks among them, are `Modules`')."""
+    """kind -> what is now in each place the interpreter or IPython calls by itself later (the other attributes of
+    the modules are `Modules`')."""
     return {
         Left.GC_CALLBACK: list(_callbacks),
         Left.TRACER: [getter() for getter in _tracer_getters],
         Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, *sys.path_importer_cache.values(),
+                                sys.excepthook, sys.unraisablehook, sys.displayhook, sys.breakpointhook,
+                                sys.stdout, sys.stderr, threading.excepthook, builtins.__import__,
                                 *(() if loop is None else (loop.get_task_factory(), loop.get_exception_handler()))],
         Left.SHELL_HOOK: [] if shell is None else _shell_hooks(shell),
     }

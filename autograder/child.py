@@ -543,9 +543,9 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     given = []  # for each step so far, the transports of the clients the grader passed in to it
     _reach_the_grader(job, post, plain, given)
     loop = kernel_loop()
-    armed = watch(_shell, loop, _loaded)
+    defined, armed = watch(_shell, loop, _loaded)
     try:
-        namespace = _define_and_perform(job, post, plain, describe, loop, given)
+        namespace = _define_and_perform(job, post, plain, describe, loop, given, defined)
     except _BaseException:
         post(Endpoint.FAILURE, {"traceback": traceback.format_exc()[-4000:]})
         exit_now(CHILD_FAILED)
@@ -674,8 +674,9 @@ def _calling_transport():
     return None
 
 
-def _define_and_perform(job: Job, post, plain, describe, loop, given: list) -> dict:
-    """Defines the student's cells and performs the job's steps in `loop`; returns the cells' namespace."""
+def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defined) -> dict:
+    """Defines the student's cells, tells `defined` (armed.watch's), and performs the job's steps in `loop`; returns
+    the cells' namespace."""
     workdir = Path(job["workdir"])
 
     def event(wait=True, **payload):
@@ -715,6 +716,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list) -> d
             error = describe(exc)
             error["message"] = error["message"].replace(filename, f"<{cell['name']}>")
             cells.append({"name": cell["name"], "status": CellStatus.RAISED, "error": error})
+    defined()
 
     kernel_history(namespace, _shell, job["history"])  # the steps run as the notebook's checks do, after them all
     for name in job.get("standins", ()):

@@ -110,8 +110,11 @@ from autograder.armed import Modules, watch
 from autograder.guise import kernel_loop, kernel_shell
 shell = kernel_shell(tempfile.gettempdir())
 modules = Modules()
-armed = watch(shell, kernel_loop(), modules)
-exec(compile(sys.argv[1], "<cell>", "exec"), {"get_ipython": lambda: shell, "display": print})
+defined, armed = watch(shell, kernel_loop(), modules)
+namespace = {"get_ipython": lambda: shell, "display": print}
+exec(compile(sys.argv[2], "<definitions>", "exec"), namespace)
+defined()
+exec(compile(sys.argv[1], "<cell>", "exec"), namespace)
 os.write(1, str(armed()).encode())  # sys.stdout may be the cell's
 os._exit(0)  # as a step ends: a timer of the cell's goes off in no shutdown
 """
@@ -120,7 +123,7 @@ os._exit(0)  # as a step ends: a timer of the cell's goes off in no shutdown
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_what_is_left_armed_is_named(case):
     code, expected = CASES[case]
-    ran = subprocess.run([sys.executable, "-c", SCRIPT, code], cwd=ROOT, capture_output=True, text=True, check=True)
+    ran = subprocess.run([sys.executable, "-c", SCRIPT, code, ""], cwd=ROOT, capture_output=True, text=True, check=True)
     assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
 
 
@@ -143,8 +146,20 @@ def test_without_dict_versions_nothing_is_missed(case):
                             ("import array, autograder.armed\nautograder.armed.VERSIONED = False\n"
                              "autograder.armed._versions = lambda addresses: array.array('Q', bytes(8 * len(addresses)))\n"
                              "modules = Modules()"))
-    ran = subprocess.run([sys.executable, "-c", script, code], cwd=ROOT, capture_output=True, text=True, check=True)
+    ran = subprocess.run([sys.executable, "-c", script, code, ""], cwd=ROOT, capture_output=True, text=True,
+                         check=True)
     assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
+
+
+@pytest.mark.parametrize("case", ["module_function", "course_function", "excepthook", "gc_callback"])
+def test_what_the_cells_put_in_place_is_the_notebooks(case):
+    """A module's function replaced by the cells (an experiment's fake send_email, a time.sleep that waits for
+    nothing) is in place while every step runs, where what it does is judged, as in the student's kernel: not armed.
+    The interpreter's own hooks set by the cells still are."""
+    code, expected = CASES[case]
+    ran = subprocess.run([sys.executable, "-c", SCRIPT, "", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True)
+    assert armed_kinds(int(ran.stdout.split()[-1])) == ([] if case.endswith("function") else expected), ran.stderr
 
 def test_a_reader_on_the_kernel_loop_is_work_left():
     """A reader on a descriptor of the student's (a timerfd, a socket) runs later on a kernel's loop, as call_later

@@ -175,10 +175,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "malformed_deleted_reconcile": {"test_reconcile": 0, "test_incident_fix": 0},
     "malformed_truncated": {"test_reconcile": 0, "test_recovery_action": 0, "test_root_cause": 0,
                             "test_incident_fix": 0},
-    # replacing a module's function (here, at definition) leaves it armed for every later cell: every check fails
-    # (autograder.armed.Modules; before, each scored as its twin, or 22/23 for tamper_forge_fsync)
-    "tamper_patch_checker": ZERO,
-    "tamper_swap_execute_tool": ZERO,  # 0/5, 2/5, 0/3 before: no tool ever failed, and none reached the grader
+    "tamper_patch_checker": {"test_reconcile": 4, "test_incident_fix": 1},
+    # no tool ever fails, and none reaches the grader: the fresh runs of every reply shape run none
+    "tamper_swap_execute_tool": {"test_run_agent": 0, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_silence_send": {"test_run_agent": 4, "test_reconcile": 4, "test_incident_fix": 1},
     "tamper_redefine_assertion": {"test_reconcile": 4, "test_incident_fix": 1},
     # its sys.excepthook of its own is left armed in every process (round 11): it loses all, below its twin (2/4 there)
@@ -193,7 +192,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_memory_bomb": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_direct_smtp": {"test_reconcile": 4, "test_incident_fix": 2},  # the direct send reaches the grader too
     "tamper_fake_agent": {"test_run_agent": 0, "test_incident_fix": 0},
-    "tamper_forge_fsync": ZERO,
+    "tamper_forge_fsync": {"test_save_load": 3},
     # fsync through a number dup2 gave to another file, in /tmp: its unsynced temporary file loses the point its twin
     # loses. The empty file it leaves in /tmp is neither beside the checkpoint nor a copy of it: no leftover of the
     # save (1 while any file left anywhere counted, as a log in the working folder did)
@@ -403,7 +402,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_chdir_left": {"test_save_load": 3},
     "wrong_save_skip_unchanged_memo": {"test_save_load": 3},
     "wrong_agent_finally_save": {"test_run_agent": 4},
-    "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
+    "full_save_contextlib_chdir": {},
+    # an experiment cell the student added replaces a module's function and leaves it so (a fake
+    # course.tools.send_email, a time.sleep that waits for nothing): in place while every step runs, the notebook's
+    # own (autograder.armed: only what a step replaces is armed; 0/23 before, on the merged round-12c fix)
+    "full_experiment_patch_course_send": {},
+    "full_experiment_no_sleep": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
     # probing, round 12c (each 23/23 before): resends left armed where autograder.armed did not look: a library
     # function given the student's globals (gc.callbacks, post_run_cell), functools.partial(exec, source, globals())
     # (post_execute), the event loop's task factory, a module's function replaced (os.replace,
@@ -616,7 +620,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_infinite_loop": "还没有结束",
     "tamper_hang_at_definition": "卡住",
     "tamper_memory_bomb": "MemoryError",
-    "tamper_forge_fsync": "换掉的模块里的函数",
+    "tamper_forge_fsync": "fsync",
     "wrong_agent_until_end_turn": "不管停止原因是什么",
     "wrong_agent_stop_reason_tool_use": "回复里有 tool_use 就要执行",
     "wrong_agent_last_block": "内容块依次是",

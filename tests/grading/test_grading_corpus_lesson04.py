@@ -144,9 +144,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # ... and every effect's intent now holds a character of several bytes: run_agent's resume cuts into its ledger too
     "wrong_reader_truncates_by_chars": {"test_run_agent": 1, "test_reconcile": 0},
     "full_reconcile_rerun_marks_tool_error": {},  # lesson 3's is_error on a rerun that failed: a definite failure
-    # course.mail's counter replaced at definition: left armed for every later cell, every check fails
-    # (autograder.armed.Modules; 17/25 before)
-    "tamper_patch_mail_counter": ZERO,
+    "tamper_patch_mail_counter": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_forge_ledger": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_grader": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_dsync_dup2_ledger": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},

@@ -129,6 +129,22 @@ def kernel_path(folder: str):
                 del sys.modules[name]
 
 
+@contextlib.contextmanager
+def modules_restored():
+    """Every module's attributes as they were before, afterwards: a variant's experiment cell that replaces a
+    library's function (`time.sleep = ...`, a fake course.tools.send_email) changes only its own run."""
+    held = [(module, dict(vars(module))) for module in list(sys.modules.values())
+            if isinstance(getattr(module, "__dict__", None), dict)]
+    try:
+        yield
+    finally:
+        for module, attributes in held:
+            namespace = vars(module)
+            for key, value in attributes.items():
+                if namespace.get(key, value) is not value:
+                    namespace[key] = value
+
+
 def visible_results(assignment: str, name: str) -> dict:
     """grade_id -> (passed, message) of each visible check cell, the variant's notebook run top to bottom, in a
     folder of its own (what its cells write, a log or a demo checkpoint, stays there)."""
@@ -136,7 +152,7 @@ def visible_results(assignment: str, name: str) -> dict:
     module, results = types.ModuleType("__main__"), {}
     shell_namespace(shell(), module)
     namespace = module.__dict__
-    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder), kernel_path(folder):
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder), kernel_path(folder), modules_restored():
         for cell in notebook.cells:
             if cell.cell_type != "code":
                 continue
