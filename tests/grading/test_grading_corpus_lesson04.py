@@ -300,6 +300,26 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # event loop's task factory: autograder.armed did not look there
     "tamper_resend_gc_foreign_globals": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_task_factory": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    # probing, round 13 (13b): written differently, right
+    "full_append_ascii_sorted": {},  # json.dumps' defaults (\uXXXX) and sort_keys, print()ed: one valid line each
+    "full_append_default_encoding": {},  # open(path, "a") with no encoding: UTF-8 here
+    "full_append_size_zero_means_new": {},  # os.open O_APPEND; the folder fsynced when the file was empty
+    "full_recovery_last_record_of_call": {},  # decides from the call's last record: the appends keep their order
+    "full_recovery_catches_any_exception": {},  # any error of the lookup taken as "cannot answer"
+    "full_reconcile_execute_skips_second_intent": {},  # [intent, outcome] where the reference has [intent, intent, ..]
+    "full_reconcile_reuses_lesson3": {},  # lesson3_reconcile for the rerun and is_error paths
+    "full_agent_ledger_dirname_join": {},  # os.path.join(os.path.dirname(path), "ledger.jsonl"), as ledger_path
+    # ... and wrong, judged so
+    "wrong_recovery_last_record_overall": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
+    "wrong_recovery_first_record_only": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_recovery_reverses_records": {"test_recovery_action": 1},  # records.reverse(): the records passed in changed
+    "wrong_recovery_asks_without_intent": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_recovery_unknown_tool_rerun": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 4},
+    "wrong_append_exists_after_open": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # never a folder fsync
+    "wrong_execute_intent_minimal": {"test_execute_with_ledger": 2},  # the intent without the call's name and input
+    "wrong_execute_key_only_for_email": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_agent_own_ledger_name": {"test_run_agent": 0, "test_incident_fix": 2},  # checkpoint.ledger.jsonl
+    "wrong_reader_torn_tail_raises": {"test_reconcile": 0},  # its own reader: a torn last line taken for damage
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -440,6 +460,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
     "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
     "tamper_resend_task_factory": "事件循环的 task factory",
+    "wrong_recovery_reverses_records": "不应该修改传进来的检查点或台账记录",
+    "wrong_execute_intent_minimal": "intent 记录要写下这次调用的 name 和 input",
+    "wrong_agent_own_ledger_name": "不是检查点旁边的台账",
 }
 
 
