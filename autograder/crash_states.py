@@ -224,6 +224,10 @@ class FileSystem:
             number = len(self.files)
             self.files[number] = _File(record["data"])
             self.names[path] = self.durable_names[path] = number
+        elif op == "remove":  # made by the grader itself (Scenario.files_before): durable at once
+            self._sync_folder(os.path.dirname(path))
+            self.names.pop(path, None)
+            self.durable_names.pop(path, None)
 
     def _write(self, record: dict):
         file = self._descriptor_file(record)

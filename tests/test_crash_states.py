@@ -441,6 +441,21 @@ def test_the_graders_own_replacement_is_atomic_and_durable_at_once():
     assert fs.after_power_cut(CP) == {NEW} and fs.content(CP) == NEW
 
 
+def test_the_graders_removal_is_durable_at_once_and_the_file_made_again_needs_its_folder_fsynced():
+    """Lesson 4 removes a ledger between two appends of one process (Scenario.files_before): the append that creates
+    it again makes a new name, durable only once its folder is fsynced, whatever the name was before."""
+    appended = [opened(CP, 3, "O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC"), write(CP, 3, NEW), sync(CP, 3), close(CP, 3)]
+    fs = FileSystem({CP: OLD})
+    fs.apply({"op": "remove", "path": CP})
+    assert fs.after_power_cut(CP) == {None} and fs.content(CP) is None
+    states, _ = states_along(appended, files={})
+    assert states[-1] == {None, NEW}
+    states, _ = states_along([{"op": "remove", "path": CP}, *appended])
+    assert states[-1] == {None, NEW}
+    states, _ = states_along([{"op": "remove", "path": CP}, *appended, *folder_sync()])
+    assert states[-1] == {NEW}
+
+
 def test_a_rename_from_another_folder_is_durable_with_the_target_folder():
     other = "/v/cp.json.tmp"
     records = [opened(other, 3), write(other, 3, NEW), sync(other, 3), close(other, 3), rename(other, CP)]

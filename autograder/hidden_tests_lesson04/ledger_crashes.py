@@ -26,17 +26,22 @@ def moments(outcome, relative: str, step: int) -> list:
     recorded call,
     "call" after each of its recorded file-system calls, "tool" at each of its tool calls (the grader
     got the request: the calls logged before it had been made), "end" once the step has returned, and again
-    after each call that a thread or process it left behind made after that, and once all is over.
+    after each call that a thread or process it left behind made after that, and once all is over. A file the grader
+    removed as a step began (`removals`) is gone from then on.
     `contents` is the set of what a power cut then could leave at `relative` (None: no file)."""
     target = os.path.join(outcome.workdir, relative)
     fs = file_system(files_given(outcome))
     events = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] <= step]
     events += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
+    events += [(at, -1, "removed", record) for at, record in removals(outcome, step)]
     if step < len(outcome.returned_at) and outcome.returned_at[step] is not None:
         events.append((outcome.returned_at[step], float("inf"), "returned", {}))
     found, returned = [], False
     events.sort(key=lambda moment: moment[:2])
     for number, (_, _, kind, record) in enumerate(events):
+        if kind == "removed":
+            fs.apply(record)
+            continue
         if kind == "call":
             record = {**record, "step": _owner(outcome, record)}
         if not found and (kind != "call" or record["step"] == step):
@@ -61,6 +66,15 @@ def moments(outcome, relative: str, step: int) -> list:
         found.append(("start", "在这一步开始之前", fs.after_power_cut(target)))
     found.append(("end", "在函数返回之后", fs.after_power_cut(target)))
     return found
+
+
+def removals(outcome, step: int) -> list:
+    """(at, record) of each file the grader removed (a None in Scenario.files_before) as step `step` or an earlier one
+    began: strace does not see it, the model applies it there (durable at once, as the grader's own change)."""
+    return [(outcome.started_at[index], {"op": "remove", "path": os.path.join(outcome.workdir, relative)})
+            for index, changes in outcome.scenario.files_before.items()
+            if index <= step and index < len(outcome.started_at) and outcome.started_at[index] is not None
+            for relative, content in changes.items() if content is None]
 
 
 def _owner(outcome, event: dict) -> int:

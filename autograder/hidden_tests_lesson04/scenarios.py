@@ -228,6 +228,11 @@ def build(max_turns: int, rng) -> dict:
               "records": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
                                          ("intent", "outcome")),
               "other": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]}
+    # and two appends to one new ledger in one process, the grader removing it in between (a notebook's cell that
+    # empties a folder and runs again): the second append creates the ledger again, its name made durable again
+    recreated = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}",
+                 "records": [ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]
+                             for _ in range(2)]}
     given = {existing: lines(old), **{other["ledger"]: lines(other["old"]) for other in pair},
              shared["ledger"]: lines(shared["old"])}
     steps = [call("append_ledger", path(existing, forms[0]), new[0]),
@@ -237,11 +242,15 @@ def build(max_turns: int, rng) -> dict:
              *({**call("append_ledger", path(other["ledger"]), other["record"]), "batch": "two_ledgers"}
                for other in pair),
              *({**call("append_ledger", path(shared["ledger"]), record), "batch": "shared"}
-               for record in shared["records"])]
-    add(Scenario("append", independent_steps=True, files=given, read_after=(created, LEDGER_NAME),
-                 files_before={len(steps) - 1: {shared["ledger"]: Appended(lines([shared["other"]]).encode("utf-8"))}},
+               for record in shared["records"]),
+             *({**call("append_ledger", path(recreated["ledger"]), record), "batch": "recreated"}
+               for record in recreated["records"])]
+    add(Scenario("append", independent_steps=True, files=given,
+                 read_after=(created, LEDGER_NAME, recreated["ledger"]),
+                 files_before={len(steps) - 3: {shared["ledger"]: Appended(lines([shared["other"]]).encode("utf-8"))},
+                               len(steps) - 1: {recreated["ledger"]: None}},
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
-                       "bare": bare, "pair": pair, "shared": shared},
+                       "bare": bare, "pair": pair, "shared": shared, "recreated": recreated},
                  steps=steps))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --

@@ -5,10 +5,11 @@ absolute or relative, drawn), one that creates `ledger.jsonl` by its bare name i
 folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""), and one to each of
 two other ledgers in one process (a handle kept from the first append must not take the second), and two to
 one ledger in one process with another process's append in between (a kept handle writes at the end all the
-same). strace records the calls from outside; every state a crash or power cut could leave at each moment
-(autograder.crash_states) must read back, with the course's read_ledger and with the
-student's own, as the ledger before the append or after it: the old records never lost or
-rewritten, never half a record, never an error; once append_ledger returned, only after.
+same), and two to one new ledger in one process, removed in between (the second creates it again). strace
+records the calls from outside; every state a crash or power cut could leave at each moment
+(autograder.crash_states) must read back, with the course's read_ledger and with the student's own, as the
+ledger before the append or after it: the old records never lost or rewritten, never half a record, never an
+error; once append_ledger returned, only after.
 """
 import pytest
 
@@ -33,9 +34,11 @@ ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行
 BARE = 3  # the step that creates a ledger named by its bare file name, in the working folder
 PAIR = (4, 5)  # the steps appending to two ledgers, one each, in one process
 SHARED = (6, 7)  # the steps appending to one ledger in one process, another process appending in between
+RECREATED = (8, 9)  # the steps appending to one new ledger in one process, the grader removing it in between
+CREATING = (2, BARE, RECREATED[1])  # the steps whose append creates the ledger
 
 
-def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED)):
+def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED, *RECREATED)):
     outcome = grading.outcome("append")
     for index in indices:
         what = (f'append_ledger("{LEDGER_NAME}", record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
@@ -47,14 +50,15 @@ def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED)):
 
 def allowed(meta, index: int) -> tuple:
     """(before, after) of step `index`, as lists of records."""
-    if index in (2, BARE):
-        return [], [meta["first" if index == 2 else "bare"]]
+    if index in CREATING:
+        return [], [meta["first"] if index == 2 else meta["bare"] if index == BARE else meta["recreated"]["records"][1]]
     old = meta["old"] + meta["appended"][:index]
     return old, old + [meta["appended"][index]]
 
 
 def ledger_of(meta, index: int) -> str:
-    return {2: meta["created"], BARE: LEDGER_NAME}.get(index, meta["existing"])
+    return {2: meta["created"], BARE: LEDGER_NAME,
+            RECREATED[1]: meta["recreated"]["ledger"]}.get(index, meta["existing"])
 
 
 def check_cuts(grading, indices) -> None:
@@ -71,9 +75,11 @@ def check_cuts(grading, indices) -> None:
                 records, error = records_in(content)
                 if error is None and any(same(records, w) for w in wanted):
                     continue
-                fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条，{when}断电，台账"
+                which = ("（这本台账在同一个进程里刚被删掉，这次追加又新建了它：之前记下的「建过了」不再算数）"
+                         if index == RECREATED[1] else "")
+                fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条{which}，{when}断电，台账"
                      + _what(content, records, error, before, after) + "。"
-                     + _advice(kind, index in (2, BARE), content, records, before, outcome.files_after.get(relative)))
+                     + _advice(kind, index in CREATING, content, records, before, outcome.files_after.get(relative)))
     message = student_reads(grading, sorted(s for s in states if s is not None), f"ledger_reads_{indices[0]}")
     if message:
         fail(message)
@@ -140,7 +146,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -161,6 +167,7 @@ def test_appends_keep_every_record(grading):
                                          else "新记录和传进来的 record 不一样，要原样写下每个字段"))
     check_pair(outcome)
     check_shared(outcome)
+    expect(recreated_holds_its_record(outcome), recreated_problem(outcome))
 
 
 def check_shared(outcome) -> None:
@@ -178,6 +185,24 @@ def check_shared(outcome) -> None:
          + ("：你的 append_ledger 在自己记着的位置上写，盖掉了别人追加的内容" if overwritten else "")
          + "。每次追加都要写在文件此刻的末尾：用 O_APPEND 打开（\"a\" 模式，或 os.open 带 os.O_APPEND），内核每次写之前"
            "都会移到末尾；不要打开时 seek 到末尾一次、以后就在那个偏移上一直写下去")
+
+
+def recreated_holds_its_record(outcome) -> bool:
+    """The ledger removed between two appends of one process holds the second append's record, and only it."""
+    recreated = outcome.scenario.meta["recreated"]
+    records, error = records_in(outcome.files_after.get(recreated["ledger"]))
+    return error is None and same(records, recreated["records"][1:])
+
+
+def recreated_problem(outcome) -> str:
+    recreated = outcome.scenario.meta["recreated"]
+    text = outcome.files_after.get(recreated["ledger"])
+    records, error = records_in(text)
+    found = ("没有台账文件" if text is None else f"读不出来（{short(str(error), 60)}）" if error is not None
+             else f"读出 {len(records)} 条记录，应该只有新追加的 1 条")
+    return (f"同一个进程里往台账 {recreated['ledger']} 追加一条之后，它被删掉了（notebook 里清空文件夹、重新运行单元格就会这样），"
+            f"再往这个 path 追加一条：之后 path 上{found}。每次追加都要按这次传进来的 path 打开（\"a\" 模式会新建它）："
+            "一直开着的句柄还指向删掉的那个文件，写进去的记录谁也读不到")
 
 
 def check_pair(outcome) -> None:
@@ -204,5 +229,6 @@ def test_power_cut_while_appending(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_power_cut_while_creating(grading):
-    """新建台账的那次追加（路径带文件夹，或者只有文件名），在任何时刻断电，读回来的都是空台账或有这一条的台账；返回之后文件和记录都已落盘"""
-    check_cuts(grading, (2, BARE))
+    """新建台账的那次追加（路径带文件夹，或者只有文件名，或者台账在同一个进程里被删掉之后），在任何时刻断电，读回来的都是空台账或有这一条的台账；返回之后文件和记录都已落盘"""
+    # a record not written at path after the removal (a kept handle) already lost test_appends_keep_every_record
+    check_cuts(grading, CREATING if recreated_holds_its_record(appended(grading)) else (2, BARE))

@@ -170,8 +170,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_read_ledger_generator": {},
     # asks the course's lookup_effect, not the lookup passed in: the feedback now says so (it said "没有问")
     "wrong_recovery_global_lookup": {"test_recovery_action": 2},
-    "full_cached_handle_append": {},  # one append handle per ledger path, kept open: each line flushed and fsynced
-    "full_logging_handler_ledger": {},
     "wrong_key_new_on_retry": {"test_run_agent": 1, "test_reconcile": 4},
     # catches OSError, not ServiceUnavailable: reconcile raises on every is_error path, run_agent's resume too
     "wrong_recovery_catches_oserror": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3},
@@ -320,6 +318,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_key_only_for_email": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_agent_own_ledger_name": {"test_run_agent": 0, "test_incident_fix": 2},  # checkpoint.ledger.jsonl
     "wrong_reader_torn_tail_raises": {"test_reconcile": 0},  # its own reader: a torn last line taken for damage
+    # probing, round 13 (25/25 before): the grader removes a ledger between two appends of one process (a notebook's
+    # cell that empties its folder and runs again); the second append creates it again. "Created already" kept in a
+    # global: no folder fsync then, the new ledger's name may not survive a power cut
+    "wrong_append_known_ledgers_cache": {"test_append_ledger": 2},
+    # ... and a handle kept per path (full_cached_handle_append and full_logging_handler_ledger before, full marks)
+    # writes into the removed file: no ledger at path, its records read by no one
+    "wrong_append_cached_handle_kept": {"test_append_ledger": 2},
+    "wrong_append_logging_handler_kept": {"test_append_ledger": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -460,6 +466,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
     "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
     "tamper_resend_task_factory": "事件循环的 task factory",
+    "wrong_append_known_ledgers_cache": "之前记下的「建过了」不再算数",
+    "wrong_append_cached_handle_kept": "一直开着的句柄还指向删掉的那个文件",
+    "wrong_append_logging_handler_kept": "一直开着的句柄还指向删掉的那个文件",
     "wrong_recovery_reverses_records": "不应该修改传进来的检查点或台账记录",
     "wrong_execute_intent_minimal": "intent 记录要写下这次调用的 name 和 input",
     "wrong_agent_own_ledger_name": "不是检查点旁边的台账",
