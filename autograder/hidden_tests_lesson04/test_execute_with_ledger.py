@@ -83,7 +83,8 @@ def test_intent_before_outcome_after(grading):
                          + (f"。这次 execute_tool 返回的是错误（{short(ran[0]['output'], 40)}）——出错也是确定的结果，"
                             "照样要记进 outcome：不记，下次恢复只看到 intent，会当成结果未知或从没到达；"
                             "要不要重试，由模型读了这段错误再决定" if failed else
-                            "。执行之后要追加一条 outcome，output 就是工具的输出"))
+                            "。这次 execute_tool 返回的是空字符串——空的输出也是确定的结果，照样要记进 outcome（output 是 \"\"）"
+                            if ran[0]["output"] == "" else "。执行之后要追加一条 outcome，output 就是工具的输出"))
                 expect(found, f"模拟断电：{call['name']} 的台账记录，{when}断电，台账里没有这次调用的 {wanted}："
                               + (f"这次调用前台账还不存在，断电后台账文件不见了。{FOLDER_ADVICE}" if content is None else
                                  "每条记录返回之前都要落盘（append_ledger 里 flush + os.fsync）"))

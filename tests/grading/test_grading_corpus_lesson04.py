@@ -326,6 +326,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # writes into the removed file: no ledger at path, its records read by no one
     "wrong_append_cached_handle_kept": {"test_append_ledger": 2},
     "wrong_append_logging_handler_kept": {"test_append_ledger": 2},
+    # probing, round 13 (25/25 before): execute_with_ledger's outcome only `if output:`; a call with an effect in the
+    # execute scenario now answers "" (a definite result all the same)
+    "wrong_execute_outcome_skips_empty": {"test_execute_with_ledger": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -472,6 +475,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_recovery_reverses_records": "不应该修改传进来的检查点或台账记录",
     "wrong_execute_intent_minimal": "intent 记录要写下这次调用的 name 和 input",
     "wrong_agent_own_ledger_name": "不是检查点旁边的台账",
+    "wrong_execute_outcome_skips_empty": "空的输出也是确定的结果",
 }
 
 
