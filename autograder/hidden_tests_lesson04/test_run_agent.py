@@ -63,6 +63,22 @@ def results_in(state: dict) -> set:
             for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"}
 
 
+def unanswered_save(outcome) -> bool:
+    """Whether run_agent saved a checkpoint whose last message asks for a tool that pendingToolUse does not name:
+    a crash right after it, and the resume finds no dangling call to reconcile, its tool_use left unpaired (a 400)."""
+    for save in outcome.standin_calls:
+        state = save.get("state") if save.get("name") == "save_checkpoint" else None
+        messages = state.get("messages") if isinstance(state, dict) else None
+        last = messages[-1] if isinstance(messages, list) and messages else None
+        if not isinstance(last, dict) or last.get("role") != "assistant" or not isinstance(last.get("content"), list):
+            continue
+        pending = state.get("pendingToolUse")
+        asked = {b.get("id") for b in last["content"] if isinstance(b, dict) and b.get("type") == "tool_use"}
+        if asked - {pending.get("id") if isinstance(pending, dict) else None}:
+            return True
+    return False
+
+
 def final(outcome, index: int, what: str = "run_agent") -> dict:
     state = returned(outcome, index, what)
     expect(isinstance(state, dict), f"{what} 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
@@ -173,6 +189,10 @@ def test_every_crash_of_the_send(grading):
         if outcome.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
             fail(f"发信任务没有走到 send_email：" + (problem(outcome, 0, "run_agent")
                                                  or "run_agent 没有通过 execute_tool 执行 send_email"))
+        expect(not unanswered_save(outcome),
+               f"在{moment}被杀掉再续跑：你的 run_agent 存下了一份检查点，最后一条 assistant 消息要了工具，pendingToolUse "
+               "却是 None：此刻崩溃，下次续跑没有悬空调用可对账，发给模型的对话里这个 tool_use 没有配对的 tool_result"
+               "（API 回 400）。pendingToolUse 要留到 reconcile 补上结果之后，再和结果一起存档")
         state = final(outcome, 1)
         call_id = send_id(outcome)
         expect(outcome.delivered_ids == [keyed(call_id)],
