@@ -34,6 +34,7 @@ import unicodedata
 from pathlib import Path
 
 import anthropic
+import httpx2
 
 from .mail import MailServer
 from .model import (InvalidRequest, asks_to_redo, check_tool_pairing, make_client, reads_as_unknown, request_params,
@@ -69,6 +70,27 @@ TOOL_OUTPUT_SHAPES = {
 OUTPUT_SAID = {"empty": "空字符串（比如读到一个空文件）", "nothing_found": "「（没有匹配的行）」",
                "mentions_error": "一段中间提到「错误」的文本", "long": "一段很长的文本",
                "english_error": "一段以英文的 ERROR 开头的文本（一份日志）"}
+
+
+LONG_CHECKPOINT_BYTES = 512 * 1024  # a long conversation's checkpoint, well within a model's context window
+APPENDIX_LINES = 1000  # lines of a long file read in full, added at a time until the checkpoint is that long
+
+
+def lengthened(cp: dict) -> dict:
+    """A copy of `cp` after the model read a long file in full (its first read_file result, lengthened): a
+    checkpoint of LONG_CHECKPOINT_BYTES or more, as a long conversation makes; a load that reads only a first part,
+    to guard against huge files, fails on it."""
+    cp = copy.deepcopy(cp)
+    blocks = [block for message in cp["messages"] if isinstance(message["content"], list)
+              for block in message["content"]]
+    call = next(block["id"] for block in blocks if block["type"] == "tool_use" and block["name"] == "read_file")
+    read = next(block for block in blocks if block["type"] == "tool_result" and block["tool_use_id"] == call)
+    lines = 0
+    while len(json.dumps(cp, ensure_ascii=False).encode()) < LONG_CHECKPOINT_BYTES:
+        read["content"] += "".join(f"\n附录第 {line} 行：会议纪要的补充材料。"
+                                   for line in range(lines, lines + APPENDIX_LINES))
+        lines += APPENDIX_LINES
+    return cp
 
 
 class CheckFailed(AssertionError):
@@ -579,6 +601,16 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
 
     expect(call("load_checkpoint", load_checkpoint, folder / "missing.json") is None,
            "文件不存在时 load_checkpoint 应该返回 None，表示「这是一个新任务」。")
+    long, at = lengthened(state), folder / "long.json"
+    at.write_text(json.dumps(long, ensure_ascii=False, indent=2), encoding="utf-8")
+    what = f"load_checkpoint 读一份超过 {LONG_CHECKPOINT_BYTES // 1024} KB 的检查点（长对话：模型读过一个很长的文件）"
+    advice = "合法的检查点多大都要整个读出来：不能只读前一部分，也不能因为它大就拒收。"
+    try:
+        back = call(what, load_checkpoint, at)
+    except CheckFailed as failed:
+        raise CheckFailed(f"{failed}{advice}") from failed
+    expect(back == long, f"{what}，读出来的和文件里的不一样：{advice}")
+    at.unlink()
 
     broken = {**state, "messages": state["messages"] + [object()]}  # json.dump fails part-way through
     try:
@@ -699,7 +731,7 @@ def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:
 class _Recorder:
     """Everything run_agent does that a check looks at, in order: model calls, saves, reconcile calls."""
 
-    def __init__(self, namespace: dict, shapes=()):
+    def __init__(self, namespace: dict, shapes=(), failing_from=None):
         self.namespace = namespace
         # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
         self.log = []
@@ -708,6 +740,8 @@ class _Recorder:
         real_create = self.client.messages.create
 
         def create(*args, **kwargs):
+            if failing_from is not None and len(self.of("model")) + 1 >= failing_from:
+                raise _overloaded()
             sent = copy.deepcopy(kwargs.get("messages"))
             self.unlike_params.update(key for key, value in request_params().items() if kwargs.get(key) != value)
             response = real_create(*args, **kwargs)
@@ -746,6 +780,13 @@ class _Recorder:
             yield self
 
 
+def _overloaded() -> anthropic.APIStatusError:
+    """The error the client raises when the API is overloaded (529) and its retries are out."""
+    request = httpx2.Request("POST", "https://api.anthropic.com/v1/messages")
+    body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    return anthropic.OverloadedError("Overloaded", response=httpx2.Response(529, request=request), body=body)
+
+
 def _save_point(state) -> str:
     """Which save point a saved state is: A after the model's reply, B after a tool's result."""
     messages = state.get("messages") if isinstance(state, dict) else None
@@ -762,11 +803,12 @@ def _save_point(state) -> str:
 GIVEN, OMITTED = "given", "omitted"  # how _run passes the client: the watched one, none at all, or None
 
 
-def _run(run_agent, namespace, task, path, client=GIVEN, shapes=()):
+def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None):
     """run_agent(task, client=..., path=path), watched; `client`: GIVEN (the watched client), OMITTED (called as
     the docstring shows it) or None (client=None, as the signature allows), when the notebook's make_client hands
-    out the watched one; `shapes`: how the model's replies come (course.model.shaped)."""
-    recorder = _Recorder(namespace, shapes)
+    out the watched one; `shapes`: how the model's replies come (course.model.shaped); `failing_from`: the model
+    call from which on the API is overloaded."""
+    recorder = _Recorder(namespace, shapes, failing_from)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     how = {GIVEN: "", OMITTED: "，照文档不传 client", None: "，client=None"}[client]
@@ -927,6 +969,15 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
 
+    try:
+        _run(run_agent, namespace, cp["task"], folder / "overloaded.json", failing_from=2)
+    except CheckFailed as failure:
+        if failure.__cause__ is None:  # a check failed, not the error run_agent let through
+            raise
+    else:
+        fail("第 2 次调用模型时 API 报错（529 overloaded，客户端抛出 APIStatusError），你的 run_agent 却正常返回了："
+             "调用方（守护进程、下一个单元格）就当任务已经做完，不会再续跑，任务停在半路。调用模型出错时可以重试，"
+             "重试不成要把异常抛给调用方。")
     _check_reply_shapes(run_agent, namespace, cp["task"], folder / "shapes.json")
     _check_tool_outputs(run_agent, namespace, cp["task"], folder / "outputs.json")
 

@@ -315,6 +315,22 @@ def test_turns_reset_on_resume(namespace):
     fails_with("接着数", checks.check_run_agent, namespace["run_agent"], namespace)
 
 
+def test_a_model_error_swallowed(namespace):
+    run_agent_with(namespace, "        response = client.messages.create(messages=state[\"messages\"], **request_params())\n",
+                   "        try:\n"
+                   "            response = client.messages.create(messages=state[\"messages\"], **request_params())\n"
+                   "        except Exception:\n"
+                   "            return state\n")
+    fails_with("你的 run_agent 却正常返回了", checks.check_run_agent, namespace["run_agent"], namespace)
+
+
+def test_a_load_that_reads_a_first_part_only(namespace):
+    save_with(namespace, 'text = path.read_text(encoding="utf-8")',
+              'text = path.read_bytes()[:65536].decode("utf-8", errors="ignore")')
+    fails_with("合法的检查点多大都要整个读出来", checks.check_save_load, namespace["save_checkpoint"],
+               namespace["load_checkpoint"])
+
+
 def test_reinitialising_on_resume(namespace):
     run_agent_with(namespace, "    if state is None:", "    if True:")
     fails_with("重新初始化了 messages", checks.check_run_agent, namespace["run_agent"], namespace)

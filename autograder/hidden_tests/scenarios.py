@@ -22,7 +22,7 @@ from course.model import ENDING_SHAPES, shaped
 from hypothesis import strategies as st
 
 from autograder.sandbox import Scenario
-from course.checks import TOOL_OUTPUT_SHAPES
+from course.checks import TOOL_OUTPUT_SHAPES, lengthened
 
 from . import generated
 from .generated import (DANGLING, counted_as_run, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, asked_again,
@@ -99,7 +99,6 @@ class Draw:
         block.update(id=tool_id, name=name, input=dict(tool_input))
         cp["pendingToolUse"] = {"id": tool_id, "name": name, "input": dict(tool_input)}
         return cp
-
 
 
 def before_sending(cp: dict) -> dict:
@@ -196,18 +195,23 @@ def build(max_turns: int, rng) -> dict:
                                              for kind in generated.UNJSONABLE_KINDS))))
     kept = f"{draw.folder()}/{draw.letters(6)}"
     targets = {kind: draw.file(prefix=kind.replace("_", "-") + "-", folder=kept) for kind in unjsonable}
+    # A long conversation's checkpoint, written by the grader, loaded whole (beside the broken files; drawing
+    # nothing, so a seed draws what it drew before).
+    long, long_file = lengthened(state), f"{folder}/long-conversation.json"
     # The save replaces an earlier checkpoint: a power cut at any moment must leave the one or the other.
     add(Scenario("save_roundtrip", independent_steps=True, watch=saved, read_left=True,
                  files={saved: json.dumps(previous, ensure_ascii=False), **on_disk, **dict(beside_saved.values()),
-                        **{target: json.dumps(previous, ensure_ascii=False) for target in targets.values()}},
-                 meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 3,
+                        **{target: json.dumps(previous, ensure_ascii=False) for target in targets.values()},
+                        long_file: json.dumps(long, ensure_ascii=False, indent=2)},
+                 meta={"state": state, "previous": previous, "file": saved, "broken": files, "first_broken": 4,
                        "bystanders": {kind: name for kind, (name, _) in beside_saved.items()},
-                       "after_kill": draw.sample("cpC", email),
+                       "after_kill": draw.sample("cpC", email), "long": long,
                        "damaged": damaged, "task": meeting, "unjsonable": unjsonable, "unsaved": targets,
-                       "unsaved_folder": kept, "first_unsaved": 3 + len(damaged)},
+                       "unsaved_folder": kept, "first_unsaved": 4 + len(damaged)},
                  steps=[call("save_checkpoint", state, path(saved)),
                         call("load_checkpoint", path(saved)),
                         call("load_checkpoint", path(draw.file(folder=saved.rsplit("/", 1)[0]))),
+                        call("load_checkpoint", path(long_file)),
                         *({**call("load_checkpoint", path(files[kind])), "batch": "broken"} for kind in damaged),
                         *({**call("save_checkpoint", unjsonable[kind], path(targets[kind])), "batch": "broken"}
                           for kind in unjsonable)]))

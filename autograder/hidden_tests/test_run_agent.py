@@ -183,13 +183,17 @@ def model_error_problem(grading) -> str | None:
     disk when that call was made (the last save point B, as the reference's run_agent leaves it); None if it is."""
     outcome = grading.outcome("agent_model_error")
     meta, failing = outcome.scenario.meta, outcome.scenario.steps[0]["model_fails_from"]
-    when = (f"第 {failing} 次调用模型时 API 报错（529 overloaded，客户端抛出 APIStatusError；notebook 里 crashing_client "
-            "抛 SimulatedCrash 也是这样），run_agent 把异常抛给调用方之后")
+    called = (f"第 {failing} 次调用模型时 API 报错（529 overloaded，客户端抛出 APIStatusError；notebook 里 crashing_client "
+              "抛 SimulatedCrash 也是这样）")
+    when = f"{called}，run_agent 把异常抛给调用方之后"
     if outcome.steps[0]["status"] not in (StepStatus.RETURNED, StepStatus.RAISED):
         return f"{when}：" + problem(outcome, 0, "run_agent")
     failed = next((c for c in outcome.model_calls if c["step"] == 0 and c["status"] != 200), None)
     if failed is None:
         return None  # it never got that far: the other checks say why
+    if outcome.steps[0]["status"] == StepStatus.RETURNED:  # the caller takes the task for done
+        return (f"{called}，你的 run_agent 没有把异常抛出去，而是返回了 state：调用方（守护进程、notebook 里的下一个单元格）"
+                "就当任务已经做完，不会再续跑，任务停在半路。调用模型出错时可以重试，重试不成要把异常抛给调用方")
     left = outcome.read_before.get(1, {}).get(meta["file"])
     saved, error = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
     if error is not None or not isinstance(saved, dict):

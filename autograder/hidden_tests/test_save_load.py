@@ -9,6 +9,7 @@ from autograder.child import python_value
 from autograder.contract import checkpoint_differences, error_kind
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
+from course.checks import LONG_CHECKPOINT_BYTES
 
 from .crashes import (Save, describe, files_to_load, first_failure, killed_files, power_cuts, reference_load,
                       student_loads)
@@ -116,7 +117,7 @@ def _json_or_none(text):
 
 @pytest.mark.grade(GRADE, 1)
 def test_round_trip(grading):
-    """保存后原样读回（六个字段都一样），文件夹里不留临时文件、别的文件原样不动，也不留下打开的文件描述符；文件不存在时返回 None；同一个进程里经相对路径存取多次、两次保存之间文件被改过，读到、存下的都是此刻的那一份"""
+    """保存后原样读回（六个字段都一样），文件夹里不留临时文件、别的文件原样不动，也不留下打开的文件描述符；文件不存在时返回 None，很长的检查点也整个读出来；同一个进程里经相对路径存取多次、两次保存之间文件被改过，读到、存下的都是此刻的那一份"""
     outcome = grading.outcome("save_roundtrip")
     state, name = outcome.scenario.meta["state"], outcome.scenario.meta["file"]
     returned(outcome, 0, "save_checkpoint(state, path)")
@@ -131,6 +132,7 @@ def test_round_trip(grading):
     expect(not wrong, f"load_checkpoint 读回来的内容和保存的 state 不一样（{'、'.join(wrong)}）")
     nothing = returned(outcome, 2, "对不存在的文件调用 load_checkpoint")
     expect(nothing is None, f"文件不存在时 load_checkpoint 应该返回 None（表示这是新任务），你的函数返回了 {short(nothing)}")
+    check_long_load(outcome)
     default = grading.outcome("save_default_path")
     returned(default, 0, "save_checkpoint(state)（默认的 CHECKPOINT_PATH，只有文件名，没有文件夹）")
     wrong = checkpoint_differences(returned(default, 1, "load_checkpoint()（默认的 CHECKPOINT_PATH）"), state)
@@ -140,6 +142,16 @@ def test_round_trip(grading):
     check_reloads(grading)
     check_saved_again(grading)
     check_no_leaks(grading)
+
+
+def check_long_load(outcome):
+    """A long conversation's checkpoint is loaded whole."""
+    what = f"对一份超过 {LONG_CHECKPOINT_BYTES // 1024} KB 的检查点（长对话：模型读过一个很长的文件）调用 load_checkpoint"
+    advice = "合法的检查点多大都要整个读出来：不能只读前一部分，也不能因为它大就拒收（对话越长，检查点越大）"
+    message = problem(outcome, 3, what)
+    expect(message is None, f"{message}。{advice}")
+    wrong = checkpoint_differences(outcome.steps[3]["value"], outcome.scenario.meta["long"])
+    expect(not wrong, f"{what}，读出来的和文件里的不一样（{'、'.join(wrong)}）。{advice}")
 
 
 def check_bystanders(outcome):

@@ -422,6 +422,31 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_at_fork": {"test_reconcile": 4, "test_incident_fix": 2},
     "tamper_resend_weakref_finalize": {"test_reconcile": 4, "test_incident_fix": 2},
     "tamper_resend_shutdown_del": {"test_reconcile": 4, "test_incident_fix": 2},
+    "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
+    # probe round 13a (full marks before the fix): a load that reads a first part only, or refuses a file over a
+    # size, of a long conversation's checkpoint (the grader's were all under 64 KB); a run_agent that catches the
+    # model call's error and returns the state, so that the caller takes the task for done
+    "wrong_load_reads_64k": {"test_save_load": 3},
+    "wrong_load_size_guard": {"test_save_load": 3},
+    "wrong_agent_swallows_api_error": {"test_run_agent": 4},
+    "full_agent_retries_overloaded": {},  # retries the model call a few times, then lets the error go to the caller
+    # probe round 13a, judged right before: other styles, and mistakes the grader already catches
+    "full_agent_resave_finished": {},  # saves a finished checkpoint once more (the same data) before returning it
+    "full_agent_all_tool_uses": {},  # runs every tool_use block of a reply (request_params allows one)
+    "full_agent_save_after_loop": {},  # the last turn's save point A moved after the loop: the same data
+    "full_agent_turns_after_call": {},  # turns counted once the model answered, before save point A
+    "full_agent_match_blocks": {},  # match statements find the tool call and the error flag
+    "full_save_shutil_move": {},  # shutil.move in one folder is a rename
+    "full_save_fixed_tmp_reopen_fsync": {},  # one fixed temporary name opened with "w", fsynced through a new fd
+    "full_load_utf8_sig": {},  # a UTF-8 file with a BOM is read too
+    "full_load_validates_fields": {},  # every field's type checked as well as the version
+    "full_reconcile_skips_answered_id": {},  # adds no second result for an id already answered
+    "wrong_agent_budget_per_process": {"test_run_agent": 4},  # for _ in range(MAX_TURNS): a budget per process
+    "wrong_agent_tokens_reset_on_resume": {"test_run_agent": 3},
+    "wrong_agent_skip_save_a_readonly": {"test_run_agent": 3, "test_incident_fix": 2},
+    "wrong_agent_new_task_if_different": {"test_run_agent": 2},  # starts over when the task is worded otherwise
+    "wrong_save_memo_aliased_state": {"test_save_load": 3, "test_incident_fix": 2},  # the memo holds the same dict
+    "wrong_save_fsync_without_flush": {"test_save_load": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -662,6 +687,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_task_factory": "事件循环的 task factory",
     "tamper_resend_patch_os_replace": "换掉的模块里的函数",
     "tamper_resend_showwarning": "换掉的模块里的函数",
+    "wrong_load_reads_64k": "合法的检查点多大都要整个读出来",
+    "wrong_agent_swallows_api_error": "你的 run_agent 没有把异常抛出去",
 }
 
 

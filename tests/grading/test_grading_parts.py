@@ -14,7 +14,7 @@ import pytest
 from autograder.child import LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
-from course.checks import TOOL_OUTPUT_SHAPES, unprivileged
+from course.checks import LONG_CHECKPOINT_BYTES, TOOL_OUTPUT_SHAPES, lengthened, unprivileged
 from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
 from autograder.hidden_tests import generated, scenarios
 from autograder.hidden_tests.crashes import sized_without_writes
@@ -290,6 +290,22 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
         unheard_of = {email for name, email in pending if name not in generated.NAMED_TOOLS}
         assert unheard_of == {True, False} and ("send_email", True) in pending
         assert len(set(dangling.meta["files"])) == len(resumed) == len(dangling.steps) - 2 == 5
+
+
+def test_a_long_checkpoint_is_the_sample_with_a_long_file_read():
+    """The long checkpoint test_save_load loads (a load that reads a first part only fails on it)."""
+    sample = scenarios.Draw(random.Random(1)).sample("cpB", scenarios.MEETING_TASKS[0])
+    long = lengthened(sample)
+    assert len(json.dumps(long, ensure_ascii=False).encode()) >= LONG_CHECKPOINT_BYTES > 64 * 1024
+    changed = [(old, new) for old, new in zip(sample["messages"], long["messages"]) if old != new]
+    assert len(long["messages"]) == len(sample["messages"]) and len(changed) == 1
+    (old,), (new,) = changed[0][0]["content"], changed[0][1]["content"]
+    assert new["content"].startswith(old["content"] + "\n附录第 0 行") and {**new, "content": ""} == {**old, "content": ""}
+    assert {key: value for key, value in long.items() if key != "messages"} == \
+        {key: value for key, value in sample.items() if key != "messages"}
+    built = scenarios.build(40, random.Random(7))["save_roundtrip"]
+    assert built.meta["long"] == lengthened(built.meta["state"])
+    assert json.loads(built.files[built.steps[3]["args"][0]["$path"]]) == built.meta["long"]
 
 
 def test_task_wordings_keep_the_scripted_model_on_its_plan():

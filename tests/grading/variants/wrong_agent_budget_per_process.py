@@ -1,0 +1,31 @@
+"""错：turns 照样从检查点接着数、存进检查点，但循环用 for _ in range(MAX_TURNS) 控制：每个进程又能调用 MAX_TURNS 次模型，反复崩溃的任务永远叫不停（notebook：「累计到 40 时循环一定结束」）。"""
+# %% run_agent
+def run_agent(task, client=None, path=CHECKPOINT_PATH):
+    client = client or make_client()
+    state = load_checkpoint(path)
+    if state is None:
+        state = {"version": CHECKPOINT_VERSION, "task": task, "turns": 0, "tokensUsed": 0,
+                 "messages": [{"role": "user", "content": task}], "pendingToolUse": None}
+    elif state["pendingToolUse"] is not None:
+        state = reconcile(state)
+        save_checkpoint(state, path)
+    elif state["messages"][-1]["role"] == "assistant":
+        return state
+    for _ in range(MAX_TURNS):
+        state["turns"] += 1
+        response = client.messages.create(messages=state["messages"], **request_params())
+        state["tokensUsed"] = response.usage.input_tokens + response.usage.output_tokens
+        state["messages"].append(assistant_message(response))
+        tool_use = next((b for b in response.content if b.type == "tool_use"), None)
+        state["pendingToolUse"] = (
+            {"id": tool_use.id, "name": tool_use.name, "input": tool_use.input} if tool_use else None)
+        save_checkpoint(state, path)
+        if tool_use is None:
+            break
+        output = execute_tool(tool_use.name, tool_use.input)
+        state["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": tool_use.id, "content": output,
+             "is_error": output.startswith("错误")}]})
+        state["pendingToolUse"] = None
+        save_checkpoint(state, path)
+    return state

@@ -1,0 +1,42 @@
+"""错：load_checkpoint「防超大文件」：超过 256 KB 的检查点直接抛 ValueError；对话一长（读过一个大文件），合法的检查点就读不出来，任务再也续不上。"""
+# %% save_load
+MAX_CHECKPOINT_BYTES = 256 * 1024
+
+
+def save_checkpoint(state, path=CHECKPOINT_PATH):
+    path = Path(path)
+    fd, tmp_path = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            json.dump(state, tmp, ensure_ascii=False, indent=2)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_path, path)
+    except BaseException:
+        Path(tmp_path).unlink(missing_ok=True)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def load_checkpoint(path=CHECKPOINT_PATH):
+    path = Path(path)
+    if path.is_file() and path.stat().st_size > MAX_CHECKPOINT_BYTES:
+        raise ValueError(f"检查点 {path} 超过 {MAX_CHECKPOINT_BYTES // 1024} KB，可能不是检查点")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是 UTF-8 文本：{exc}") from exc
+    try:
+        state = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"检查点 {path} 不是合法的 JSON：{exc}") from exc
+    version = state.get("version") if isinstance(state, dict) else None
+    if version != CHECKPOINT_VERSION:
+        raise ValueError(f"检查点 {path} 的版本是 {version}，这段代码只认版本 {CHECKPOINT_VERSION}")
+    return state
