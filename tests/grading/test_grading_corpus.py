@@ -402,12 +402,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_save_chdir_left": {"test_save_load": 3},
     "wrong_save_skip_unchanged_memo": {"test_save_load": 3},
     "wrong_agent_finally_save": {"test_run_agent": 4},
-    "full_save_contextlib_chdir": {},
+    "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
     # an experiment cell the student added replaces a module's function and leaves it so (a fake
     # course.tools.send_email, a time.sleep that waits for nothing): in place while every step runs, the notebook's
     # own (autograder.armed: only what a step replaces is armed; 0/23 before, on the merged round-12c fix)
     "full_experiment_patch_course_send": {},
-    "full_experiment_no_sleep": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
+    "full_experiment_no_sleep": {},
     # probing, round 12c (each 23/23 before): resends left armed where autograder.armed did not look: a library
     # function given the student's globals (gc.callbacks, post_run_cell), functools.partial(exec, source, globals())
     # (post_execute), the event loop's task factory, a module's function replaced (os.replace,
@@ -422,7 +422,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_at_fork": {"test_reconcile": 4, "test_incident_fix": 2},
     "tamper_resend_weakref_finalize": {"test_reconcile": 4, "test_incident_fix": 2},
     "tamper_resend_shutdown_del": {"test_reconcile": 4, "test_incident_fix": 2},
-    "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
     # probe round 13a (full marks before the fix): a load that reads a first part only, or refuses a file over a
     # size, of a long conversation's checkpoint (the grader's were all under 64 KB); a run_agent that catches the
     # model call's error and returns the state, so that the caller takes the task for done
