@@ -45,10 +45,24 @@ class _MaildirHandler:
 
 
 def free_port() -> int:
-    # aiosmtpd cannot start on port 0 (it connects to the port to check readiness).
+    """A port free now on 127.0.0.1 (another program may take it before it is bound again)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+class _BoundController(Controller):
+    """aiosmtpd's Controller serving on a socket bound here, to a port the system picks. Its own way, a port number
+    bound later, loses a race now and then to another program on the machine (another grader's server, a
+    connection's local port): "address already in use"."""
+
+    def __init__(self, handler):
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        super().__init__(handler, hostname="127.0.0.1", port=self._socket.getsockname()[1])
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, sock=self._socket, ssl=self.ssl_context)
 
 
 class MailServer:
@@ -73,7 +87,7 @@ class MailServer:
         return self._controller.port
 
     def start(self) -> "MailServer":
-        self._controller = Controller(self._handler, hostname="127.0.0.1", port=free_port())
+        self._controller = _BoundController(self._handler)
         self._controller.start()
         for key, value in ((SMTP_PORT_ENV, str(self.port)), (MAILDIR_ENV, str(self.maildir_path))):
             self._saved_env[key] = os.environ.get(key)

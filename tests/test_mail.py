@@ -85,3 +85,23 @@ def test_a_ledger_record_holding_a_line_separator_is_one_record(tmp_path):
     path = tmp_path / "ledger.jsonl"
     path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
     assert read_ledger(path) == [record]
+
+
+def test_the_server_binds_the_port_it_is_given_at_once(monkeypatch):
+    """A port found free and bound later may be taken in between (another grader's server on the machine): the
+    server binds the one the system picks at once, so a port taken meanwhile cannot stop it."""
+    import socket
+
+    import course.mail
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setattr(course.mail, "free_port", lambda: taken.getsockname()[1])  # as if the race were lost
+        with MailServer() as mail:
+            port = mail.port
+            assert port != taken.getsockname()[1]
+            execute_tool("send_email", EMAIL, idempotency_key="toolu_01P")
+            assert mail.count() == 1
+    with pytest.raises(ConnectionRefusedError):  # stopped: nothing listens there any more
+        socket.create_connection(("127.0.0.1", port), 1).close()
