@@ -23,6 +23,7 @@ from course.model import InvalidRequest, check_tool_pairing
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir", "mknod"}
+REMOVING_OPS = {"unlink", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 CHECKPOINT_KEYS = {"messages", "pendingToolUse"}  # what a JSON object holding a checkpoint has, at least
 # Which answer cell defines each name the tests use.
@@ -251,6 +252,11 @@ def new_files(outcome, index: int) -> list:
     return [name for name in files_after_step(outcome, index) or [] if name not in before]
 
 
+def _within(path, folders: tuple) -> bool:
+    return isinstance(path, str) and any(path == folder or path.startswith(folder.rstrip("/") + "/")
+                                         for folder in folders)
+
+
 def _writes(event: dict) -> bool:
     if event.get("op") in WRITING_OPS:
         return True
@@ -267,8 +273,13 @@ def files_written(outcome, index: int) -> list:
     folder, or whole for one elsewhere (/tmp, /dev/shm). os.path.join(outcome.workdir, name) is the whole path."""
     workdir = outcome.workdir.rstrip("/") + "/"
     began = outcome.started_at[index] if index < len(outcome.started_at) else None  # before it: the definitions
-    touched = [e.get("path") for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
-               and _writes(e) and (began is None or e["at"] > began)]
+    writes = [e for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index and _writes(e)]
+    # What the cells made while they were defined (a set-up cell's scratch folder in /tmp), removed by what they left
+    # for the kernel's end (atexit.register(shutil.rmtree, folder), which the step's end runs), is their tidying up
+    defined = tuple(e["path"] for e in writes
+                    if began is not None and e["at"] <= began and isinstance(e.get("path"), str))
+    touched = [e.get("path") for e in writes if (began is None or e["at"] > began)
+               and not (e.get("op") in REMOVING_OPS and _within(e.get("path"), defined))]
     touched = [p.removeprefix(workdir) for p in touched if isinstance(p, str)]
     return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 

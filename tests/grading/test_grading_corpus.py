@@ -429,6 +429,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_load_size_guard": {"test_save_load": 3},
     "wrong_agent_swallows_api_error": {"test_run_agent": 4},
     "full_agent_retries_overloaded": {},  # retries the model call a few times, then lets the error go to the caller
+    # probe round 13c (20/23, 21/25 before: test_recovery_action lost, "只做判断，却写了文件"): a set-up cell's scratch
+    # folder in /tmp removed at the kernel's end (atexit.register(shutil.rmtree, ...), weakref.finalize), which the
+    # step's end runs: tidying up what the definitions made is not the step's writing (helpers.files_written)
+    "full_setup_scratch_atexit_rmtree": {},
+    "full_setup_cleanup_at_exit": {},
     # probe round 13a, judged right before: other styles, and mistakes the grader already catches
     "full_agent_resave_finished": {},  # saves a finished checkpoint once more (the same data) before returning it
     "full_agent_all_tool_uses": {},  # runs every tool_use block of a reply (request_params allows one)

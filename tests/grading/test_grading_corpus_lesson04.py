@@ -84,6 +84,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_ignores_client": {"test_run_agent": 1},  # make_client() whatever client is passed in
     "wrong_agent_client_first_given_kept": {"test_run_agent": 1},  # the first client passed in, kept for later runs
     "wrong_agent_client_required": {"test_run_agent": 1},  # client=None or none at all: the effects runs draw one such
+    # probe round 13c (20/23, 21/25 before: test_recovery_action lost, "只做判断，却写了文件"): a set-up cell's scratch
+    # folder in /tmp removed at the kernel's end (atexit.register(shutil.rmtree, ...), weakref.finalize), which the
+    # step's end runs: tidying up what the definitions made is not the step's writing (helpers.files_written)
+    "full_setup_scratch_atexit_rmtree": {},
+    "full_setup_cleanup_at_exit": {},
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
