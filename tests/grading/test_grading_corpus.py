@@ -434,6 +434,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # step's end runs: tidying up what the definitions made is not the step's writing (helpers.files_written)
     "full_setup_scratch_atexit_rmtree": {},
     "full_setup_cleanup_at_exit": {},
+    # honest set-up cells (probe 13c): logging, warnings and random settings, setrecursionlimit, os.environ,
+    # tempfile.tempdir, %config; a scratch folder of its own; a module-level lru_cache and a JSONEncoder subclass
+    "full_setup_cell_settings": {},
+    "full_setup_scratch_dir_only": {},
+    "full_setup_del_closes_file": {},  # a __del__ that closes its own file, a generator left open
+    "full_lru_cache_encoder_class": {},
     # probe round 13a, judged right before: other styles, and mistakes the grader already catches
     "full_agent_resave_finished": {},  # saves a finished checkpoint once more (the same data) before returning it
     "full_agent_all_tool_uses": {},  # runs every tool_use block of a reply (request_params allows one)

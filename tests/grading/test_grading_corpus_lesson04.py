@@ -89,6 +89,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # step's end runs: tidying up what the definitions made is not the step's writing (helpers.files_written)
     "full_setup_scratch_atexit_rmtree": {},
     "full_setup_cleanup_at_exit": {},
+    # honest set-up cells (probe 13c): logging, warnings and random settings, setrecursionlimit, os.environ,
+    # tempfile.tempdir, %config; a scratch folder of its own; a module-level lru_cache and a JSONEncoder subclass
+    "full_setup_cell_settings": {},
+    "full_setup_scratch_dir_only": {},
+    "full_setup_del_closes_file": {},  # a __del__ that closes its own file, a generator left open
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
