@@ -67,14 +67,16 @@ lock: setup
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
 # Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`; CLASS_SUITES, `make test-class`),
-# lesson 4's grading corpus (`make test-lesson04`) and the Python matrix (`make test-pythons`), which .ci/run runs
-# after this: about 12 minutes here.
+# lesson 4's grading corpus (`make test-lesson04`), the visible checks run on both corpora (`make test-visible`) and
+# the Python matrix (`make test-pythons`), which .ci/run runs after this: about 14 minutes here.
 E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py tests/test_hostile_class.py
-CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py
+CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py tests/test_handin.py \
+	tests/test_instructor_user.py
 LESSON04_CORPUS := tests/grading/test_grading_corpus_lesson04.py
+VISIBLE_AGREE := tests/grading/test_visible_agree.py
 test: setup system-deps test-deps
 	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py \
-		$(addprefix --ignore=,$(E2E_SUITES) $(CLASS_SUITES) $(LESSON04_CORPUS))
+		$(addprefix --ignore=,$(E2E_SUITES) $(CLASS_SUITES) $(LESSON04_CORPUS) $(VISIBLE_AGREE))
 
 # Lesson 4's submissions with their exact points, judged in the sandbox (about 4 minutes here; part of .ci/run).
 .PHONY: test-lesson04
@@ -82,7 +84,14 @@ test-lesson04: setup system-deps test-deps
 	$(BIN)/python -m pytest -q $(LESSON04_CORPUS)
 
 # `make grade` on whole classes: in parallel and serially, interrupted and resumed, workers that die, a PostgreSQL
-# gradebook, nbgrader's own commands through the judge (about 7 minutes here; part of .ci/run).
+# gradebook, nbgrader's own commands through the judge, hand-ins collected from zips, an ordinary user as the
+# instructor (about 8 minutes here; part of .ci/run).
+# The notebooks' visible checks on both lessons' corpora, in this process: no correct style rejected, every mistake
+# caught by one (about 3 minutes here; part of .ci/run).
+.PHONY: test-visible
+test-visible: setup test-deps
+	$(BIN)/python -m pytest -q $(VISIBLE_AGREE)
+
 .PHONY: test-class
 test-class: setup system-deps test-deps
 	$(BIN)/python -m pytest -q $(CLASS_SUITES)

@@ -318,7 +318,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_reuses_lesson3": {},  # lesson3_reconcile for the rerun and is_error paths
     "full_agent_ledger_dirname_join": {},  # os.path.join(os.path.dirname(path), "ledger.jsonl"), as ledger_path
     # ... and wrong, judged so
-    "wrong_recovery_last_record_overall": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
     "wrong_recovery_first_record_only": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_recovery_reverses_records": {"test_recovery_action": 1},  # records.reverse(): the records passed in changed
     "wrong_recovery_asks_without_intent": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},

@@ -110,7 +110,7 @@ NOT_YET_VISIBLE = {
     # after the call's own, a torn last line (the notebook's checks remove no ledger, put the call's records last in
     # recovery_action's cases, and give reconcile no torn ledger)
     "wrong_append_known_ledgers_cache", "wrong_append_cached_handle_kept", "wrong_append_logging_handler_kept",
-    "wrong_recovery_last_record_overall", "wrong_reader_torn_tail_raises",
+    "wrong_reader_torn_tail_raises",
     "wrong_execute_outcome_skips_empty",  # the notebook's execute_with_ledger check meets no empty output
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
 }
