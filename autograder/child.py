@@ -192,7 +192,7 @@ DRIVER = str(Path(__file__).resolve().parent.parent)  # the folder this package 
 _shell = None  # the zygote's IPython shell (guise.kernel_shell), which every step inherits
 _streams = (None, None)  # the zygote's kernel-like sys.stdout and sys.stderr (guise.kernel_streams), for every step
 _DRIVER_MODULES = [name for name in sys.modules if name.split(".")[0] == __package__]  # to unlist in each step
-_loaded = None  # the modules the zygote loaded (armed.Modules): a step's code must leave their attributes as it found
+_loaded = None  # the modules the zygote loaded (armed.Modules): a step must leave their attributes as it found them
 TEMP_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"  # what tempfile names its folders with
 ERROR_PREFIX = "错误："  # how execute_tool starts the text of a tool that raised
 

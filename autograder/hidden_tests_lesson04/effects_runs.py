@@ -110,8 +110,11 @@ def _said(kinds) -> str:
     return "、".join(k[0] for k in kinds) if kinds else "（没有）"
 
 
-def _where(run: dict) -> str:
-    called = f"，调用时{run['without_client']}（签名允许）" if run.get("without_client") else ""
+def _where(run: dict, step: dict) -> str:
+    """Which run of agent_effects `run` is (`step`, its call), in the feedback's words."""
+    kwargs = step["kwargs"]
+    called = ("" if kwargs.get("client") is not None
+              else f"，调用时{'传的是 client=None' if 'client' in kwargs else '没有传 client'}（签名允许）")
     if run["what"] == "fresh":
         calls = "、".join(c["name"] for c in run["calls"])
         beside = f"，检查点旁边的台账里已有别的任务的 {len(run['records'])} 条记录" if run["records"] else ""
@@ -206,7 +209,7 @@ def effects_problem(grading, outcome, index: int) -> str | None:
     """Why run `index` of agent_effects did not do at the services, or leave in its ledger, or send the model, what
     the reference does with the same replies; None if it did."""
     run = outcome.scenario.meta["runs"][index]
-    where = _where(run)
+    where = _where(run, outcome.scenario.steps[index])
     message = problem(outcome, index, "run_agent")
     if message:
         return f"{where}：{message}"

@@ -535,7 +535,6 @@ def build(max_turns: int, rng) -> dict:
         if run["records"]:
             given[run["ledger"]] = lines(run["records"])
         client = rng.choice([{"client": None}, {}]) if number == without else {"client": CLIENT}
-        run["without_client"] = None if client.get("client") else "传的是 client=None" if client else "没有传 client"
         steps.append({**call("run_agent", email, **client, path=path(run["file"], rng.choice(["absolute",
                                                                                               "relative"]))),
                       "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "calls": run["calls"],

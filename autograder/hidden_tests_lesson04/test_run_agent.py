@@ -191,7 +191,7 @@ def test_every_crash_of_the_send(grading):
                                                  or "run_agent 没有通过 execute_tool 执行 send_email"))
         expect(not unanswered_save(outcome),
                f"在{moment}被杀掉再续跑：你的 run_agent 存下了一份检查点，最后一条 assistant 消息要了工具，pendingToolUse "
-               "却是 None：此刻崩溃，下次续跑没有悬空调用可对账，发给模型的对话里这个 tool_use 没有配对的 tool_result"
+               "却是 None：此刻崩溃，下次续跑没有悬空调用可对账，发给模型的对话里这个 tool_use 缺了它的 tool_result"
                "（API 回 400）。pendingToolUse 要留到 reconcile 补上结果之后，再和结果一起存档")
         state = final(outcome, 1)
         call_id = send_id(outcome)

@@ -1,5 +1,5 @@
 """错误：run_agent 续跑时先把 pendingToolUse 清掉、存档，再去对账（「先把检查点改成干净的，免得对账时崩溃又对一遍」）：
-清掉之后、补上结果之前崩溃，检查点里的 tool_use 没有配对的 tool_result，也不再有悬空调用可对，下次续跑直接调用模型得到 400。"""
+清掉之后、补上结果之前崩溃，检查点里的 tool_use 缺了它的 tool_result，也不再有悬空调用可对，下次续跑直接调用模型得到 400。"""
 # %% run_agent
 def run_agent(task, client=None, path=CHECKPOINT_PATH):
     client = client or make_client()
