@@ -15,6 +15,8 @@ hands it in as a student would (for the grading corpus and the grading benchmark
 """
 import ast
 import copy
+import importlib.util
+import os
 import sys
 import types
 from pathlib import Path
@@ -30,8 +32,43 @@ RELEASE_NOTEBOOK = DEFAULT.release_notebook
 
 # Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
 # (the notebook's widgets and replay live outside it, and a solution has no use for them).
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 TRY_NODES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))  # TryStar: 3.11+
 SANDBOX_MODULES = frozenset(sys.stdlib_module_names) | {"course", "anthropic", "httpx2"}
+
+
+def installed_modules_in_use(sources) -> frozenset:
+    """Top-level modules outside SANDBOX_MODULES that the sandbox can import too (installed with the interpreter,
+    whose folders it binds; not the user's own site-packages nor the course folder) and that code which may run in
+    a step uses: a name the import binds appears in a function or class, or at the top of `sources`' answer cells
+    (`sources`: (source, is_answer) pairs). An experiment's top-level `plt.plot(...)` needs none: it is left out."""
+    imported, used = {}, set()
+    for source, is_answer in sources:
+        try:
+            tree = ast.parse(python_source(source))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    imported.setdefault(alias.asname or alias.name.split(".")[0], set()).add(alias.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    imported.setdefault(alias.asname or alias.name, set()).add(node.module.split(".")[0])
+        for part in [tree] if is_answer else [n for n in ast.walk(tree) if isinstance(n, DEFINITIONS)]:
+            used.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name))
+    wanted = {module for name in used & imported.keys() for module in imported[name]} - SANDBOX_MODULES
+    return frozenset(module for module in wanted if _installed(module))
+
+
+def _installed(module: str) -> bool:
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    where = spec and (spec.origin or next(iter(spec.submodule_search_locations or ()), None))
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return bool(where) and any(where.startswith(prefix + os.sep) for prefix in prefixes)
 
 
 def demo_definitions(source: str, changed: frozenset = frozenset()) -> str:
@@ -127,7 +164,7 @@ def _compiles(source: str) -> bool:
     return True
 
 
-def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
+def kept_definitions(source: str, keeps_value, leaves_out=frozenset(), modules=SANDBOX_MODULES) -> str:
     """A cell's functions, classes, imports of modules the sandbox has (another would only raise there),
     and the statements whose expressions `keeps_value(expression)` accepts: assignments, calls and `+=` (a table
     filled by `ACTIONS.update(...)`), which is how the notebook gives its names their values; nothing else it does.
@@ -136,7 +173,7 @@ def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
     defined one way on Windows and another elsewhere, `try: sync = os.fdatasync except AttributeError: ...`, a table
     filled in a loop), when its test, iterable or context passes `keeps_value` too; the statements of a block that
     do something are left out of it. A `while` is kept only whole. An assignment to a name in `leaves_out` is left
-    out too."""
+    out too. An import is kept when every module it names is in `modules` (top-level names)."""
     source = python_source(source)
     try:
         tree = ast.parse(source)
@@ -145,7 +182,7 @@ def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
     lines = source.splitlines()
     kept = []
     for node in tree.body:
-        definition = _definition(node, keeps_value, leaves_out)
+        definition = _definition(node, keeps_value, leaves_out, modules)
         if definition is node:
             first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             kept.append("\n".join(lines[first - 1:node.end_lineno]))
@@ -154,7 +191,7 @@ def kept_definitions(source: str, keeps_value, leaves_out=frozenset()) -> str:
     return "\n\n".join(kept)
 
 
-def _definition(node, keeps_value, leaves_out=frozenset()):
+def _definition(node, keeps_value, leaves_out=frozenset(), modules=SANDBOX_MODULES):
     """`node` when it only defines, a copy of an if or try holding only its definitions, or None."""
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -162,8 +199,8 @@ def _definition(node, keeps_value, leaves_out=frozenset()):
             return None
         return node if node.value is not None and keeps_value(node.value) else None
     if isinstance(node, (ast.Import, ast.ImportFrom)):
-        modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-        if getattr(node, "level", 0) or any(name.split(".")[0] not in SANDBOX_MODULES for name in modules):
+        named = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        if getattr(node, "level", 0) or any(name.split(".")[0] not in modules for name in named):
             return None
         return node
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Break, ast.Continue)):
@@ -172,7 +209,7 @@ def _definition(node, keeps_value, leaves_out=frozenset()):
         calls = isinstance(node, ast.AugAssign) or any(isinstance(part, ast.Call) for part in ast.walk(node.value))
         return node if calls and keeps_value(node.value) else None  # a bare `matrix` only shows a value
     if isinstance(node, ast.While):  # kept whole or not at all: without a statement of its body it may never end
-        return node if keeps_value(node.test) and all(_definition(child, keeps_value, leaves_out) is child
+        return node if keeps_value(node.test) and all(_definition(child, keeps_value, leaves_out, modules) is child
                                                       for child in node.body + node.orelse) else None
     if isinstance(node, (ast.If, ast.For, ast.With)):
         header = [node.test] if isinstance(node, ast.If) else [node.iter] if isinstance(node, ast.For) else [
@@ -187,7 +224,7 @@ def _definition(node, keeps_value, leaves_out=frozenset()):
         blocks.update({("handler", i): handler.body for i, handler in enumerate(node.handlers)})
     else:
         return None
-    filtered = {key: [kept for kept in (_definition(child, keeps_value, leaves_out) or _filler(child)
+    filtered = {key: [kept for kept in (_definition(child, keeps_value, leaves_out, modules) or _filler(child)
                                         for child in block) if kept is not None] for key, block in blocks.items()}
     if all(_filler(kept) for block in filtered.values() for kept in block):
         return None

@@ -23,8 +23,9 @@ from pathlib import Path
 import json5
 import nbformat
 
-from .notebook_code import (SOURCE_NOTEBOOK, changed_through, demo_definitions, demo_value, is_definition_cell,
-                            is_demo_cell, kept_definitions, names_changed, python_source, reference_solutions)
+from .notebook_code import (SANDBOX_MODULES, SOURCE_NOTEBOOK, changed_through, demo_definitions, demo_value,
+                            installed_modules_in_use, is_definition_cell, is_demo_cell, kept_definitions, names_changed,
+                            python_source, reference_solutions)
 
 NOTES_KEY = "autograder_notes"  # notebook metadata where the pre-check leaves its notes for the judge
 
@@ -155,6 +156,9 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
     submission = Submission(notes=list(notebook.metadata.get(NOTES_KEY, [])))
     seen, after, added, left_out, unchanged = {}, layout.definitions[0][0], {}, {}, {}
     acting = acting_functions(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    modules = SANDBOX_MODULES | installed_modules_in_use(
+        (cell.source, cell.metadata.get("nbgrader", {}).get("grade_id") in solution_ids)
+        for cell in notebook.cells if cell.cell_type == "code")
     for cell in notebook.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         if cell.cell_type == "code":
@@ -175,7 +179,7 @@ def submission_from_notebook(notebook, layout: Layout | None = None) -> Submissi
             added[after] = added.get(after, 0) + 1
             written, note, file = writefile_cell(cell.source)
             submission.notes += [note] if note else []
-            definitions = written or definitions_only(cell.source, acting)
+            definitions = written or definitions_only(cell.source, acting, modules)
             if definitions:
                 submission.extra.append((after, definitions, added[after]))
                 submission.ran[f"{after}+{added[after]}"] = len(submission.history)
@@ -351,7 +355,7 @@ def acting_functions(sources) -> frozenset:
     return frozenset(acting | COURSE_ACTIONS)
 
 
-def definitions_only(source: str, acting: frozenset = COURSE_ACTIONS) -> str:
+def definitions_only(source: str, acting: frozenset = COURSE_ACTIONS, modules: frozenset = SANDBOX_MODULES) -> str:
     """The imports, functions, classes and the statements giving names their values in a cell the student added.
 
     Extra cells are often experiments; what they do at the top level (print, run an
@@ -359,10 +363,11 @@ def definitions_only(source: str, acting: frozenset = COURSE_ACTIONS) -> str:
     what they define is kept, and so is what fills it in (a loop over READ_ONLY_TOOLS filling a table,
     `ACTIONS.update(...)`), also inside a top-level if, try, for or with: answers may use it, as in
     the notebook. A lambda is a definition whatever its body calls: the body does not run when the
-    cell does. An import of a module the sandbox does not have (the instruments, a plotting library)
-    is left out: it works in the notebook, and in the sandbox it would only raise.
+    cell does. An import is kept when its modules are in `modules` (installed_modules_in_use: what the sandbox
+    has and a definition uses); another (the instruments, a plotting library for an experiment) is left out.
     """
-    return kept_definitions(source, lambda value: not any(_runs_something(part, acting) for part in _evaluated(value)))
+    return kept_definitions(source, lambda value: not any(_runs_something(part, acting) for part in _evaluated(value)),
+                            modules=modules)
 
 
 def _evaluated(expression):

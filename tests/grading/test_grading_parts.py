@@ -23,8 +23,9 @@ from autograder.hidden_tests.test_save_load import (check_no_leaks, descriptors_
 from autograder.scenario_run import READ_ONLY_TOOL_NAMES
 from autograder.leaks import HIDDEN_TESTS, KEY_LENGTH, PrivateLines, private_lines
 from autograder.lessons import lesson
-from autograder.notebook_code import (RELEASE_NOTEBOOK, demo_definitions, demo_value, full_marks_notebook,
-                                     load_module, load_reference, names_changed)
+from autograder.notebook_code import (RELEASE_NOTEBOOK, SANDBOX_MODULES, demo_definitions, demo_value,
+                                     full_marks_notebook, installed_modules_in_use, load_module, load_reference,
+                                     names_changed)
 from autograder.guise import at_cgroup_root, kernel_history
 from autograder.submission import (acting_functions, course_layout, definitions_only, drop_duplicate_ids,
                                    parse_notebook_text, restore_missing_cells, sandbox_cells, submission_from_notebook)
@@ -159,6 +160,22 @@ def test_an_added_cell_keeps_what_its_if_and_try_define_and_every_lambda():
     assert definitions_only('try:\n    X = 1\nfinally:\n    print("x")\n') == "try:\n    X = 1\nfinally:\n    pass"
     assert definitions_only("CLIENT = make_client()\n") == "CLIENT = make_client()"
     assert definitions_only("state = run_agent('t')\n") == ""
+
+
+def test_an_installed_library_is_imported_where_a_definition_uses_it():
+    """An added cell's import of a library the sandbox has (installed with the interpreter) is kept when a function,
+    a class or an answer cell uses it; an experiment's library, one not installed, or the course's instruments not."""
+    cell = ("from typing_extensions import TypedDict\nimport numpy as np\nimport not_a_module_anywhere as gone\n"
+            "from instruments import widgets\nclass Checkpoint(TypedDict):\n    turns: int\n"
+            "def log(x):\n    return gone.dumps(widgets.show(x))\nnp.random.seed(0)\n")
+    in_use = installed_modules_in_use([(cell, False), ("Shape = TypedDict('Shape', {})", True)])
+    assert in_use == {"typing_extensions"}
+    assert installed_modules_in_use([(cell.replace("np.random.seed(0)", "def f():\n    np.random.seed(0)"), False)]) \
+        == {"typing_extensions", "numpy"}
+    kept = definitions_only(cell, modules=SANDBOX_MODULES | in_use)
+    assert "from typing_extensions import TypedDict" in kept and "class Checkpoint" in kept
+    assert "import numpy" not in kept and "not_a_module_anywhere" not in kept and "instruments" not in kept
+    assert "typing_extensions" not in definitions_only(cell)  # the default: the standard library and the course
 
 
 def test_a_name_the_grader_leaves_undefined_is_explained():
