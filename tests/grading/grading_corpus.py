@@ -15,7 +15,13 @@ function takes the Lesson (autograder.lessons) whose corpus it builds; lesson 3 
 variants stay right or wrong whatever letters the lesson's questions use.
 """
 import json
+import os
+import pickle
 import re
+import signal
+import subprocess
+import sys
+import time
 import uuid
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +33,7 @@ from autograder.lessons import DEFAULT, Lesson
 from autograder.notebook_code import full_marks_notebook, reference_solutions
 
 HERE = Path(__file__).resolve().parent
+BACKGROUND = {}  # assignment -> CorpusInBackground, for this pytest session (tests/grading/conftest.py)
 SECTION = re.compile(r"^# %% (.+)$", re.MULTILINE)
 
 
@@ -140,6 +147,41 @@ def grade_all(notebooks: dict, workers: int = 2, lesson: Lesson = DEFAULT) -> di
     return verdicts
 
 
+def grade_corpus(lesson: Lesson, folder: Path) -> dict:
+    """name -> verdict of every variant of the lesson, its notebook built in `folder`."""
+    notebooks = {}
+    for name in variant_names(lesson):
+        notebooks[name] = folder / f"{name}.ipynb"
+        notebooks[name].write_text(build(name, lesson), encoding="utf-8")
+    return grade_all(notebooks, lesson=lesson)
+
+
+class CorpusInBackground:
+    """A lesson's corpus graded by a process of its own, started once pytest has collected (tests/grading/conftest.py
+    puts the tests reading it last): the minutes of grading overlap the other tests, many of which mostly wait."""
+
+    def __init__(self, lesson: Lesson, folder: Path):
+        self.folder, self.started = folder, time.monotonic()
+        self.log = open(folder / "grading.log", "wb")
+        path = os.pathsep.join(filter(None, [str(HERE.parent.parent), str(HERE), os.environ.get("PYTHONPATH")]))
+        self.process = subprocess.Popen([sys.executable, __file__, lesson.assignment, str(folder)],
+                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                                        env=dict(os.environ, PYTHONPATH=path))
+
+    def verdicts(self) -> dict:
+        if self.process.wait() != 0:
+            tail = (self.folder / "grading.log").read_text(encoding="utf-8", errors="replace")[-3000:]
+            raise RuntimeError(f"grading the corpus failed ({self.process.returncode}):\n{tail}")
+        return pickle.loads((self.folder / "verdicts.pickle").read_bytes())
+
+    def stop(self):
+        """Ends the grading (and its judges, in its session) if it still runs."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait()
+        self.log.close()
+
+
 def scores(verdict) -> dict:
     """grade_id -> the points a verdict gives."""
     return {grade_id: grade["score"] for grade_id, grade in verdict["grades"].items()}
@@ -150,3 +192,9 @@ def failures(verdict) -> str:
     return "\n".join(f"  {grade_id}: ✘ {check['title']} — {check['message']}"
                      for grade_id, grade in verdict["grades"].items()
                      for check in grade["checks"] if not check["passed"])
+
+
+if __name__ == "__main__":  # python grading_corpus.py ASSIGNMENT FOLDER: FOLDER/verdicts.pickle (CorpusInBackground)
+    from autograder.lessons import lesson as lesson_named
+    assignment, out = sys.argv[1], Path(sys.argv[2])
+    (out / "verdicts.pickle").write_bytes(pickle.dumps(grade_corpus(lesson_named(assignment), out)))

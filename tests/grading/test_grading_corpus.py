@@ -58,8 +58,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_range_loop": {},  # counts the turns with a for loop from the checkpoint's turns
     # cells the student added, and the notebook's own client (found by probing: 15-22/23, 0/1 before)
     "full_extra_if_os_name": {},  # a helper defined in both branches of a top-level if os.name == "nt"
-    "full_extra_try_import": {},
-    "full_extra_installed_import": {},  # typing_extensions imported in an added cell, used in annotations  # try: sync_data = os.fdatasync except AttributeError: ...
+    "full_extra_try_import": {},  # try: sync_data = os.fdatasync except AttributeError: ...
+    "full_extra_installed_import": {},  # typing_extensions imported in an added cell, used in annotations (16 before)
     "full_extra_print_lambda": {},  # say = lambda *p: print(...): the body does not run when it is defined
     "full_extra_dispatch_lambda": {},  # a dict of lambdas, one calling execute_tool
     "full_extra_cached_client": {},  # DEFAULT_CLIENT = make_client() in an added cell
