@@ -16,10 +16,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def leftovers():
-    """Child processes and listening sockets of this process (the harness must leave none)."""
-    me = psutil.Process()
+    """Child processes and listening sockets of this process (the harness must leave none). Only its session's:
+    a grading corpus judged in the background meanwhile (tests/grading/conftest.py) runs in a session of its own."""
+    me, session = psutil.Process(), os.getsid(0)
     listening = [c.laddr for c in me.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
-    return me.children(recursive=True), listening
+    return [child for child in me.children(recursive=True) if _session(child.pid) == session], listening
+
+
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except ProcessLookupError:
+        return None
 
 
 @pytest.fixture(scope="module")

@@ -1,19 +1,21 @@
 """Judge corpus variants with K random seeds each; print every verdict whose points differ from EXPECTED (a seed
 that moves a variant's points is a flaky expectation). From the repository root:
-    PYTHONPATH=.:tests/grading .venv/bin/python tests/grading/seed_sweep.py lesson04 4 [all|partial|full]"""
+    PYTHONPATH=.:tests/grading .venv/bin/python tests/grading/seed_sweep.py lesson04 4 [all|partial|full|NAME,NAME...]
+(a comma-separated list of variant names sweeps only those: the ones a round of probing added)"""
 import importlib, sys, tempfile
 from pathlib import Path
 from autograder.lessons import lesson
 from grading_corpus import build, failures, scores, grade_all
 
 name, k = sys.argv[1], int(sys.argv[2])
-which = sys.argv[3] if len(sys.argv) > 3 else "all"  # all, partial (some points lost) or full (full marks)
+which = sys.argv[3] if len(sys.argv) > 3 else "all"  # all, partial (some points lost), full (full marks) or names
+named = set(which.split(",")) if "," in which else None
 mod = importlib.import_module("test_grading_corpus_lesson04" if name == "lesson04" else "test_grading_corpus")
 L = lesson(name)
 folder = Path(tempfile.mkdtemp(prefix="sweep"))
 notebooks = {}
 for variant, exp in mod.EXPECTED.items():
-    if which == "partial" and (not exp or all(v == 0 for v in exp.values())) or which == "full" and exp:
+    if named is not None and variant not in named or which == "partial" and (not exp or all(v == 0 for v in exp.values())) or which == "full" and exp:
         continue
     (folder / f"{variant}.ipynb").write_text(build(variant, L), encoding="utf-8")
     for i in range(k):
