@@ -4,9 +4,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from grading_corpus import BACKGROUND, CorpusInBackground
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected: only a corpus some selected test reads
 def pytest_collection_modifyitems(session, config, items):
     if config.option.collectonly:
         return
