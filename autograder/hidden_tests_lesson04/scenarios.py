@@ -22,6 +22,7 @@ input); the cases of a scenario are shuffled together, so neither position nor w
 import copy
 import json
 import os
+from collections import Counter
 
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ class Ledgers:
 
     def __init__(self, draw: Draw):
         self.draw, self.rng = draw, draw.rng
+        self.turns = Counter()  # key -> cases drawn with it (mixed)
 
     def email(self) -> dict:
         return {"to": self.rng.choice(RECIPIENTS), "subject": self.rng.choice(SUBJECTS),
@@ -134,22 +136,33 @@ class Ledgers:
             records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
         return records
 
-    def mixed(self, pending: dict, kinds, shape: str | None = None) -> list:
+    def mixed(self, pending: dict, kinds, shape: str | None = None, key=None) -> list:
         """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
 
         Beside any call with an effect there is always a finished twin: another call (another id) with
         the same name and input, as when the model asks for the same email twice. Code that finds a
-        call's records by anything but its id answers for the twin, in every case, whatever the seed."""
+        call's records by anything but its id answers for the twin, in every case, whatever the seed.
+
+        The call's last record is the ledger's last, or another call's records follow it: a reader that looks at the
+        ledger's last record only is wrong in the one, one that drops the last line in the other. Cases drawn with
+        the same `key` (a kind of case, judged by one check) take the two in turn, in the order they are drawn, so
+        that every kind with two cases or more has both whatever the seed; without a key, either is drawn."""
         ours, theirs = self.records(pending, kinds, shape), self.others()
         if pending["name"] not in READ_ONLY:
             twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
             at = self.rng.randint(0, len(theirs))
             theirs[at:at] = twin
+        if key is None:
+            last = self.rng.random() < 0.5
+        else:
+            last, self.turns[key] = self.turns[key] % 2 == 1, self.turns[key] + 1
+        if not last:
+            cut = self.rng.randint(0, max(0, len(theirs) - 1))
+            return theirs[:cut] + ours + theirs[cut:]
         cut = self.rng.randint(0, len(theirs))
-        before, after = theirs[:cut], theirs[cut:]
-        if ours and ours[-1]["type"] == "outcome" and self.rng.random() < 0.5:
-            return before + ours[:-1] + after + ours[-1:]
-        return before + ours + after
+        if ours and ours[-1]["type"] == "outcome":  # its intent among the others', its outcome written last
+            return theirs[:cut] + ours[:-1] + theirs[cut:] + ours[-1:]
+        return theirs + ours
 
 
 # Where a crash may cut the last append short (TORN_AT): at a character inside the record; after the whole record,
@@ -323,7 +336,8 @@ def build(max_turns: int, rng) -> dict:
             made = ledgers.call_of(tool)
             cp = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=task))
             pending = cp["pendingToolUse"]
-        found = ledgers.mixed(pending, records, shapes.get(number)) if pending else ledgers.others()
+        found = ledgers.mixed(pending, records, shapes.get(number), key=(records, server)) if pending \
+            else ledgers.others()
         cases.append({"checkpoint": cp, "records": found, "service": service_in(server, pending)})
     # and one call recovered again and again in the same process, as in a kernel where run_agent is run again after
     # each interrupt: its records only grow (none, then its intent, then its outcome) while the server comes and goes.
@@ -365,7 +379,7 @@ def build(max_turns: int, rng) -> dict:
             cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
-            found = ledgers.mixed(pending, records, shapes.get(number))
+            found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down))
             if number in torn_ones and lines(found).isascii():  # whole records before the half one, with Chinese
                 # in them: a reader that counts characters for bytes cuts into them
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))

@@ -188,6 +188,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_own_bytes_reader": {},  # reconcile's own reader, right: bytes, cut at the last "\n", ValueError in the middle
     "wrong_reader_splitlines_u2028": {"test_run_agent": 1, "test_reconcile": 3},  # intents hold U+2028/U+2029/U+0085
     "wrong_reader_keeps_parseable_tail": {"test_reconcile": 3},  # a torn tail that is a whole record but its "\n"
+    # the call's last record is the ledger's last in one case of each kind, followed by another call's in the next
+    # (scenarios.Ledgers.mixed: before, drawn, so these two scored by the seed)
+    "wrong_reader_drops_last_line": {"test_run_agent": 1, "test_reconcile": 3},  # a whole last record dropped too
+    "wrong_recovery_last_record_overall": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
     "wrong_reader_keeps_parseable_tail_two_writes": {"test_reconcile": 3},
     "wrong_reader_strict_utf8": {"test_reconcile": 1},  # a torn tail cut inside a character of several bytes
     "wrong_reader_strict_utf8_bytewise": {"test_reconcile": 1},
