@@ -291,6 +291,9 @@ def _cases() -> list:
     failed = [dict(r, output="错误：邮件没有发出去：[Errno 111] Connection refused") if r["type"] == "outcome" else r
               for r in records]
     cases.append(("情况 S1，但记下的 outcome 是一段错误", cp, failed, lookup, "reuse"))
+    later = dict(earlier, id="toolu_01Z")  # a call made after this one (another run writing to the same ledger)
+    cases.append(("情况 S1，台账里它的记录后面还有另一次调用的 intent", cp, records + records_for(later, ("intent",)),
+                  lookup, "reuse"))
     empty = [dict(r, output="") if r["type"] == "outcome" else r for r in records]
     cases.append(("情况 S1，但记下的 outcome 是空字符串（工具的输出本来就是空的）", cp, empty, lookup, "reuse"))
     return cases
