@@ -489,7 +489,7 @@ def build(max_turns: int, rng) -> dict:
     recorded = draw.sample("cpC", email)
     made = ledgers.call_of("non_idempotent")
     recorded = draw.with_pending(recorded, made["name"], made["input"])
-    found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"))
+    found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"), key="resume_recorded")
     agent("agent_resume_recorded", email, recorded, ledger_text=lines(found))
     scenarios["agent_resume_recorded"].meta["records"] = found
     # a read-only call pending (reconcile runs it again: clearing pendingToolUse alone leaves its tool_use unpaired,
@@ -535,7 +535,7 @@ def build(max_turns: int, rng) -> dict:
                        ("unheard_of", ("intent",))):
         made = ledgers.call_of(kind)
         checkpoint = draw.with_pending(draw.sample("cpC", email), made["name"], made["input"])
-        records = ledgers.mixed(checkpoint["pendingToolUse"], kept)
+        records = ledgers.mixed(checkpoint["pendingToolUse"], kept, key="agent_effects")
         runs.append({"what": kind, "checkpoint": checkpoint, "records": records, "calls": []})
     # One run (a drawn one) is called as the signature allows, with client=None or with no client at all:
     # run_agent makes its own with make_client() then, and only then
