@@ -14,9 +14,12 @@ it says so (protocol.Left):
   __import__, sys.stdout and sys.stderr, the kernel's event loop's task factory and exception handler; the IPython
   shell's custom exception handler, input and AST transformers, display formatters, event callbacks and its own
   attributes and methods; and, put there by a step (not by the cells: `watch`), any attribute of a module loaded
-  before the student's code ran that now holds something else (`Modules`: os.replace, warnings.showwarning,
-  json.dump, the course's functions), which whatever calls it later runs. Only what
-  comes from code other than the installed packages, the standard library and the grader counts (`_from_student`):
+  before the student's code ran that now holds something else or was added (`Modules`: os.replace,
+  warnings.showwarning, json.dump, the course's functions), of a class such a module holds (json.JSONEncoder.iterencode,
+  pathlib.Path.write_text), a method put on an object it holds or on the kernel's sys.stdout or event loop
+  (json._default_encoder.encode, sys.stdout.flush, _run_once) or a class put in place of such an object's
+  (__class__), and the code of their functions changed in place (__code__), which whatever calls it later runs. Only
+  what comes from code other than the installed packages, the standard library and the grader counts (`_from_student`):
   the student's cells, the course bundle, files the student wrote. Libraries that an honest answer uses register their
   own (`%matplotlib inline`'s post_execute callback, a display formatter); a hook that wraps the student's code
   (functools.partial, a bound method, an object's __call__, a closure such as IPython's set_custom_exc makes), an
@@ -38,6 +41,7 @@ import builtins
 import ctypes
 import functools
 import gc
+import operator
 import os
 import signal
 import sys
@@ -67,7 +71,18 @@ NAMING_EVENTS = {"compile": 1, "code.__new__": 1}  # event -> position of the fi
 # the object's header and ma_used): reading it touches nothing, where reading the values would write their reference
 # counts and so copy the zygote's pages into each step (some 70 ms for its 86,000 module attributes)
 DICT_VERSION_OFFSET = 3 * ctypes.sizeof(ctypes.c_ssize_t)
-_version_at = ctypes.c_uint64.from_address
+WORD = ctypes.sizeof(ctypes.c_uint64)
+# The process's memory as words, made once here: reading a word is an index, where a ctypes object made per address
+# raises an audit event ("ctypes.cdata") that `watch`'s hook is called for, some 1.5 us each
+_memory = (ctypes.c_uint64 * (sys.maxsize // WORD)).from_address(0)
+# Where a function keeps its code (its __code__), and an object its class: read as a dict's version is, through the
+# address alone
+_probes = (lambda: None, lambda: 0)
+CODE_OFFSET = next(offset for offset in range(2 * WORD, 256, WORD)
+                   if all(_memory[(id(probe) + offset) // WORD] == id(probe.__code__) for probe in _probes))
+TYPE_OFFSET = ctypes.sizeof(ctypes.c_ssize_t)  # after the reference count: ob_type
+_NOTHING = object()  # what a name stood for before it was added
+DIFF_BLOCK = 256  # versions compared at once: almost every block of them is as it was
 # Captured at import, in the zygote: what the student's code rebinds in these modules changes nothing here
 _callbacks, _collect = gc.callbacks, gc.collect  # the list the collector itself calls
 _add_audit_hook, _getframe = sys.addaudithook, sys._getframe
@@ -89,17 +104,73 @@ _INSTALLED = tuple({os.path.join(path, "") for name in ("stdlib", "platstdlib", 
 
 class Modules:
     """The modules loaded before any student code runs, made once in the zygote so that every step shares it: each
-    one's namespace, a copy of it (what each name held then), where its dict's version is and that version then
-    (`_versions`). A step reads the versions through the addresses alone and only the namespaces whose version changed:
-    touching an object writes its reference count, and so copies the zygote's page it is on into the step."""
+    one's namespace, the namespaces (dicts) of the classes it holds and of its other objects that have one (`owners`:
+    for an object's, its class: only a name its class has counts there, one that a method of the class is looked up
+    by), a copy of each (what each name held then), the word of memory each dict's version is in and that version then
+    (`Words`); the functions of the modules and classes and the word each keeps its code in, the objects and the
+    word each keeps its class in (`pointing`). A step reads the versions, code and classes through those words alone,
+    and only the namespaces whose version changed: touching an object writes its reference count, and so copies the
+    zygote's page it is on into the step."""
 
-    def __init__(self):
-        self.namespaces = [_vars(module) for module in list(_modules.values())
-                           if _type(_getattr(module, "__dict__", None)) is dict]
-        self.library = {_id(namespace) for namespace in self.namespaces}  # the functions of these have their globals
+    def __init__(self, also=()):
+        """`also`: objects that are watched as if a module held them (the kernel's sys.stdout, put there later)."""
+        modules = [_vars(module) for module in list(_modules.values())
+                   if _type(_getattr(module, "__dict__", None)) is dict]
+        classes, objects = _held([value for namespace in modules for value in list(namespace.values())] + list(also))
+        self.namespaces = [*modules, *(_type_dict(cls) for cls in classes), *(_vars(thing) for thing in objects)]
+        self.owners = [None] * (len(modules) + len(classes)) + [_type(thing) for thing in objects]
+        self.library = {_id(namespace) for namespace in modules}  # the functions of these have their globals
         self.copies = [dict(namespace) for namespace in self.namespaces]
-        self.addresses = array.array("Q", [_id(namespace) + DICT_VERSION_OFFSET for namespace in self.namespaces])
-        self.versions = _versions(self.addresses)
+        self.words = Words([_id(namespace) + DICT_VERSION_OFFSET for namespace in self.namespaces])
+        self.versions = self.words.read()
+        functions = list({_id(value): value for namespace in self.namespaces[:len(modules) + len(classes)]
+                          for value in namespace.values() if _type(value) is _FunctionType}.values())
+        self.pointing = [*functions, *objects]  # what a changed word makes the student's is the thing itself
+        self.pointer_words = Words([*(_id(function) + CODE_OFFSET for function in functions),
+                                    *(_id(thing) + TYPE_OFFSET for thing in objects)])
+        self.pointers = self.pointer_words.read()
+
+
+class Words:
+    """Words of memory at given addresses (each a field of an object: a dict's version, a function's code, an
+    object's class), read from `_memory` all at once: one C call (operator.itemgetter), where a call per word took
+    twice as long."""
+
+    def __init__(self, addresses):
+        indices = [address // WORD for address in addresses]
+        self.count = len(indices)
+        self._get = operator.itemgetter(*indices, *indices[:1])  # one more: a tuple for a single word too
+
+    def __len__(self):
+        return self.count
+
+    def read(self) -> array.array:
+        return array.array("Q", self._get(_memory)[:self.count])
+
+
+def _held(values) -> tuple:
+    """The classes made at run time among `values` (and those they inherit from, and those of the other values), and
+    the other values of such a class that keep their attributes in a dict."""
+    classes, objects = {}, {}
+    for value in values:
+        kind = _type(value)
+        is_class = _issubclass(kind, type)
+        if _issubclass(kind, types.ModuleType) or not (is_class or kind.__flags__ & HEAP_TYPE):
+            continue
+        cls = value if is_class else kind
+        classes.update((_id(base), base) for base in _mro(cls) if base.__flags__ & HEAP_TYPE)
+        try:
+            attributes = None if cls is value else _vars(value)
+        except Exception:  # no __dict__ (slots), or one its __getattr__ would not give
+            continue
+        if _type(attributes) is dict:
+            objects[_id(value)] = value
+    return list(classes.values()), list(objects.values())
+
+
+def _type_dict(cls) -> dict:
+    """The dict a class keeps its attributes in (its __dict__ is a read-only view of it)."""
+    return gc.get_referents(_vars(cls))[0]
 
 
 def watch(shell=None, loop=None, modules=None):
@@ -109,10 +180,11 @@ def watch(shell=None, loop=None, modules=None):
     ARMED (0: nothing). An audit hook cannot be removed or listed: one of the grader's own, added here, counts the
     others as they are added (the audit event of adding a hook is raised to those already there), and sees code made
     under an installed file's name. It costs a Python call per audited event, well under a microsecond. What changed
-    in `modules` since they were made (the grader's own stand-ins) is where things start; a module attribute the
-    cells replace is the notebook's from `defined()` on (an experiment's `time.sleep = ...`, a course function
-    swapped for a fake): in the student's kernel it is in place while every later cell runs, here while every step
-    runs, where what it does is judged. Only what the steps replace counts."""
+    in `modules` since they were made (the grader's own stand-ins) is where things start; what the cells put in place
+    there or on `loop` is the notebook's from `defined()` on (an experiment's `time.sleep = ...`, a course function
+    swapped for a fake, json.JSONEncoder.default taught datetimes, a prefix on sys.stdout.write, a function's
+    __code__ or an object's __class__ swapped): in the student's kernel it is in place while every later cell runs,
+    here while every step runs, where what it does is judged. Only what the steps put there counts."""
     hooks_added = [0]
     named_as_installed = []
     modules = modules or Modules()
@@ -126,15 +198,17 @@ def watch(shell=None, loop=None, modules=None):
     _add_audit_hook(audit)
     # id -> the thing itself, held so that no new object takes its id
     before = {kind: {_id(thing): thing for thing in found} for kind, found in _places(shell, loop).items()}
-    versions = _versions(modules.addresses)
+
+    versions, pointers = modules.words.read(), modules.pointers  # no code or class changes in place before the cells
     held = {index: dict(modules.namespaces[index]) for index in _changed(modules.versions, versions)}
+    on_loop = {} if loop is None else dict(_vars(loop))
     library = modules.library
 
     def defined():
-        nonlocal versions
-        now = _versions(modules.addresses)
+        nonlocal versions, pointers, on_loop
+        now, pointers = modules.words.read(), modules.pointer_words.read()
         held.update({index: dict(modules.namespaces[index]) for index in _changed(versions, now)})
-        versions = now
+        versions, on_loop = now, {} if loop is None else dict(_vars(loop))
 
     def armed() -> int:
         student = named_as_installed[:1]  # once anything passed for installed code, none is trusted
@@ -142,8 +216,10 @@ def watch(shell=None, loop=None, modules=None):
         added = {kind: any(_id(thing) not in before[kind] and _counts(thing, student, library) for thing in found)
                  for kind, found in places.items()}
         placed = {_id(thing) for found in places.values() for thing in found}  # their kind names them (threading's)
-        replaced = any(_id(value) not in placed and _counts(value, student, library) for value in
-                       _replaced(modules, held, _changed(versions, _versions(modules.addresses))))
+        put = [*_replaced(modules, held, _changed(versions, modules.words.read())),
+               *(modules.pointing[index] for index in _differing(pointers, modules.pointer_words.read())),
+               *(() if loop is None else _put_in_place(_vars(loop), on_loop, _type(loop)))]
+        replaced = any(_id(value) not in placed and _counts(value, student, library) for value in put)
         found = (hooks_added[0] > 0, added[Left.GC_CALLBACK], added[Left.TRACER], _reviving(),
                  any(_getitimer(timer)[0] > 0 for timer in CPU_TIMERS), added[Left.INTERPRETER_HOOK] or replaced,
                  added[Left.SHELL_HOOK])
@@ -157,8 +233,11 @@ def armed_kinds(mask: int) -> list:
     return [kind for bit, kind in enumerate(ARMED) if mask >> bit & 1]
 
 
-def _versions(addresses) -> array.array:
-    return array.array("Q", [_version_at(address).value for address in addresses])
+def _differing(before, now) -> list:
+    """The indices where two arrays as long differ, found a block at a time (a block compares in C)."""
+    return [index for start in range(0, len(before), DIFF_BLOCK) if before[start:start + DIFF_BLOCK] !=
+            now[start:start + DIFF_BLOCK] for index in range(start, min(start + DIFF_BLOCK, len(before)))
+            if before[index] != now[index]]
 
 
 def _changed(versions, now) -> list:
@@ -166,30 +245,35 @@ def _changed(versions, now) -> list:
     keep no version there: slower, as each namespace is compared whole, but nothing is missed)."""
     if not VERSIONED:
         return list(range(len(versions)))
-    return [index for index, (version, new) in enumerate(zip(versions, now)) if version != new]
+    return _differing(versions, now)
 
 
 def _versions_tell_changes() -> bool:
-    """Whether this interpreter keeps dict versions where `_versions` reads them (CPython 3.6 to 3.13)."""
+    """Whether this interpreter keeps dict versions where `Modules` reads them (CPython 3.6 to 3.13)."""
     probe = {"value": None}
-    address = array.array("Q", [_id(probe) + DICT_VERSION_OFFSET])
-    before = _versions(address)[0]
+    word = Words([_id(probe) + DICT_VERSION_OFFSET])
+    before = word.read()[0]
     probe["value"] = probe
-    return _versions(address)[0] != before
+    return word.read()[0] != before
 
 
 VERSIONED = _versions_tell_changes()  # else `_changed` would pass every module's attributes as untouched
 
 
 def _replaced(modules, held, indices) -> list:
-    """What now stands under a name of the namespaces at `indices` of `modules` where something else stood when the
-    watch began (`held`, else the zygote's copy)."""
-    replaced = []
-    for index in indices:
-        before = held[index] if index in held else modules.copies[index]
-        replaced += [value for name, value in list(modules.namespaces[index].items())
-                     if _type(name) is _str and name in before and value is not before[name]]
-    return replaced
+    """What now stands under a name of the namespaces at `indices` of `modules` where something else or nothing stood
+    when the watch began or the cells were defined (`held`, else the zygote's copy)."""
+    return [value for index in indices for value in
+            _put_in_place(modules.namespaces[index], held[index] if index in held else modules.copies[index],
+                          modules.owners[index])]
+
+
+def _put_in_place(namespace, before, owner=None) -> list:
+    """What now stands under a name of `namespace` where something else or nothing stood in `before`; in an object's
+    (`owner`, its class), only under a name its class has: one a method of the class is looked up by."""
+    return [value for name, value in list(namespace.items())
+            if _type(name) is _str and value is not _dict_get(before, name, _NOTHING)
+            and (owner is None or any(name in _vars(cls) for cls in _mro(owner)))]
 
 
 def _places(shell, loop) -> dict:

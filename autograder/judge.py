@@ -50,7 +50,9 @@ ARMED_WORDS = {Left.AUDIT_HOOK: "审计钩子（sys.addaudithook）", Left.GC_CA
                Left.CPU_TIMER: "按 CPU 时间计时的定时器（setitimer 的 ITIMER_PROF、ITIMER_VIRTUAL，kernel 用掉这些 CPU 时间时发信号）",
                Left.INTERPRETER_HOOK: ("解释器以后自己会调用的函数（sys.meta_path 的导入查找器、sys.path_hooks、sys.excepthook "
                                        "这类钩子、换掉的 sys.stdout 或 __import__、事件循环的 task factory 或异常处理函数，"
-                                       "或者换掉的模块里的函数，比如 os.replace、warnings.showwarning、json.dump、course 的函数）"),
+                                       "或者换掉的模块里的函数（比如 os.replace、warnings.showwarning、json.dump、course 的函数）、"
+                                       "库的类或对象上换掉的方法或类（比如 json.JSONEncoder.iterencode、sys.stdout.flush、"
+                                       "事件循环的方法、对象的 __class__）、就地换掉了代码（__code__）的库函数）"),
                Left.SHELL_HOOK: ("IPython 以后自己会调用的函数（set_custom_exc 的异常处理函数、输入或 AST 变换器、显示格式化函数、"
                                  "events 的回调）")}
 LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} {seconds:g} 秒后还在运行：评分器看不到它之后会做什么（比如再发一封信），"

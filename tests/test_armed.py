@@ -84,6 +84,26 @@ CASES = {
     "module_function_restored": ("import warnings\nshow = warnings.showwarning\n"
                                  "warnings.showwarning = lambda *args: None\nwarnings.showwarning = show", []),
     "module_data": ("import json, tempfile\njson.MY_SETTING = {'a': 1}\ntempfile.tempdir = '/tmp'", []),
+    "module_function_added": ("import json\njson.after_dumps = lambda: None", ["interpreter_hook"]),
+    # a library class's method, a method put on a library's object, the kernel's stdout or loop, a function's code
+    # or an object's class swapped in place
+    "class_method": ("import json\njson.JSONEncoder.iterencode = lambda self, o, _one_shot=False: iter(())",
+                     ["interpreter_hook"]),
+    "subclass_method_added": ("import pathlib\npathlib.PosixPath.write_text = lambda self, data, **kw: 0",
+                              ["interpreter_hook"]),
+    "object_method": ("import json\njson._default_encoder.encode = lambda o: ''", ["interpreter_hook"]),
+    "stdout_method": ("import sys\nwrite = sys.stdout.write\nsys.stdout.write = lambda text: write('> ' + text)",
+                      ["interpreter_hook"]),
+    "loop_method": ("import asyncio\nloop = asyncio.get_event_loop()\nrun_once = loop._run_once\n"
+                    "loop._run_once = lambda: run_once()", ["interpreter_hook"]),
+    "class_swapped": ("import json\nclass Encoder(json.JSONEncoder):\n    def encode(self, o): return ''\n"
+                      "json._default_encoder.__class__ = Encoder", ["interpreter_hook"]),
+    "code_swapped": ("import json\ndef dumps(obj, **kw):\n    return ''\njson.dumps.__code__ = dumps.__code__",
+                     ["interpreter_hook"]),
+    "subclass_and_object_data": ("import json, logging\nclass Encoder(json.JSONEncoder):\n"
+                                 "    def default(self, o): return sorted(o)\njson.dumps({1}, cls=Encoder)\n"
+                                 "json._default_encoder.item_separator = ', '\nlogging.basicConfig(level=10)\n"
+                                 "logging.root.addHandler(logging.NullHandler())", []),
     "named_as_a_library": ("import os, sys\nhook = compile('lambda *args: None', os.__file__, 'eval')\n"
                            "sys.excepthook = eval(hook)", ["interpreter_hook"]),
     # where IPython calls by itself, in the next cell
@@ -107,9 +127,11 @@ SCRIPT = """
 import os, sys, tempfile
 import course.tools
 from autograder.armed import Modules, watch
-from autograder.guise import kernel_loop, kernel_shell
+from autograder.guise import kernel_loop, kernel_shell, kernel_streams
 shell = kernel_shell(tempfile.gettempdir())
-modules = Modules()
+streams = kernel_streams()
+modules = Modules(also=streams)
+sys.stdout, sys.stderr = streams  # as in a step (child.py)
 defined, armed = watch(shell, kernel_loop(), modules)
 namespace = {"get_ipython": lambda: shell, "display": print}
 exec(compile(sys.argv[2], "<definitions>", "exec"), namespace)
@@ -137,29 +159,37 @@ def test_dict_versions_are_read_here():
 
 
 @pytest.mark.parametrize("case", ["module_function", "course_function", "module_function_of_a_library",
-                                  "module_function_restored", "module_data", "nothing"])
+                                  "module_function_restored", "module_data", "module_function_added", "class_method",
+                                  "object_method", "stdout_method", "subclass_and_object_data", "nothing"])
 def test_without_dict_versions_nothing_is_missed(case):
     """Where dicts keep no version (CPython 3.14 on: here every version reads 0), every namespace is compared whole:
     slower, never weaker."""
     code, expected = CASES[case]
     script = SCRIPT.replace("modules = Modules()",
                             ("import array, autograder.armed\nautograder.armed.VERSIONED = False\n"
-                             "autograder.armed._versions = lambda addresses: array.array('Q', bytes(8 * len(addresses)))\n"
-                             "modules = Modules()"))
+                             "autograder.armed.Words.read = lambda words: array.array('Q', bytes(8 * len(words)))\n"
+                             "modules = Modules(also=streams)"))
     ran = subprocess.run([sys.executable, "-c", script, code, ""], cwd=ROOT, capture_output=True, text=True,
                          check=True)
     assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
 
 
-@pytest.mark.parametrize("case", ["module_function", "course_function", "excepthook", "gc_callback"])
+NOTEBOOKS = ["module_function", "course_function", "module_function_added", "class_method", "subclass_method_added",
+             "object_method", "stdout_method", "loop_method", "class_swapped", "code_swapped"]
+
+
+@pytest.mark.parametrize("case", [*NOTEBOOKS, "excepthook", "gc_callback"])
 def test_what_the_cells_put_in_place_is_the_notebooks(case):
-    """A module's function replaced by the cells (an experiment's fake send_email, a time.sleep that waits for
-    nothing) is in place while every step runs, where what it does is judged, as in the student's kernel: not armed.
-    The interpreter's own hooks set by the cells still are."""
+    """A module's function, a library class's method, a method on a library's object, the kernel's stdout or loop, a
+    function's code or an object's class replaced by the cells (an experiment's fake send_email, a time.sleep that
+    waits for nothing, json.JSONEncoder.default taught datetimes, a prefix on sys.stdout.write) is in place while
+    every step runs, where what it does is judged, as in the student's kernel: not armed. The interpreter's own hooks
+    set by the cells still are."""
     code, expected = CASES[case]
     ran = subprocess.run([sys.executable, "-c", SCRIPT, "", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)
-    assert armed_kinds(int(ran.stdout.split()[-1])) == ([] if case.endswith("function") else expected), ran.stderr
+    assert armed_kinds(int(ran.stdout.split()[-1])) == ([] if case in NOTEBOOKS else expected), ran.stderr
+
 
 def test_a_reader_on_the_kernel_loop_is_work_left():
     """A reader on a descriptor of the student's (a timerfd, a socket) runs later on a kernel's loop, as call_later

@@ -441,6 +441,24 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_setup_scratch_dir_only": {},
     "full_setup_del_closes_file": {},  # a __del__ that closes its own file, a generator left open
     "full_lru_cache_encoder_class": {},
+    # probe round 13c (each 23/23 before): resends left armed by a step where autograder.armed did not look: a method
+    # of a library class replaced (json.JSONEncoder.iterencode; flush on the class of the kernel's sys.stdout), a
+    # method put on a library's object (json._default_encoder.encode, sys.stdout.flush or write) or on the kernel's
+    # event loop (_run_once), json.dumps's __code__ swapped in place, json._default_encoder's __class__ swapped
+    "tamper_resend_encoder_class_method": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_stream_class_flush": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_default_encoder_instance": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_stdout_flush": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_stdout_write": {"test_reconcile": 2, "test_incident_fix": 1},  # full_experiment_stdout_prefix, late
+    "tamper_resend_loop_run_once": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_code_swap": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_encoder_class_swap": {"test_reconcile": 2, "test_incident_fix": 1},
+    # ... while what the cells put there at definition is the notebook's, in place for every step (only a step's
+    # counts): json.JSONEncoder.default taught datetimes, a prefix on sys.stdout.write; pydantic models, a dataclass,
+    # Enum, Protocol, Generic, a JSONEncoder subclass, a Thread subclass in an added cell (pydantic now imported there)
+    "full_experiment_encoder_datetime": {},
+    "full_experiment_stdout_prefix": {},
+    "full_setup_typed_models": {},
     # probe round 13a, judged right before: other styles, and mistakes the grader already catches
     "full_agent_resave_finished": {},  # saves a finished checkpoint once more (the same data) before returning it
     "full_agent_all_tool_uses": {},  # runs every tool_use block of a reply (request_params allows one)
@@ -531,6 +549,14 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_task_factory": "wrong_rerun_all_is_error",
     "tamper_resend_patch_os_replace": "wrong_rerun_all_is_error",
     "tamper_resend_showwarning": "wrong_rerun_all_is_error",
+    "tamper_resend_encoder_class_method": "wrong_rerun_all_is_error",
+    "tamper_resend_stream_class_flush": "wrong_rerun_all_is_error",
+    "tamper_resend_default_encoder_instance": "wrong_rerun_all_is_error",
+    "tamper_resend_stdout_flush": "wrong_rerun_all_is_error",
+    "tamper_resend_stdout_write": "wrong_rerun_all_is_error",
+    "tamper_resend_loop_run_once": "wrong_rerun_all_is_error",
+    "tamper_resend_code_swap": "wrong_rerun_all_is_error",
+    "tamper_resend_encoder_class_swap": "wrong_rerun_all_is_error",
     "tamper_resend_at_fork": "wrong_rerun_all_is_error",
     "tamper_resend_weakref_finalize": "wrong_rerun_all_is_error",
     "tamper_resend_shutdown_del": "wrong_rerun_all_is_error",
@@ -698,6 +724,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_task_factory": "事件循环的 task factory",
     "tamper_resend_patch_os_replace": "换掉的模块里的函数",
     "tamper_resend_showwarning": "换掉的模块里的函数",
+    "tamper_resend_encoder_class_method": "库的类或对象上换掉的方法",
+    "tamper_resend_stdout_write": "库的类或对象上换掉的方法",
+    "tamper_resend_code_swap": "就地换掉了代码（__code__）的库函数",
     "wrong_load_reads_64k": "合法的检查点多大都要整个读出来",
     "wrong_agent_swallows_api_error": "你的 run_agent 没有把异常抛出去",
 }

@@ -312,6 +312,18 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # event loop's task factory: autograder.armed did not look there
     "tamper_resend_gc_foreign_globals": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_resend_task_factory": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    # probe round 13c (each 25/25 before): json.JSONEncoder.iterencode replaced, sys.stdout.flush or write or the
+    # event loop's _run_once put on the object, json.dumps's __code__ swapped in place, by a step: autograder.armed did
+    # not look there
+    "tamper_resend_encoder_class_method": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_stdout_flush": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_stdout_write": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_loop_run_once": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_code_swap": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    # ... while what the cells put there is the notebook's (lesson 3's variants of the same names)
+    "full_experiment_encoder_datetime": {},
+    "full_experiment_stdout_prefix": {},
+    "full_setup_typed_models": {},
     # probing, round 13 (13b): written differently, right
     "full_append_ascii_sorted": {},  # json.dumps' defaults (\uXXXX) and sort_keys, print()ed: one valid line each
     "full_append_default_encoding": {},  # open(path, "a") with no encoding: UTF-8 here
@@ -378,6 +390,11 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_meta_path": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_gc_foreign_globals": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_task_factory": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_encoder_class_method": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_stdout_flush": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_stdout_write": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_loop_run_once": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_code_swap": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -485,6 +502,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
     "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
     "tamper_resend_task_factory": "事件循环的 task factory",
+    "tamper_resend_stdout_write": "库的类或对象上换掉的方法",
+    "tamper_resend_code_swap": "就地换掉了代码（__code__）的库函数",
     "wrong_append_known_ledgers_cache": "之前记下的「建过了」不再算数",
     "wrong_append_cached_handle_kept": "一直开着的句柄还指向删掉的那个文件",
     "wrong_append_logging_handler_kept": "一直开着的句柄还指向删掉的那个文件",
