@@ -30,10 +30,10 @@ SOURCE_NOTEBOOK = DEFAULT.source_notebook
 RELEASE_NOTEBOOK = DEFAULT.release_notebook
 
 
-# Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
-# (the notebook's widgets and replay live outside it, and a solution has no use for them).
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 TRY_NODES = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))  # TryStar: 3.11+
+# Modules a demo cell's import may name inside the sandbox: the standard library and the course runtime
+# (the notebook's widgets and replay live outside it, and a solution has no use for them).
 SANDBOX_MODULES = frozenset(sys.stdlib_module_names) | {"course", "anthropic", "httpx2"}
 
 
@@ -99,7 +99,7 @@ def names_changed(source: str, keeps_value=lambda value: False) -> set:
     changed, pending = set(), list(tree.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, (*DEFINITIONS, ast.Lambda)):
             continue
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and keeps_value(node.value):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -203,7 +203,7 @@ def _definition(node, keeps_value, leaves_out=frozenset(), modules=SANDBOX_MODUL
         if getattr(node, "level", 0) or any(name.split(".")[0] not in modules for name in named):
             return None
         return node
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Break, ast.Continue)):
+    if isinstance(node, (*DEFINITIONS, ast.Break, ast.Continue)):
         return node
     if isinstance(node, (ast.Expr, ast.AugAssign)):  # ACTIONS.update(...), setattr(...), COUNT += 1
         calls = isinstance(node, ast.AugAssign) or any(isinstance(part, ast.Call) for part in ast.walk(node.value))

@@ -9,13 +9,22 @@ from grading_corpus import build, failures, scores, grade_all
 
 name, k = sys.argv[1], int(sys.argv[2])
 which = sys.argv[3] if len(sys.argv) > 3 else "all"  # all, partial (some points lost), full (full marks) or names
-named = set(which.split(",")) if "," in which else None
+named = None if which in ("all", "partial", "full") else set(which.split(","))
+
+
+def swept(variant: str, expected: dict) -> bool:
+    if named is not None:
+        return variant in named
+    partial = bool(expected) and any(points != 0 for points in expected.values())
+    return which == "all" or which == "partial" and partial or which == "full" and not expected
+
+
 mod = importlib.import_module("test_grading_corpus_lesson04" if name == "lesson04" else "test_grading_corpus")
 L = lesson(name)
 folder = Path(tempfile.mkdtemp(prefix="sweep"))
 notebooks = {}
 for variant, exp in mod.EXPECTED.items():
-    if named is not None and variant not in named or which == "partial" and (not exp or all(v == 0 for v in exp.values())) or which == "full" and exp:
+    if not swept(variant, exp):
         continue
     (folder / f"{variant}.ipynb").write_text(build(variant, L), encoding="utf-8")
     for i in range(k):
