@@ -36,7 +36,6 @@ is honest code); only a timer that will deliver a signal is.
 
 Inside the sandbox, beside autograder.child; `watch()` starts in the student's process before any student code runs.
 """
-import array
 import builtins
 import ctypes
 import functools
@@ -134,7 +133,7 @@ class Modules:
 class Words:
     """Words of memory at given addresses (each a field of an object: a dict's version, a function's code, an
     object's class), read from `_memory` all at once: one C call (operator.itemgetter), where a call per word took
-    twice as long."""
+    twice as long. Kept as the tuple it gives: making an array of it cost three times the read in a step's process."""
 
     def __init__(self, addresses):
         indices = [address // WORD for address in addresses]
@@ -144,8 +143,8 @@ class Words:
     def __len__(self):
         return self.count
 
-    def read(self) -> array.array:
-        return array.array("Q", self._get(_memory)[:self.count])
+    def read(self) -> tuple:
+        return self._get(_memory)[:self.count]
 
 
 def _held(values) -> tuple:
@@ -199,8 +198,8 @@ def watch(shell=None, loop=None, modules=None):
     # id -> the thing itself, held so that no new object takes its id
     before = {kind: {_id(thing): thing for thing in found} for kind, found in _places(shell, loop).items()}
 
-    versions, pointers = modules.words.read(), modules.pointers  # no code or class changes in place before the cells
-    held = {index: dict(modules.namespaces[index]) for index in _changed(modules.versions, versions)}
+    # What the grader's stand-ins changed since the zygote is copied with what the cells change, when they are defined
+    versions, pointers, held = modules.versions, modules.pointers, {}
     on_loop = {} if loop is None else dict(_vars(loop))
     library = modules.library
 
@@ -234,7 +233,10 @@ def armed_kinds(mask: int) -> list:
 
 
 def _differing(before, now) -> list:
-    """The indices where two arrays as long differ, found a block at a time (a block compares in C)."""
+    """The indices where two tuples of words as long differ: none, usually (one comparison in C); else found a block
+    at a time."""
+    if before == now:
+        return []
     return [index for start in range(0, len(before), DIFF_BLOCK) if before[start:start + DIFF_BLOCK] !=
             now[start:start + DIFF_BLOCK] for index in range(start, min(start + DIFF_BLOCK, len(before)))
             if before[index] != now[index]]
