@@ -111,8 +111,9 @@ class Modules:
     and only the namespaces whose version changed: touching an object writes its reference count, and so copies the
     zygote's page it is on into the step."""
 
-    def __init__(self, also=()):
-        """`also`: objects that are watched as if a module held them (the kernel's sys.stdout, put there later)."""
+    def __init__(self, also=(), shell=None):
+        """`also`: objects that are watched as if a module held them (the kernel's sys.stdout, put there later);
+        `shell`: the kernel's IPython shell, whose attributes are listed here once (`Listed`)."""
         modules = [_vars(module) for module in list(_modules.values())
                    if _type(_getattr(module, "__dict__", None)) is dict]
         classes, objects = _held([value for namespace in modules for value in list(namespace.values())] + list(also))
@@ -128,6 +129,31 @@ class Modules:
         self.pointer_words = Words([*(_id(function) + CODE_OFFSET for function in functions),
                                     *(_id(thing) + TYPE_OFFSET for thing in objects)])
         self.pointers = self.pointer_words.read()
+        self.listed = Listed(shell)
+
+
+class Listed:
+    """The big dicts among the places the interpreter or IPython calls by itself later: the import system's cache of
+    finders, the shell's attributes and its classes' (some 620 values). Each dict's values are listed with its version
+    (`listing`); a later listing lists again only a dict that is not the one listed before or whose version changed,
+    and reuses the earlier one's otherwise. Listing touches each value, and so copies its page into the step: made
+    once in the zygote, the listing costs a step nothing (some 2 ms a step before)."""
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.zygote = self.listing(())
+
+    def listing(self, earlier) -> list:
+        """[(kind, dict, version, {id: value})] for each of the dicts now, `earlier` (a listing) reused where it can."""
+        dicts = [(Left.INTERPRETER_HOOK, sys.path_importer_cache)]
+        if self.shell is not None:
+            dicts += [(Left.SHELL_HOOK, _vars(self.shell)),
+                      *((Left.SHELL_HOOK, _type_dict(cls)) for cls in _mro(_type(self.shell)))]
+        versions = Words([_id(values) + DICT_VERSION_OFFSET for _, values in dicts]).read()
+        reused = {(_id(values), version): held for _, values, version, held in earlier} if VERSIONED else {}
+        return [(kind, values, version, reused.get((_id(values), version)) or
+                 {_id(value): value for value in list(values.values())})
+                for (kind, values), version in zip(dicts, versions)]
 
 
 class Words:
@@ -197,6 +223,11 @@ def watch(shell=None, loop=None, modules=None):
     _add_audit_hook(audit)
     # id -> the thing itself, held so that no new object takes its id
     before = {kind: {_id(thing): thing for thing in found} for kind, found in _places(shell, loop).items()}
+    listed = modules.listed if modules.listed.shell is shell else Listed(shell)
+    listed_before = listed.listing(listed.zygote)
+
+    def was_there(kind, thing) -> bool:
+        return _id(thing) in before[kind] or any(_id(thing) in held for of, _, _, held in listed_before if of == kind)
 
     # What the grader's stand-ins changed since the zygote is copied with what the cells change, when they are defined
     versions, pointers, held = modules.versions, modules.pointers, {}
@@ -212,9 +243,14 @@ def watch(shell=None, loop=None, modules=None):
     def armed() -> int:
         student = named_as_installed[:1]  # once anything passed for installed code, none is trusted
         places = _places(shell, loop)
-        added = {kind: any(_id(thing) not in before[kind] and _counts(thing, student, library) for thing in found)
+        listed_now = listed.listing(listed_before)
+        for kind, _, _, held in listed_now:  # what a dict listed again holds (one listed as before holds nothing new)
+            if all(held is not earlier for _, _, _, earlier in listed_before):
+                places[kind] += held.values()
+        added = {kind: any(not was_there(kind, thing) and _counts(thing, student, library) for thing in found)
                  for kind, found in places.items()}
-        placed = {_id(thing) for found in places.values() for thing in found}  # their kind names them (threading's)
+        # their kind names them (threading's)
+        placed = {_id(thing) for found in places.values() for thing in found}.union(*(held for *_, held in listed_now))
         put = [*_replaced(modules, held, _changed(versions, modules.words.read())),
                *(modules.pointing[index] for index in _differing(pointers, modules.pointer_words.read())),
                *(() if loop is None else _put_in_place(_vars(loop), on_loop, _type(loop)))]
@@ -280,12 +316,11 @@ def _put_in_place(namespace, before, owner=None) -> list:
 
 def _places(shell, loop) -> dict:
     """kind -> what is now in each place the interpreter or IPython calls by itself later (the other attributes of
-    the modules are `Modules`')."""
+    the modules are `Modules`', the big dicts `Listed`'s)."""
     return {
         Left.GC_CALLBACK: list(_callbacks),
         Left.TRACER: [getter() for getter in _tracer_getters],
-        Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, *sys.path_importer_cache.values(),
-                                sys.excepthook, sys.unraisablehook, sys.displayhook, sys.breakpointhook,
+        Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, sys.excepthook, sys.unraisablehook, sys.displayhook, sys.breakpointhook,
                                 sys.stdout, sys.stderr, threading.excepthook, builtins.__import__,
                                 *(() if loop is None else (loop.get_task_factory(), loop.get_exception_handler()))],
         Left.SHELL_HOOK: [] if shell is None else _shell_hooks(shell),
@@ -294,8 +329,8 @@ def _places(shell, loop) -> dict:
 
 def _shell_hooks(shell) -> list:
     """What the IPython shell calls by itself in a later cell: its input transformers (before and after IPython's own
-    ones, line and token ones), AST transformers, event callbacks, display formatters and what they print with, and
-    its own attributes and methods (set_custom_exc's handler is one, CustomTB)."""
+    ones, line and token ones), AST transformers, event callbacks, display formatters and what they print with (its
+    own attributes and methods are `Listed`'s: set_custom_exc's handler is one, CustomTB)."""
     transforms = shell.input_transformer_manager
     display = shell.display_formatter
     formatters = [*display.formatters.values(), display.ipython_display_formatter, display.mimebundle_formatter]
@@ -303,10 +338,9 @@ def _shell_hooks(shell) -> list:
                 for table in (formatter.singleton_printers, formatter.type_printers, formatter.deferred_printers)
                 for printer in table.values()]
     callbacks = [callback for listed in shell.events.callbacks.values() for callback in listed]
-    own = [value for owner in (shell, *_type(shell).__mro__) for value in _vars(owner).values()]
     return [*shell.input_transformers_post, *transforms.cleanup_transforms, *transforms.line_transforms,
             *transforms.token_transformers, *shell.ast_transformers, *callbacks, transforms, display, shell.events,
-            *formatters, *printers, *own]
+            *formatters, *printers]
 
 
 def _from_student(thing, student=(), library=(), depth=WRAPPING_DEPTH) -> bool:

@@ -989,7 +989,7 @@ def zygote(socket_path: str, isolated: bool):
     _shell = kernel_shell(tempfile.gettempdir())
     _streams = kernel_streams()
     _import_machinery.FileLoader.get_data = _get_data
-    _loaded = Modules(also=_streams)
+    _loaded = Modules(also=_streams, shell=_shell)
     # Never collected in a step (a collection there scanned, and so copied, the zygote's whole heap: some 200 ms for a
     # full one, the one a step's end makes as a shutting-down interpreter does; 1 to 4 ms frozen)
     gc.freeze()

@@ -50,6 +50,10 @@ CASES = {
                   "sys.meta_path.insert(0, Finder)", ["interpreter_hook"]),
     "path_hook_partial": ("import functools, sys\ndef hook(tag, path): raise ImportError\n"
                           "sys.path_hooks.insert(0, functools.partial(hook, 'x'))", ["interpreter_hook"]),
+    "importer_cache": ("import sys\nclass Finder:\n    def find_spec(self, *args): return None\n"
+                       "sys.path_importer_cache['/nowhere'] = Finder()", ["interpreter_hook"]),
+    "shell_attribute_added": ("get_ipython().later = lambda: None", ["shell_hook"]),
+    "shell_class_method": ("type(get_ipython()).run_cell = lambda *args, **kwargs: None", ["shell_hook"]),
     "excepthook": ("import sys\nsys.excepthook = lambda *args: None", ["interpreter_hook"]),
     "unraisablehook_call_object": ("import sys\nclass Hook:\n    def __call__(self, info): pass\n"
                                    "sys.unraisablehook = Hook()", ["interpreter_hook"]),
@@ -130,7 +134,7 @@ from autograder.armed import Modules, watch
 from autograder.guise import kernel_loop, kernel_shell, kernel_streams
 shell = kernel_shell(tempfile.gettempdir())
 streams = kernel_streams()
-modules = Modules(also=streams)
+modules = Modules(also=streams, shell=shell)
 sys.stdout, sys.stderr = streams  # as in a step (child.py)
 defined, armed = watch(shell, kernel_loop(), modules)
 namespace = {"get_ipython": lambda: shell, "display": print}
@@ -165,10 +169,10 @@ def test_without_dict_versions_nothing_is_missed(case):
     """Where dicts keep no version (CPython 3.14 on: here every version reads 0), every namespace is compared whole:
     slower, never weaker."""
     code, expected = CASES[case]
-    script = SCRIPT.replace("modules = Modules(also=streams)",
+    script = SCRIPT.replace("modules = Modules(also=streams, shell=shell)",
                             ("import autograder.armed\nautograder.armed.VERSIONED = False\n"
                              "autograder.armed.Words.read = lambda words: (0,) * len(words)\n"
-                             "modules = Modules(also=streams)"))
+                             "modules = Modules(also=streams, shell=shell)"))
     assert script != SCRIPT
     ran = subprocess.run([sys.executable, "-c", script, code, ""], cwd=ROOT, capture_output=True, text=True,
                          check=True)
