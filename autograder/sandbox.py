@@ -192,6 +192,7 @@ class Sandbox:
     def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str,
                history: list):
         index, attempts = 0, 0
+        agent_tools = sorted(tool_names([scenario.files, scenario.steps]) - set(TOOL_NAMES))  # the same for each job
         while index < len(scenario.steps) and attempts < len(cells) + 2 * len(scenario.steps) + 3:
             attempts += 1
             batch = [index]
@@ -207,7 +208,7 @@ class Sandbox:
             job: Job = {"id": secrets.token_hex(8), "isolated": self.isolated, "token": token,
                         "socket": self._inside(SOCKET_NAME), "handoff": self._inside(HANDOFF_NAME),
                         "maildir": self._inside(run.mail.maildir_path.relative_to(self.socket_dir)),
-                        "agent_tools": sorted(tool_names([scenario.files, scenario.steps]) - set(TOOL_NAMES)),
+                        "agent_tools": agent_tools,
                         "student_pid": self.student_pid, "argv": self.kernel_argv, "linger": LINGER,
                         "workdir": run.folder.inside, "env": self._step_env(run), "limits": vars(self.limits),
                         "cells": [c for c in cells if c["name"] not in trouble.bad_cells],
