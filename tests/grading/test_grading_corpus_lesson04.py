@@ -357,6 +357,34 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 13 (25/25 before): run_agent's resume saves the checkpoint with pendingToolUse cleared before
     # reconcile answers it; a crash in between leaves a tool_use nothing will pair
     "wrong_agent_clears_pending_before_reconcile": {"test_run_agent": 1},
+    # probe round 14 (r14a): first attempts at the ledger, and right answers written differently
+    "wrong_append_indent_two": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 0,
+                                "test_reconcile": 3, "test_incident_fix": 1},  # a record over several lines
+    "wrong_append_newline_before_record": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 0,
+                                           "test_reconcile": 3, "test_incident_fix": 1},  # "\n" + record
+    "wrong_key_ledger_path": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},  # one key per run
+    "wrong_execute_intent_unsynced": {"test_execute_with_ledger": 2, "test_reconcile": 4},  # print()ed, no fsync
+    "wrong_records_id_field": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_recovery_action": 1,
+                               "test_reconcile": 1, "test_incident_fix": 2},  # "id" for "toolUseId", consistently in its own functions
+    "wrong_recovery_intent_means_done": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 2,
+                                         "test_incident_fix": 2},  # intent only taken for done
+    "wrong_reader_skips_bad_lines": {"test_reconcile": 4},  # a line damaged in the middle skipped, not raised
+    "full_append_excl_then_append": {},  # O_EXCL first, FileExistsError: open with O_APPEND
+    "full_append_binary_always_dirsync": {},  # "ab", compact separators, the folder fsynced on every append
+    "full_append_mkdir_parents": {},  # mkdir(parents=True, exist_ok=True) first: EEXIST
+    "full_recovery_defaultdict_index": {},
+    "full_reconcile_early_returns": {},  # a helper in an added cell, one return per path
+    "full_reconcile_returns_copy": {},  # returns a new checkpoint, the one passed in left as it was
+    "full_agent_turn_helper": {},  # helpers in an added cell, while True
+    "full_agent_for_range": {},
+    "full_agent_saves_fresh_state": {},  # one save more: the new task's state, before the first model call
+    "full_text_block_results": {},  # tool_result content as a list of text blocks ("" when the output is empty)
+    "full_append_redirect_stdout": {},  # print() into the ledger through contextlib.redirect_stdout
+    "full_append_repairs_torn_tail": {},  # cuts a torn last line off before appending, as read_ledger would
+    "full_reader_text_mode_byte_cut": {},  # its own reader in text mode, cut at the complete part's UTF-8 length
+    "full_execute_key_for_every_tool": {},  # the key passed to read-only tools too (they ignore it)
+    "full_recovery_retries_lookup": {},  # ServiceUnavailable tried again twice before is_error
+    "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
