@@ -284,18 +284,20 @@ def files_written(outcome, index: int) -> list:
     return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 
 
-def holds_state(data: bytes) -> bool:
+def holds_state(data: bytes, nested: bool = True) -> bool:
     """Whether written bytes hold a checkpoint (a JSON object with its messages and pendingToolUse) or a ledger
     record, whatever is written around it: a whole file, pretty-printed, or inside a line of a log. A log line
-    that only names the pending call ("pendingToolUse={...}") holds no checkpoint."""
+    that only names the pending call ("pendingToolUse={...}") holds no checkpoint. `nested=False`: only an object
+    written as one (not a value inside another object, as a JSON log entry quotes the records it looked at)."""
     if b"pendingToolUse" not in data and b"toolUseId" not in data:  # neither can be there: no parsing
         return False
     return any(CHECKPOINT_KEYS <= found.keys() or (found.get("type") in ("intent", "outcome") and "toolUseId" in found)
-               for found in json_objects(data.decode("utf-8", errors="replace")))
+               for found in json_objects(data.decode("utf-8", errors="replace"), nested))
 
 
-def json_objects(text: str):
-    """Every JSON object in `text`, with the objects nested in it, wherever it starts (after a log line's words)."""
+def json_objects(text: str, nested: bool = True):
+    """Every JSON object in `text`, with the objects nested in it (`nested`), wherever it starts (after a log line's
+    words)."""
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start != -1:
@@ -304,7 +306,7 @@ def json_objects(text: str):
         except (ValueError, RecursionError):
             start = text.find("{", start + 1)
             continue
-        yield from _objects_in(value)
+        yield from _objects_in(value) if nested else [value]
         start = text.find("{", end)
 
 

@@ -42,7 +42,8 @@ def side_effects(outcome) -> list:
     """The files the calls wrote that the lesson forbids a function that only decides to write: the ledger, a
     checkpoint, or anything holding a checkpoint's or a record's data, or written in a way whose bytes cannot be
     seen (rewritten, renamed, removed, mapped). Lines of text only appended to a log of its own are no side effect,
-    as a print is not. strace cannot tell the calls of one process apart: what one wrote counts for all."""
+    as a print is not, nor is a JSON log entry that quotes the records it looked at (a value inside it; probe 14a:
+    0/4 before). strace cannot tell the calls of one process apart: what one wrote counts for all."""
     began = outcome.started_at[0] if outcome.started_at else None
     forbidden = []
     for name in files_written(outcome, 0):
@@ -55,7 +56,7 @@ def side_effects(outcome) -> list:
                          and all("O_APPEND" in str(e.get("flags")) and "O_RDWR" not in str(e.get("flags"))
                                  and "O_TRUNC" not in str(e.get("flags")) for e in opens)
                          and all(isinstance(e.get("data"), bytes) for e in writes)
-                         and not holds_state(b"".join(e["data"] for e in writes)))
+                         and not holds_state(b"".join(e["data"] for e in writes), nested=False))
         if not appended_text or os.path.basename(name) in (LEDGER_NAME, "checkpoint.json"):
             forbidden.append(name)
     return forbidden
