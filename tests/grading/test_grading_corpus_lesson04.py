@@ -385,6 +385,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_recovery_jsonl_decision_log": {},  # a JSON-lines log of its own: the call's records and the decision
     "full_execute_key_for_every_tool": {},  # the key passed to read-only tools too (they ignore it)
     "full_recovery_retries_lookup": {},  # ServiceUnavailable tried again twice before is_error
+    "full_append_first_line_by_rename": {},  # a new ledger made by a temporary file and os.replace, then O_APPEND
+    "full_append_touch_then_dirsync": {},  # an empty ledger touched and its folder fsynced first, then the line
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
 }
 
