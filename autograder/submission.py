@@ -348,11 +348,51 @@ def acting_functions(sources) -> frozenset:
             continue
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                calls[node.name] = {_called(part) for part in ast.walk(node) if isinstance(part, ast.Call)}
+                calls[node.name] = _calls_when_run(node)
     acting = set(COURSE_ACTIONS - {"print", "display"})
     while grown := {name for name, called in calls.items() if name not in acting and called & acting}:
         acting |= grown
     return frozenset(acting | COURSE_ACTIONS)
+
+
+# Building these runs none of the functions put into them (a table of handlers a factory returns).
+_HOLDERS = frozenset({"dict", "list", "tuple", "set", "frozenset", "SimpleNamespace", "MappingProxyType", "OrderedDict",
+                      "partial", "staticmethod", "classmethod", "property"})
+
+
+def _calls_when_run(function) -> set:
+    """The names a function calls when it runs: the calls of its body, and of the bodies of the functions and lambdas
+    it defines that it calls by name or hands to a call (a thread's target, map's function). One it only returns or
+    puts in a table (a factory of handlers, a closure) runs later, if ever (probe 14a: `HANDLERS = make_handlers()`,
+    whose closures call execute_tool, was taken for a demo and left out)."""
+    called, used, defined, expanded = set(), set(), {}, set()
+    pending = list(function.body)
+    while True:
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not isinstance(node, ast.Lambda):  # its decorators and defaults run where it is defined
+                    defined.setdefault(node.name, []).append(node)
+                    pending.extend(node.decorator_list)
+                pending.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+                continue
+            if isinstance(node, ast.Call):
+                called.add(_called(node))
+                handed = [] if _called(node) in _HOLDERS else node.args + [k.value for k in node.keywords]
+                for argument in [node.func, *handed]:
+                    argument = argument.value if isinstance(argument, ast.Starred) else argument
+                    if isinstance(argument, ast.Lambda):
+                        pending.append(argument.body)
+                    elif isinstance(argument, ast.Name):
+                        used.add(argument.id)
+            pending.extend(ast.iter_child_nodes(node))
+        ready = [name for name in defined if name in called | used and name not in expanded]
+        if not ready:
+            return called
+        for name in ready:
+            expanded.add(name)
+            for node in defined[name]:
+                pending.extend(node.body)
 
 
 def definitions_only(source: str, acting: frozenset = COURSE_ACTIONS, modules: frozenset = SANDBOX_MODULES) -> str:

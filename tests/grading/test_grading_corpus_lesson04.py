@@ -387,6 +387,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_recovery_retries_lookup": {},  # ServiceUnavailable tried again twice before is_error
     "full_append_first_line_by_rename": {},  # a new ledger made by a temporary file and os.replace, then O_APPEND
     "full_append_touch_then_dirsync": {},  # an empty ledger touched and its folder fsynced first, then the line
+    "full_reconcile_handler_factory": {},  # HANDLERS = make_handlers() in an added cell: closures that call the tools (16/25 before)
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
 }
 

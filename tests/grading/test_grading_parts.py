@@ -207,6 +207,13 @@ def test_an_added_cell_keeps_what_fills_its_names_but_no_demo():
     assert definitions_only(cell, acting_functions([cell])) == "def try_it():\n    return run_agent('t')"
     shown = "def show(table):\n    print(table)\n    return table\nT = show({})\n"  # print alone is no demo
     assert "T = show({})" in definitions_only(shown, acting_functions([shown]))
+    # a factory of handlers runs none of them (probe 14a); a closure it calls or hands to a thread does run
+    made = "def make():\n    def go(p):\n        return execute_tool(p)\n    return {'go': go}\nH = make()\n"
+    assert "H = make()" in definitions_only(made, acting_functions([made]))
+    for demo in ("def demo():\n    def go():\n        run_agent('t')\n    go()\nX = demo()\n",
+                 "def demo():\n    def go():\n        run_agent('t')\n    threading.Thread(target=go).start()\nX = demo()\n",
+                 "def demo():\n    return (lambda: run_agent('t'))()\nX = demo()\n"):
+        assert "X = demo()" not in definitions_only(demo, acting_functions([demo]))
 
 
 def test_a_change_the_grader_leaves_out_is_explained():
