@@ -388,6 +388,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_first_line_by_rename": {},  # a new ledger made by a temporary file and os.replace, then O_APPEND
     "full_append_touch_then_dirsync": {},  # an empty ledger touched and its folder fsynced first, then the line
     "full_reconcile_handler_factory": {},  # HANDLERS = make_handlers() in an added cell: closures that call the tools (16/25 before)
+    "wrong_recovery_saves_when_unknown": {"test_recovery_action": 0},  # saves the checkpoint on is_error only
+    "wrong_append_fsyncs_file_not_folder": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # os.open(path)
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
 }
 
