@@ -284,14 +284,16 @@ def files_written(outcome, index: int) -> list:
     return sorted({*touched, *new_files(outcome, index)} - made_by_definitions(outcome, index))
 
 
-def holds_state(data: bytes, nested: bool = True) -> bool:
+def holds_state(data: bytes, nested: bool = True, records: bool = True) -> bool:
     """Whether written bytes hold a checkpoint (a JSON object with its messages and pendingToolUse) or a ledger
-    record, whatever is written around it: a whole file, pretty-printed, or inside a line of a log. A log line
-    that only names the pending call ("pendingToolUse={...}") holds no checkpoint. `nested=False`: only an object
-    written as one (not a value inside another object, as a JSON log entry quotes the records it looked at)."""
+    record (unless not `records`), whatever is written around it: a whole file, pretty-printed, or inside a line of
+    a log. A log line that only names the pending call ("pendingToolUse={...}") holds no checkpoint. `nested=False`:
+    only an object written as one (not a value inside another object, as a JSON log entry quotes the records it
+    looked at)."""
     if b"pendingToolUse" not in data and b"toolUseId" not in data:  # neither can be there: no parsing
         return False
-    return any(CHECKPOINT_KEYS <= found.keys() or (found.get("type") in ("intent", "outcome") and "toolUseId" in found)
+    return any(CHECKPOINT_KEYS <= found.keys()
+               or (records and found.get("type") in ("intent", "outcome") and "toolUseId" in found)
                for found in json_objects(data.decode("utf-8", errors="replace"), nested))
 
 
@@ -318,9 +320,10 @@ def _objects_in(value):
         yield from _objects_in(item)
 
 
-def checkpoints_written(outcome, index: int) -> list:
-    """Where step `index` wrote a checkpoint (or a ledger record), however it wrote the file, and the names it
-    renamed or linked such a file to: relative to the working folder, or whole for one elsewhere (/tmp)."""
+def checkpoints_written(outcome, index: int, records: bool = True) -> list:
+    """Where step `index` wrote a checkpoint (or a ledger record, unless not `records`: lesson 4's reconcile appends
+    them), however it wrote the file, and the names it renamed or linked such a file to: relative to the working
+    folder, or whole for one elsewhere (/tmp)."""
     workdir = outcome.workdir.rstrip("/") + "/"
     began = outcome.started_at[index] if index < len(outcome.started_at) else None  # before it: the definitions
     events = [e for e in outcome.fs_events if isinstance(e, dict) and e.get("step") == index
@@ -329,7 +332,7 @@ def checkpoints_written(outcome, index: int) -> list:
     for event in events:
         if event["op"] == "write" and isinstance(event.get("data"), bytes):
             written[event.get("path")] = written.get(event.get("path"), b"") + event["data"]
-    holding = {path for path, data in written.items() if isinstance(path, str) and holds_state(data)}
+    holding = {path for path, data in written.items() if isinstance(path, str) and holds_state(data, records=records)}
     holding |= {e.get("dst") for e in events if e["op"] in ("rename", "link") and e.get("path") in holding}
     return sorted(path.removeprefix(workdir) for path in holding if isinstance(path, str))
 

@@ -17,6 +17,7 @@ from course.ledger import delivered_text
 
 from autograder.contract import MISSING, UNKNOWN, carries_output, error_flag_right, failed
 from autograder.scenario_run import answering_lookup
+from autograder.hidden_tests.helpers import checkpoints_written
 from autograder.hidden_tests.reconciled import Reconciled, check_rerun, the_result
 
 from .helpers import (emails_in_step, expect, expect_raised_as, expected_action, fail, keyed, of, problem, record_said,
@@ -277,9 +278,28 @@ def test_unknown_only_when_unanswerable(grading):
         flag_fits(result, ran[0] if ran else "", situation(case, outcome))
 
 
+def check_no_save(grading):
+    """reconcile wrote no checkpoint, however and wherever (the ledger's records are none), as in lesson 3: saving
+    is run_agent's, to the path only it knows. A save that the student's recovery_action makes on its own is judged
+    there (test_recovery_action), not again here."""
+    from .test_recovery_action import side_effects
+    if side_effects(grading.outcome("recovery_action")):
+        return
+    for name in SCENARIOS:
+        outcome = grading.outcome(name)
+        for index in range(len(outcome.steps)):
+            saved = checkpoints_written(outcome, index, records=False)
+            if saved:
+                more = f" 等 {len(saved)} 个文件" if len(saved) > 1 else ""
+                fail(f"reconcile 写了 {saved[0]}{more}（存了检查点）：和第 3 课一样，对账只补上结果、返回检查点，存档由 "
+                     "run_agent 在对账之后做，存到它收到的 path。reconcile 不知道这个 path，自己存就存错了地方"
+                     "（默认的 checkpoint.json 可能是另一个任务的检查点，被它盖掉）")
+
+
 @pytest.mark.grade(GRADE, 1)
 def test_one_paired_result_on_every_path(grading):
-    """每条路径都恰好补一条配对的 tool_result、清掉 pendingToolUse、其余字段不动；只读工具重新执行一次"""
+    """每条路径都恰好补一条配对的 tool_result、清掉 pendingToolUse、其余字段不动、不自己存档；只读工具重新执行一次"""
+    check_no_save(grading)
     for outcome, index, case, action, result in cases(grading):
         the_result(result)
         expect(result.state.get("pendingToolUse", "缺少") is None,

@@ -392,6 +392,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_fsyncs_file_not_folder": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # os.open(path)
     "full_append_tried_in_demo_dir": {},  # the cell tries append_ledger on a ledger in DEMO_DIR
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
+    "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
 }
 
@@ -548,6 +549,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_own_ledger_name": "不是检查点旁边的台账",
     "wrong_execute_outcome_skips_empty": "空的输出也是确定的结果",
     "wrong_agent_clears_pending_before_reconcile": "pendingToolUse 要留到 reconcile 补上结果之后",
+    "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
 }
 
 
