@@ -24,6 +24,7 @@ import importlib
 import json
 import os
 import random
+import re
 import time
 from pathlib import Path
 
@@ -71,6 +72,7 @@ class GradingRun:
         self.sandbox = sandbox
         self.reference = sandbox.reference  # the oracle: the lesson's own solution, in this process
         self.cells = sandbox.compiled(sandbox_cells(submission, layout))
+        self.notebook_only = layout.notebook_only  # a demo's names: a cell's NameError on one is the grader's doing
         self.written = submission.written
         self.history = submission.history
         self.decor = notebook_folder_files(lesson.source_notebook.parent, lesson.notebook, submission.notebook,
@@ -104,6 +106,12 @@ class GradingRun:
         for name, report in reports.items():
             if report["status"] == CellStatus.RAISED and report["error"]["type"] == "NotImplementedError":
                 notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
+            elif report["status"] == CellStatus.RAISED and self._demo_name(report["error"]):
+                # the notebook ran it (the name's note says why the grader has no such name): no error of the cell's
+                missing = self._demo_name(report["error"])
+                notes.append(f"{cell_as_seen(name)} 评分时运行到用 {missing} 的那条语句就停下了：评分时不运行演示单元格，"
+                             f"没有 {missing}（在你的 notebook 里这条语句照常运行）。它后面的定义评分时没有生效；把用到 "
+                             f"{missing} 的演示语句放到单元格的最后就不会这样")
             elif report["status"] == CellStatus.RAISED:
                 error = report["error"]
                 writer = writer_below(name, error, self.cells, self.written)
@@ -117,6 +125,13 @@ class GradingRun:
                 notes.append(f"{cell_as_seen(name)} 一运行就卡住或让进程退出（{report['error']['message']}），"
                              "从那以后的评分场景都跳过了它（之前已经跑完的场景里它照常生效，那些检查照常计分）")
         return notes
+
+    def _demo_name(self, error: dict) -> str | None:
+        """The name a cell's NameError is about, if a demo cell gives it its value in the notebook (DEMO_DIR)."""
+        found = re.fullmatch(r"name '(\w+)' is not defined", str(error.get("message")))
+        if error.get("type") == "NameError" and found and found.group(1) in self.notebook_only:
+            return found.group(1)
+        return None
 
 
 class _Collector:

@@ -390,7 +390,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_handler_factory": {},  # HANDLERS = make_handlers() in an added cell: closures that call the tools (16/25 before)
     "wrong_recovery_saves_when_unknown": {"test_recovery_action": 0},  # saves the checkpoint on is_error only
     "wrong_append_fsyncs_file_not_folder": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # os.open(path)
-    "full_append_tried_in_demo_dir": {},  # the cell tries append_ledger on a ledger in DEMO_DIR
+    "full_append_tried_in_demo_dir": {},  # the cell tries append_ledger on a ledger in DEMO_DIR (its notes said "抛出了" before)
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
