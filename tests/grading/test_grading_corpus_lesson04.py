@@ -382,7 +382,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_redirect_stdout": {},  # print() into the ledger through contextlib.redirect_stdout
     "full_append_repairs_torn_tail": {},  # cuts a torn last line off before appending, as read_ledger would
     "full_reader_text_mode_byte_cut": {},  # its own reader in text mode, cut at the complete part's UTF-8 length
-    "full_recovery_jsonl_decision_log": {},  # a JSON-lines log of its own: the call's records and the decision
+    "full_recovery_jsonl_decision_log": {},  # a JSON-lines log of its own: the call's records and the decision (21/25 before)
     "full_execute_key_for_every_tool": {},  # the key passed to read-only tools too (they ignore it)
     "full_recovery_retries_lookup": {},  # ServiceUnavailable tried again twice before is_error
     "full_append_first_line_by_rename": {},  # a new ledger made by a temporary file and os.replace, then O_APPEND
