@@ -116,7 +116,7 @@ import course.tools
 
 from .armed import ARMED, Modules, armed_kinds, watch
 from .contract import RETURNS_A_LIST, listed
-from .guise import (PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work,
+from .guise import (FUTURE_FLAGS, PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work,
                     kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
                     run_loop_for)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
@@ -700,6 +700,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
     # killed the process does the grader ask for a report before each cell, to learn which one it was.
     cells = []
     codes = [_precompiled(cell) for cell in job["cells"]]  # before any cell runs
+    future = [0]  # the __future__ flags the cells so far turned on: a kernel compiles each later cell with them
     for cell, compiled in zip(job["cells"], codes):
         if job["report_cells"]:
             event(kind=EventKind.CELL, name=cell["name"], status=EventStatus.START, cells=cells, wait=False)
@@ -710,7 +711,9 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
         linecache.cache[filename] = (_len(cell["source"]), None, cell["source"].splitlines(True), filename)
         code = cell["source"]
         try:
-            run_as_a_cell(loop, _shell, code, lambda: exec(compiled or compile(code, filename, "exec"), namespace))
+            run_as_a_cell(loop, _shell, code, lambda: _exec_cell(code, filename, compiled if compiled is not None
+                                                                and cell.get("future", 0) == future[0] else None,
+                                                                namespace, future))
             cells.append({"name": cell["name"], "status": CellStatus.OK})
         except _BaseException as exc:
             error = describe(exc)
@@ -732,6 +735,14 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
                                lambda: _perform(step, namespace, workdir, given_client, case_lookup, plain, describe))
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
     return namespace
+
+
+def _exec_cell(source: str, filename: str, compiled, namespace: dict, future: list):
+    """Run a cell's code (`compiled`, or `source` compiled here with the __future__ flags `future[0]` of the cells
+    before it), and keep the flags it turns on for the cells after it, as IPython's compiler does."""
+    code = compiled if compiled is not None else compile(source, filename, "exec", flags=future[0], dont_inherit=True)
+    future[0] |= code.co_flags & FUTURE_FLAGS
+    exec(code, namespace)
 
 
 def _precompiled(cell):

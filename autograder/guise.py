@@ -22,6 +22,7 @@ grader gives it what a Jupyter kernel gives it there, so that no answer can depe
 What stays different, and why, is in docs/grading.md (a determined reader of bytecode or of every /proc file
 can still tell; the names above are the places a submission is known to look).
 """
+import __future__
 import asyncio
 import base64
 import inspect
@@ -306,6 +307,27 @@ def kernel_history(namespace: dict, shell, sources: list):
     namespace.update({f"_i{number}": source for number, source in enumerate(sources, 1)})
     if shell is not None:
         shell.execution_count = len(sources)
+
+
+# The __future__ features a cell turns on stay on for every later cell of the kernel: IPython's compiler keeps the
+# flags a cell's `from __future__ import ...` sets (codeop.Compile), as a module's would not. A later cell's
+# annotations of names never defined (`client: Anthropic | None`) run in a notebook only because of it.
+FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+
+def future_flags(source: str, flags: int) -> int:
+    """`flags` with the __future__ features `source` turns on (compiled with `flags`, as a kernel compiles the
+    cell after those before it); `flags` alone if it does not compile."""
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            code = compile(source, "<cell>", "exec", flags=flags, dont_inherit=True)
+    except Exception:
+        return flags
+    return flags | (code.co_flags & FUTURE_FLAGS)
 
 
 def cell_file(source: str, pid: int | None = None) -> str:

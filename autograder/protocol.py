@@ -125,6 +125,7 @@ class Cell(TypedDict, total=False):
     # co_filename they were compiled under; a step's process uses them only if that is the name it gives the cell
     code: str
     file: str
+    future: int  # the __future__ flags `code` was compiled with: those the cells before it turned on
 
 
 class Step(TypedDict, total=False):

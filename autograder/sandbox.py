@@ -47,7 +47,7 @@ from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .child import TEMP_NAME_LETTERS
 from .folder import Folder, Places
-from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, kernel_argv, proc_entries, runtime_files,
+from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, future_flags, kernel_argv, proc_entries, runtime_files,
                     write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
@@ -121,7 +121,11 @@ class Sandbox:
         warning is the student's there, as in a notebook."""
         if not self.isolated:
             return cells
-        return [{**cell, **_compiled(cell["source"], self.student_pid)} for cell in cells]
+        compiled, flags = [], 0
+        for cell in cells:  # each with the __future__ flags the cells before it left on, as in a kernel
+            compiled.append({**cell, **_compiled(cell["source"], self.student_pid, flags), "future": flags})
+            flags = future_flags(cell["source"], flags)
+        return compiled
 
     def zygote_hello(self, pid: int):
         if self.zygote_pid is None:
@@ -332,14 +336,15 @@ class Sandbox:
         self.close()
 
 
-def _compiled(source: str, pid: int) -> dict:
+def _compiled(source: str, pid: int, flags: int = 0) -> dict:
     """{"code", "file"} of protocol.Cell for `source`, or {} if it does not compile cleanly; as the step's process
-    compiles it (no inherited future flags, the interpreter's default optimisation there)."""
+    compiles it (the __future__ flags `flags` of the cells before it, none of the grader's own, the interpreter's
+    default optimisation there)."""
     file = cell_file(source, pid)
     with warnings.catch_warnings(record=True) as warned:
         warnings.simplefilter("always")
         try:
-            code = compile(source, file, "exec", dont_inherit=True, optimize=0)
+            code = compile(source, file, "exec", flags=flags, dont_inherit=True, optimize=0)
         except Exception:  # SyntaxError, a null byte, nesting too deep: the step's process raises it for the student
             return {}
     if warned:
