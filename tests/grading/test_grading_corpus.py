@@ -20,6 +20,9 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 14b: a resume that rewords the first user message (the checkpoint's task) loses the resume checks;
+    # test_resume_pending said it never reconciled (it did: the messages before the result were not the checkpoint's)
+    "wrong_agent_resume_refreshes_task_message": {"test_run_agent": 1},
     # probing, round 14b: a cell's `from __future__ import annotations` stays on for later cells in a kernel
     # (IPython's compiler keeps the flags); each cell was compiled alone, so a later annotation of a name never
     # defined raised NameError (0/5 and 0/3 before)
@@ -567,6 +570,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    # probe 14b: a resume that rewords the first user message reconciles all the same (the feedback said it did not)
+    "wrong_agent_resume_refreshes_task_message": "检查点里原有的",
     "wrong_save_tmp_named_by_turns": "(同一个 state（turns 和被杀时一样）, path)：save_checkpoint 抛出了 FileExistsError",
     "wrong_reconcile_ids_done_once": "在同一个进程里第二次对账",
     "wrong_agent_client_cached_global": "不要把 client 存在全局变量里",
