@@ -48,7 +48,13 @@ def test_the_incident_sends_one_email(grading):
     """重演事故（send_email 投递之后、存档点 B 之前被 SIGKILL，再续跑）：邮件服务器一共只收到一封"""
     outcome = grading.outcome("incident_replay")
     restarted(outcome, "重演事故")
-    one_email(outcome, "看看你的 reconcile 对 send_email 走的是哪条路")
+    crashed = outcome.student_tool_calls(0)[-1]
+    pending = saved_state(crashed).get("pendingToolUse")
+    recorded = isinstance(pending, dict) and pending.get("name") == crashed["name"]
+    # a checkpoint that never recorded the call (save point A after the tool, or none): the model asks again on resume
+    one_email(outcome, "看看你的 reconcile 对 send_email 走的是哪条路" if recorded else
+              "崩溃那一刻检查点里还没有记下这次 send_email（存档点 A 要在执行工具之前保存）：重启后模型不知道自己要过"
+              "这次调用，又决定发一次")
 
 
 @pytest.mark.grade(GRADE, 1)

@@ -20,6 +20,8 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 14b: save point A after the tool ran (the quiz's option C): the incident's hint blamed reconcile
+    "wrong_agent_save_a_after_tool": {"test_run_agent": 2, "test_incident_fix": 0},
     # probe 14b: a resume that rewords the first user message (the checkpoint's task) loses the resume checks;
     # test_resume_pending said it never reconciled (it did: the messages before the result were not the checkpoint's)
     "wrong_agent_resume_refreshes_task_message": {"test_run_agent": 1},
@@ -570,6 +572,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    # save point A after the tool ran: the incident's second email comes from the model, not from reconcile
+    "wrong_agent_save_a_after_tool": "崩溃那一刻检查点里还没有记下这次 send_email",
     # probe 14b: a resume that rewords the first user message reconciles all the same (the feedback said it did not)
     "wrong_agent_resume_refreshes_task_message": "检查点里原有的",
     "wrong_save_tmp_named_by_turns": "(同一个 state（turns 和被杀时一样）, path)：save_checkpoint 抛出了 FileExistsError",
