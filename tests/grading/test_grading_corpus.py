@@ -20,6 +20,22 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probing, round 14b: first attempts of kinds the corpus lacked, judged right already
+    "wrong_load_assert_version": {"test_save_load": 3},  # AssertionError is no ValueError
+    "wrong_save_fsyncs_target_not_folder": {"test_save_load": 3},  # the renamed file fsynced, not its folder
+    "wrong_agent_range_one_short": {"test_run_agent": 4},  # range(turns + 1, MAX_TURNS): 39 turns at most
+    "wrong_agent_messages_alias_before_reconcile": {"test_run_agent": 3},  # a stale messages list after reconcile
+    "wrong_agent_result_json_dumped": {"test_run_agent": 4},  # content json.dumps(output): quoted, \n escaped
+    "wrong_recovery_done_for_finished": {"test_recovery_action": 2},  # a fourth answer, "done"
+    "wrong_agent_no_finished_check": {"test_run_agent": 4},
+    "wrong_load_accepts_newer": {"test_save_load": 3},  # "newer formats only add fields": version 2 read in  # a finished task's checkpoint sent to the model again
+    "full_agent_state_dict_subclass": {},  # the state a dict subclass with properties, saved and returned as it is
+    "full_reconcile_callable_instance": {},  # reconcile an instance with __call__, recovery_action a bound method
+    "full_logged_without_wraps": {},  # every function wrapped by a logging decorator without functools.wraps
+    "full_reconcile_dataclass_boundary": {},  # pendingToolUse a dataclass inside, the result asdict at the boundary
+    "full_agent_pending_model_dump_include": {},  # block.model_dump(include={"id", "name", "input"})
+    "full_load_exists_strict_int": {},  # path.exists() first; a version that is an int, not true or 1.0
+    "full_save_folder_fd_opened_first": {},  # the folder opened before the write, fsynced after the rename
     # probe 14b: save point A after the tool ran (the quiz's option C): the incident's hint blamed reconcile
     "wrong_agent_save_a_after_tool": {"test_run_agent": 2, "test_incident_fix": 0},
     # probe 14b: a resume that rewords the first user message (the checkpoint's task) loses the resume checks;
