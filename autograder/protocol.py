@@ -151,6 +151,9 @@ class Step(TypedDict, total=False):
     # read by the grader only: key -> what lookup_effect answers for the call with that key, if the mail server has it
     # (the result the service keeps: "" for one, which no email's is)
     lookup_answers: dict
+    # the grader's own reconcile (a stand-in) edits the checkpoint it is given and returns it, as the reference's (and
+    # most students' own) does, rather than returning a new one: run_agent must work with both
+    reconcile_in_place: bool
 
 
 class Job(TypedDict):

@@ -318,13 +318,13 @@ def build(max_turns: int, rng) -> dict:
         for name in ("QUIZ_DELETE_ANSWER", "ROOT_CAUSE_ANSWER", "QUIZ_FAILURE_ANSWER")]))
     # -- run_agent: with the grader's own save / load / reconcile (STANDINS), or in Level 2 with the
     # student's own, the way the notebook's replay runs the incident --
-    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, client=CLIENT, **options):
+    def agent(name, task, checkpoint=None, runs=1, standins=STANDINS, client=CLIENT, step_options=None, **options):
         where = draw.file()
         files = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
         # WITHOUT_CLIENT: the documented run_agent(task, path=...); None: client=None, as the signature allows
         given = {} if client is WITHOUT_CLIENT else {"client": client}
         step = {**call("run_agent", task, **given, path=path(where)), "timeout": AGENT_TIMEOUT,
-                "quick_timeout": AGENT_QUICK_TIMEOUT}
+                "quick_timeout": AGENT_QUICK_TIMEOUT, **(step_options or {})}
         add(Scenario(name, steps=[step] * runs, files=files, watch=where, standins=standins,
                      meta={"task": task, "checkpoint": checkpoint, "file": where}, **options))
 
@@ -338,7 +338,11 @@ def build(max_turns: int, rng) -> dict:
     # is called as the docstring allows, without a client, and one with client=None: run_agent must make_client().
     agent("agent_fresh", meeting)
     agent("agent_resume", resumed_meeting, with_missing_note(draw.sample("cpA", meeting)), client=WITHOUT_CLIENT)
-    agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting), client=None)
+    # The grader's reconcile edits the checkpoint it is given here, as the reference's does (elsewhere it returns a new
+    # one): a run_agent that saves the reconciled state only if it differs from a shallow copy of the loaded one, or
+    # that keeps an alias, is judged with the reconcile a student's own notebook has.
+    agent("agent_pending", resumed_meeting, draw.sample("cpB", meeting), client=None,
+          step_options={"reconcile_in_place": True})
     agent("agent_crash_send", resumed_email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2,
           crash={"after_tool": "send_email"})
     # Resumed with a call of a tool no list names left dangling (it may have had an effect: reconcile runs nothing,
@@ -402,7 +406,7 @@ def build(max_turns: int, rng) -> dict:
                          "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
-          model="endless")
+          model="endless", step_options={"reconcile_in_place": True})
     # Done, the closing reply in each shape it may have: returned as it is, the checkpoint left where it is.
     closings = closing_replies(rng)
     done = [finished(draw.sample("cpA", meeting), closing) for closing in closings]

@@ -20,6 +20,9 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 14b: the grader's reconcile always returned a new dict, so a run_agent right only with one that does (a
+    # shallow copy of the loaded state compared after an in-place reconcile: never "changed", never saved) had 5/5
+    "wrong_agent_reconcile_save_if_changed_shallow": {"test_run_agent": 3},
     # probing, round 14b: first attempts of kinds the corpus lacked, judged right already
     "wrong_load_assert_version": {"test_save_load": 3},  # AssertionError is no ValueError
     "wrong_save_fsyncs_target_not_folder": {"test_save_load": 3},  # the renamed file fsynced, not its folder
