@@ -39,6 +39,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_agent_pending_model_dump_include": {},  # block.model_dump(include={"id", "name", "input"})
     "full_load_exists_strict_int": {},  # path.exists() first; a version that is an int, not true or 1.0
     "full_save_folder_fd_opened_first": {},  # the folder opened before the write, fsynced after the rename
+    # the tool_result in an assistant message: one mistake, the pairing check's point (and the incident's three)
+    "wrong_reconcile_result_as_assistant": {"test_reconcile": 4, "test_incident_fix": 0},
+    "full_agent_wraps_api_error": {},  # an APIError raised again as a RuntimeError with words, from exc
+    "full_agent_params_computed_once": {},  # PARAMS = request_params() when the cell is defined
+    "full_agent_client_with_options": {},  # client.with_options(timeout=120.0): a copy of the given client
     # probe 14b: save point A after the tool ran (the quiz's option C): the incident's hint blamed reconcile
     "wrong_agent_save_a_after_tool": {"test_run_agent": 2, "test_incident_fix": 0},
     # probe 14b: a resume that rewords the first user message (the checkpoint's task) loses the resume checks;
