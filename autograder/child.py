@@ -116,8 +116,8 @@ import course.tools
 
 from .armed import ARMED, Modules, armed_kinds, watch
 from .contract import RETURNS_A_LIST, listed
-from .guise import (FUTURE_FLAGS, PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text, holds_work,
-                    kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
+from .guise import (FUTURE_FLAGS, PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text,
+                    holds_work, kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
                     run_loop_for)
 from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
 

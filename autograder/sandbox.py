@@ -47,8 +47,8 @@ from . import fs_trace
 from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Server
 from .child import TEMP_NAME_LETTERS
 from .folder import Folder, Places
-from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, future_flags, kernel_argv, proc_entries, runtime_files,
-                    write_entries, write_runtime)
+from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, future_flags, kernel_argv, proc_entries,
+                    runtime_files, write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
                         allow_unisolated, bwrap_path,
