@@ -321,8 +321,7 @@ def _places(shell, loop) -> dict:
         Left.GC_CALLBACK: list(_callbacks),
         Left.TRACER: [getter() for getter in _tracer_getters],
         Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, sys.excepthook, sys.unraisablehook, sys.displayhook,
-                                sys.breakpointhook,
-                                sys.stdout, sys.stderr, threading.excepthook, builtins.__import__,
+                                sys.breakpointhook, sys.stdout, sys.stderr, threading.excepthook, builtins.__import__,
                                 *(() if loop is None else (loop.get_task_factory(), loop.get_exception_handler()))],
         Left.SHELL_HOOK: [] if shell is None else _shell_hooks(shell),
     }
