@@ -128,7 +128,7 @@ crash-matrix: setup
 # where it stopped.
 .PHONY: grade bench-grade
 LESSON ?=
-grade: setup grade-deps
+grade: setup grade-deps fonts
 	$(BIN)/python -m autograder.classgrade $(if $(LESSON),--lesson $(LESSON)) $(GRADE_ARGS)
 
 # Hand-ins without the Hub: the students' `python3 lab.py handin` zips (or an LMS's "download all", unpacked)
@@ -156,5 +156,5 @@ lms-grades: setup
 	$(BIN)/nbgrader export --exporter=autograder.lms_export.LmsExport --to=lms-grades.csv
 
 # Wall time of `make grade` against stock nbgrader (Execute in a kernel) and serial grading on N full-marks submissions.
-bench-grade: setup grade-deps
+bench-grade: setup grade-deps fonts
 	$(BIN)/python -m benchmarks.grade $(or $(N),20)

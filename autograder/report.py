@@ -9,7 +9,8 @@ grades.csv and the LMS export.
 
 `make grade` writes it at the end. What it shows, read from the gradebook, the
 autograded notebooks and the grading records (autograder.records):
-- a histogram of the students' scores (a PNG made with matplotlib, embedded);
+- a histogram of the students' scores (a PNG made with matplotlib, embedded; where no font has Chinese glyphs, a
+  line saying what to install instead);
 - per graded cell, how many students earned full, partial and no points;
 - the most common mistakes by name: the titles of the failed checks, as the judge
   writes them into the feedback (`✘ title（0 / n 分）` followed by the message);
@@ -232,7 +233,7 @@ pre { white-space: pre-wrap; margin: 0; font-family: inherit; }
 <p>已评分 {{ r.scores|length }} 份{% if r.scores %}：
 平均 {{ "%.1f"|format(mean) }}，中位数 {{ "%g"|format(median) }}，满分 {{ "%g"|format(r.max_score) }}{% endif %}。
 人工评分的题目还没评时按 0 分计入总分。</p>
-{% if png %}<img alt="得分分布直方图" src="data:image/png;base64,{{ png }}">{% endif %}
+{% if png %}<img alt="得分分布直方图" src="data:image/png;base64,{{ png }}">{% elif chart_note %}<p>（没有画得分分布直方图：{{ chart_note }}）</p>{% endif %}
 
 <h2>每道题的通过率</h2>
 <table><tr><th>题目（grade_id）</th><th>分值</th><th>满分</th><th>部分得分</th><th>0 分</th><th>待人工评分</th><th>通过率</th><th></th></tr>
@@ -270,8 +271,14 @@ def render_html(report: ClassReport) -> str:
     scores = sorted(report.scores.values())
     mean = sum(scores) / len(scores) if scores else 0.0
     median = (scores[len(scores) // 2] + scores[(len(scores) - 1) // 2]) / 2 if scores else 0.0
+    png, chart_note = "", ""
+    if scores:
+        try:
+            png = histogram_png(report)
+        except RuntimeError as missing_font:  # the page, written after the whole class was graded, is never lost
+            chart_note = str(missing_font)
     template = Environment(autoescape=True).from_string(PAGE)
-    return template.render(r=report, mean=mean, median=median, png=histogram_png(report) if scores else "",
+    return template.render(r=report, mean=mean, median=median, png=png, chart_note=chart_note,
                            kinds=list(trouble.KINDS.values()), output_note=trouble.OUTPUT_NOTE)
 
 
