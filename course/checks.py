@@ -736,11 +736,16 @@ class _Recorder:
         # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
         self.log = []
         self.unlike_params = set()  # what a request sent other than request_params() gives
-        self.client = scripted_client(shapes)  # the offline model, its replies carried in these shapes
-        real_create = self.client.messages.create
+        self.failing_from = failing_from
+        self.client = self._recording(scripted_client(shapes))  # the offline model, its replies in these shapes
+
+    def _recording(self, client):
+        """`client` with its model calls logged, and those of the copies it makes (client.with_options(timeout=...)
+        is a copy that shares its connection: a run_agent may call the model through one)."""
+        real_create, real_copy = client.messages.create, client.copy
 
         def create(*args, **kwargs):
-            if failing_from is not None and len(self.of("model")) + 1 >= failing_from:
+            if self.failing_from is not None and len(self.of("model")) + 1 >= self.failing_from:
                 raise _overloaded()
             sent = copy.deepcopy(kwargs.get("messages"))
             self.unlike_params.update(key for key, value in request_params().items() if kwargs.get(key) != value)
@@ -749,7 +754,12 @@ class _Recorder:
                              response.model_dump(mode="json")))
             return response
 
-        self.client.messages.create = create
+        def copied(*args, **kwargs):
+            return self._recording(real_copy(*args, **kwargs))
+
+        client.messages.create = create
+        client.copy = client.with_options = copied
+        return client
 
     def of(self, kind: str) -> list:
         return [entry for entry in self.log if entry[0] == kind]
