@@ -82,7 +82,7 @@ class ScenarioRun:
     def on_delivery(self, message):
         with self.lock:
             self.deliveries.append(str(BEFORE) if self.sending_before else str(self.phase))
-            self.delivered_ids.append(str(message["Message-ID"]))
+            self.delivered_ids.append(course.tools.message_id_of(message))
 
     def start_job(self, indices: list):
         with self.lock:

@@ -18,12 +18,13 @@ import os
 import socket
 import tempfile
 from datetime import datetime
-from email import message_from_bytes
+from email import message_from_bytes, policy
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
 
-from .tools import ALREADY_DELIVERED, MAILDIR_ENV, SMTP_PORT_ENV, find_message, message_id_for, read_maildir
+from .tools import (ALREADY_DELIVERED, MAILDIR_ENV, SMTP_PORT_ENV, find_message, message_id_for, message_id_of,
+                    read_maildir)
 
 
 class _MaildirHandler:
@@ -32,9 +33,10 @@ class _MaildirHandler:
         self.on_delivery = on_delivery
 
     async def handle_DATA(self, server, session, envelope):
-        message = message_from_bytes(envelope.original_content)
+        # its headers unfolded, as read_maildir reads the stored ones: a long Message-ID is folded on the wire
+        message = message_from_bytes(envelope.original_content, policy=policy.default)
         # The server handles one message at a time, so nothing arrives between this look and the add.
-        message_id = message["Message-ID"]
+        message_id = message_id_of(message)
         if message_id and find_message(self.path, message_id) is not None:
             return f"250 {ALREADY_DELIVERED}: {message_id}"
         message["X-Received-At"] = datetime.now().isoformat(timespec="milliseconds")

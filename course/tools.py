@@ -180,9 +180,15 @@ def message_id_for(key: str) -> str:
     return f"<{key}@{IDEMPOTENCY_DOMAIN}>"
 
 
+def message_id_of(message: EmailMessage) -> str:
+    """A message's Message-ID as sent: a long one is folded onto a line of its own, which unfolds to a leading
+    space."""
+    return str(message["Message-ID"] or "").strip()
+
+
 def find_message(maildir: Path, message_id: str) -> EmailMessage | None:
     """The stored message with this Message-ID, if the server has one."""
-    return next((m for m in read_maildir(maildir) if m["Message-ID"] == message_id), None)
+    return next((m for m in read_maildir(maildir) if message_id_of(m) == message_id), None)
 
 
 def sent_text(to: str, subject: str, message_id: str) -> str:
@@ -191,7 +197,7 @@ def sent_text(to: str, subject: str, message_id: str) -> str:
 
 
 def _sent_text(message: EmailMessage) -> str:
-    return sent_text(message["To"], message["Subject"], message["Message-ID"])
+    return sent_text(message["To"], message["Subject"], message_id_of(message))
 
 
 def list_sent_emails(to: str | None = None) -> str:

@@ -19,6 +19,17 @@ def test_a_key_is_delivered_once_and_the_retry_is_told_so(mail):
     assert mail.count() == 2
 
 
+def test_a_key_long_enough_to_fold_its_header_is_delivered_once(mail):
+    """A Message-ID past a header line's 78 characters is folded on the wire: the server compares it unfolded, as
+    it reads its stored ones (a key made of a file's path sent the email twice)."""
+    key = "/home/student/work/017e709f7143/work/ledger.jsonl"
+    first = execute_tool("send_email", EMAIL, idempotency_key=key)
+    again = execute_tool("send_email", EMAIL, idempotency_key=key)
+    assert "之前已经送达" in again and again.startswith(first)
+    assert mail.count() == 1
+    assert lookup_effect("send_email", key) == first
+
+
 def test_without_a_key_every_send_is_a_new_email(mail):
     for _ in range(2):
         assert "之前已经送达" not in execute_tool("send_email", EMAIL)
