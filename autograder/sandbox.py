@@ -123,7 +123,8 @@ class Sandbox:
             return cells
         compiled, flags = [], 0
         for cell in cells:  # each with the __future__ flags the cells before it left on, as in a kernel
-            compiled.append({**cell, **_compiled(cell["source"], self.student_pid, flags), "future": flags})
+            made = _compiled(cell["source"], self.student_pid, flags)
+            compiled.append({**cell, **made, **({"future": flags} if made else {})})
             flags = future_flags(cell["source"], flags)
         return compiled
 
