@@ -106,9 +106,8 @@ class GradingRun:
         for name, report in reports.items():
             if report["status"] == CellStatus.RAISED and report["error"]["type"] == "NotImplementedError":
                 notes.append(f"答题单元格 {name} 还没有作答（仍然是 raise NotImplementedError）")
-            elif report["status"] == CellStatus.RAISED and self._demo_name(report["error"]):
+            elif report["status"] == CellStatus.RAISED and (missing := self._demo_name(report["error"])):
                 # the notebook ran it (the name's note says why the grader has no such name): no error of the cell's
-                missing = self._demo_name(report["error"])
                 notes.append(f"{cell_as_seen(name)} 评分时运行到用 {missing} 的那条语句就停下了：评分时不运行演示单元格，"
                              f"没有 {missing}（在你的 notebook 里这条语句照常运行）。它后面的定义评分时没有生效；把用到 "
                              f"{missing} 的演示语句放到单元格的最后就不会这样")

@@ -312,9 +312,10 @@ def test_resume_pending(grading):
     first = outcome.model_calls[0]
     count = len(checkpoint["messages"])
     sent = first["messages"] if isinstance(first["messages"], list) else []
-    added = sent[count:] if same(sent[:count], checkpoint["messages"]) else []
+    kept = same(sent[:count], checkpoint["messages"])
+    added = sent[count:] if kept else []
     # the checkpoint's own messages changed on the way (its task reworded, a message dropped): no pairing to look for
-    expect(not sent or same(sent[:count], checkpoint["messages"]),
+    expect(not sent or kept,
            f"续跑后第一次调用模型时，检查点里原有的 {count} 条 messages 要原样发给模型（对账只在它们后面补上一条 "
            "tool_result）：你的 run_agent 改动了其中的内容（或少发了几条）。任务以检查点里记的为准，对话也一字不改")
     paired = bool(added) and isinstance(added[0], dict) and any(
