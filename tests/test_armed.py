@@ -1,7 +1,8 @@
 """What the student's code leaves armed in the interpreter to run in a later cell (autograder.armed): each kind is
 found, and what honest code leaves (garbage with finalizers, a callback it removed again, a library's hook, a signal
-handler) is not. Each case runs in a process of its own, as a step does (an audit hook cannot be removed), with a
-kernel's IPython shell (guise.kernel_shell)."""
+handler) is not. Each case runs in a process of its own forked from a zygote, as a step does (an audit hook cannot be
+removed), with a kernel's IPython shell (guise.kernel_shell)."""
+import json
 import subprocess
 import sys
 
@@ -127,30 +128,72 @@ CASES = {
     "display_and_magics": ("display({'a': 1})\nget_ipython().run_line_magic('load_ext', 'autoreload')\n"
                            "get_ipython().run_line_magic('autoreload', '2')", []),
 }
-SCRIPT = """
-import os, sys, tempfile
+# A zygote as the grader's (child.zygote): the kernel's shell, streams and the modules' listing made once; each case
+# runs in a process forked from it, as a step does (an audit hook cannot be removed), and answers on a pipe of its own
+ZYGOTE = """
+import gc, json, os, sys, tempfile, traceback
 import course.tools
+import autograder.armed
 from autograder.armed import Modules, watch
 from autograder.guise import kernel_loop, kernel_shell, kernel_streams
+if sys.argv[1] == "unversioned":
+    autograder.armed.VERSIONED = False
+    autograder.armed.Words.read = lambda words: (0,) * len(words)
 shell = kernel_shell(tempfile.gettempdir())
 streams = kernel_streams()
 modules = Modules(also=streams, shell=shell)
-sys.stdout, sys.stderr = streams  # as in a step (child.py)
-defined, armed = watch(shell, kernel_loop(), modules)
-namespace = {"get_ipython": lambda: shell, "display": print}
-exec(compile(sys.argv[2], "<definitions>", "exec"), namespace)
-defined()
-exec(compile(sys.argv[1], "<cell>", "exec"), namespace)
-os.write(1, str(armed()).encode())  # sys.stdout may be the cell's
-os._exit(0)  # as a step ends: a timer of the cell's goes off in no shutdown
+gc.freeze()
+for line in sys.stdin:
+    case = json.loads(line)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            sys.stdout, sys.stderr = streams  # as in a step (child.py)
+            defined, armed = watch(shell, kernel_loop(), modules)
+            namespace = {"get_ipython": lambda: shell, "display": print}
+            exec(compile(case["definitions"], "<definitions>", "exec"), namespace)
+            defined()
+            exec(compile(case["cell"], "<cell>", "exec"), namespace)
+            answer = str(armed())  # no json here: the case may have replaced its functions
+        except BaseException:
+            answer = "error " + traceback.format_exc()
+        os.write(write, answer.encode())
+        os._exit(0)  # as a step ends: a timer of the cell's goes off in no shutdown
+    os.close(write)
+    with os.fdopen(read) as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    print(json.dumps(text or "error the case's process died"), flush=True)
 """
 
 
+@pytest.fixture(scope="module")
+def zygotes():
+    started = {}
+
+    def run(cell: str, definitions: str = "", mode: str = "versioned") -> int:
+        if mode not in started:
+            started[mode] = subprocess.Popen([sys.executable, "-c", ZYGOTE, mode], cwd=ROOT, text=True,
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        zygote = started[mode]
+        zygote.stdin.write(json.dumps({"cell": cell, "definitions": definitions}) + "\n")
+        zygote.stdin.flush()
+        answer = json.loads(zygote.stdout.readline() or '"error the zygote died"')
+        assert not answer.startswith("error"), answer
+        return int(answer)
+
+    yield run
+    for zygote in started.values():
+        zygote.stdin.close()
+        zygote.wait(timeout=30)
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_what_is_left_armed_is_named(case):
+def test_what_is_left_armed_is_named(case, zygotes):
     code, expected = CASES[case]
-    ran = subprocess.run([sys.executable, "-c", SCRIPT, code, ""], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
+    assert armed_kinds(zygotes(code)) == expected
 
 
 
@@ -165,18 +208,11 @@ def test_dict_versions_are_read_here():
 @pytest.mark.parametrize("case", ["module_function", "course_function", "module_function_of_a_library",
                                   "module_function_restored", "module_data", "module_function_added", "class_method",
                                   "object_method", "stdout_method", "subclass_and_object_data", "nothing"])
-def test_without_dict_versions_nothing_is_missed(case):
+def test_without_dict_versions_nothing_is_missed(case, zygotes):
     """Where dicts keep no version (CPython 3.14 on: here every version reads 0), every namespace is compared whole:
     slower, never weaker."""
     code, expected = CASES[case]
-    script = SCRIPT.replace("modules = Modules(also=streams, shell=shell)",
-                            ("import autograder.armed\nautograder.armed.VERSIONED = False\n"
-                             "autograder.armed.Words.read = lambda words: (0,) * len(words)\n"
-                             "modules = Modules(also=streams, shell=shell)"))
-    assert script != SCRIPT
-    ran = subprocess.run([sys.executable, "-c", script, code, ""], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
-    assert armed_kinds(int(ran.stdout.split()[-1])) == expected, ran.stderr
+    assert armed_kinds(zygotes(code, mode="unversioned")) == expected
 
 
 NOTEBOOKS = ["module_function", "course_function", "module_function_added", "class_method", "subclass_method_added",
@@ -184,16 +220,14 @@ NOTEBOOKS = ["module_function", "course_function", "module_function_added", "cla
 
 
 @pytest.mark.parametrize("case", [*NOTEBOOKS, "excepthook", "gc_callback"])
-def test_what_the_cells_put_in_place_is_the_notebooks(case):
+def test_what_the_cells_put_in_place_is_the_notebooks(case, zygotes):
     """A module's function, a library class's method, a method on a library's object, the kernel's stdout or loop, a
     function's code or an object's class replaced by the cells (an experiment's fake send_email, a time.sleep that
     waits for nothing, json.JSONEncoder.default taught datetimes, a prefix on sys.stdout.write) is in place while
     every step runs, where what it does is judged, as in the student's kernel: not armed. The interpreter's own hooks
     set by the cells still are."""
     code, expected = CASES[case]
-    ran = subprocess.run([sys.executable, "-c", SCRIPT, "", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
-    assert armed_kinds(int(ran.stdout.split()[-1])) == ([] if case in NOTEBOOKS else expected), ran.stderr
+    assert armed_kinds(zygotes("", definitions=code)) == ([] if case in NOTEBOOKS else expected)
 
 
 def test_a_reader_on_the_kernel_loop_is_work_left():

@@ -30,8 +30,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_messages_alias_before_reconcile": {"test_run_agent": 3},  # a stale messages list after reconcile
     "wrong_agent_result_json_dumped": {"test_run_agent": 4},  # content json.dumps(output): quoted, \n escaped
     "wrong_recovery_done_for_finished": {"test_recovery_action": 2},  # a fourth answer, "done"
-    "wrong_agent_no_finished_check": {"test_run_agent": 4},
-    "wrong_load_accepts_newer": {"test_save_load": 3},  # "newer formats only add fields": version 2 read in  # a finished task's checkpoint sent to the model again
+    "wrong_agent_no_finished_check": {"test_run_agent": 4},  # a finished task's checkpoint sent to the model again
+    "wrong_load_accepts_newer": {"test_save_load": 3},  # "newer formats only add fields": version 2 read in
     "full_agent_state_dict_subclass": {},  # the state a dict subclass with properties, saved and returned as it is
     "full_reconcile_callable_instance": {},  # reconcile an instance with __call__, recovery_action a bound method
     "full_logged_without_wraps": {},  # every function wrapped by a logging decorator without functools.wraps
