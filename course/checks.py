@@ -1023,7 +1023,10 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     last = {**load_sample("cpA"), "turns": max_turns - 1}  # one turn left: its tool call runs all the same
     _prepare(namespace, last, folder / "last-turn.json")
     ended, seen = _run(run_agent, namespace, last["task"], folder / "last-turn.json")
-    asked = [b for b in seen.of("model")[-1][3]["content"] if b["type"] == "tool_use"] if seen.of("model") else []
+    expect(len(seen.of("model")) == 1,
+           f"检查点里的 turns 是 {max_turns - 1}，离 MAX_TURNS（{max_turns}）还差一轮：恢复后应该再调用一次模型（第 "
+           f"{max_turns} 轮）再停下，你的 run_agent 调用了 {len(seen.of('model'))} 次。")
+    asked = [b for b in seen.of("model")[-1][3]["content"] if b["type"] == "tool_use"]
     expect(not asked or (ended.get("pendingToolUse") is None and _save_point(ended) == "B"
                          and _save_point(call("load_checkpoint", load, folder / "last-turn.json")) == "B"),
            f"最后一轮（第 {max_turns} 轮）模型要求的工具也要执行，结果追加进 messages、存档（存档点 B）之后再停下："
