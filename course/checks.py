@@ -734,6 +734,7 @@ class _Recorder:
     def __init__(self, namespace: dict, shapes=(), failing_from=None):
         self.namespace = namespace
         # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
+        # / ("tool", name, input)
         self.log = []
         self.unlike_params = set()  # what a request sent other than request_params() gives
         self.failing_from = failing_from
@@ -767,6 +768,12 @@ class _Recorder:
     @contextlib.contextmanager
     def watching(self):
         real_save = self.namespace.get("save_checkpoint")
+        real_tool = self.namespace.get("execute_tool", course_execute_tool)
+
+        def execute_tool(*args, **kwargs):
+            self.log.append(("tool", args[0] if args else kwargs.get("name"),
+                             copy.deepcopy(args[1] if len(args) > 1 else kwargs.get("input"))))
+            return real_tool(*args, **kwargs)
 
         def save_checkpoint(state, *args, **kwargs):
             self.log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
@@ -786,7 +793,8 @@ class _Recorder:
             return closed
 
         with standing_in(self.namespace, "save_checkpoint", save_checkpoint), \
-                standing_in(self.namespace, "reconcile", reconcile):
+                standing_in(self.namespace, "reconcile", reconcile), \
+                standing_in(self.namespace, "execute_tool", execute_tool):
             yield self
 
 
@@ -949,6 +957,14 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                    "（没有工具调用时是 None）：崩溃在 A 与 B 之间时，恢复全靠它。")
         elif _save_point(state) == "B":
             expect(state.get("pendingToolUse") is None, "存档点 B 存档时，pendingToolUse 应该已经清回 None。")
+    saved = None
+    for entry in seen.log:  # save point A comes before the tool runs: a crash while it runs finds the call recorded
+        saved = entry[1] if entry[0] == "save" else saved
+        pending = saved.get("pendingToolUse") if isinstance(saved, dict) else None
+        expect(entry[0] != "tool" or isinstance(pending, dict) and [pending.get("name"), pending.get("input")]
+               == list(entry[1:]),
+               f"执行工具 {entry[1]} 时，最近一次存档还没有记下这次调用（pendingToolUse）：存档点 A 要在执行工具之前。"
+               "工具执行到一半崩溃的话，重启后检查点不记得模型要过这次调用，模型再决定一次，发信的任务就会发出第二封。")
     expect((folder / "a.json").exists(), f"run_agent 结束时把 path 上的检查点删掉（或挪走）了。{KEEP_CHECKPOINT_ADVICE}。")
     expect(load(folder / "a.json") == final, "结束时磁盘上的检查点应该和返回的状态一致：最后一个存档点也要存。")
 
