@@ -731,8 +731,9 @@ def _check_unreadable(load_checkpoint, path: Path, state: dict) -> None:
 class _Recorder:
     """Everything run_agent does that a check looks at, in order: model calls, saves, reconcile calls."""
 
-    def __init__(self, namespace: dict, shapes=(), failing_from=None):
+    def __init__(self, namespace: dict, shapes=(), failing_from=None, in_place=False):
         self.namespace = namespace
+        self.in_place = in_place  # the stand-in reconcile edits the checkpoint it is given, as the lesson's does
         # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
         # / ("tool", name, input)
         self.log = []
@@ -781,13 +782,14 @@ class _Recorder:
 
         def reconcile(cp):
             # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on. It returns
-            # a new checkpoint and leaves its argument alone, as a reconcile may: run_agent goes on with the result.
+            # a new checkpoint and leaves its argument alone, or closes the gap in its argument and returns that, as
+            # a reconcile may either: run_agent goes on with the result.
             self.log.append(("reconcile", copy.deepcopy(cp)))
             expect(isinstance(cp, dict) and cp.get("pendingToolUse") is not None,
                    "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
             result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
                       "content": "（检查程序临时补上的结果）"}
-            closed = copy.deepcopy(cp)
+            closed = cp if self.in_place else copy.deepcopy(cp)
             closed["messages"].append({"role": "user", "content": [result]})
             closed["pendingToolUse"] = None
             return closed
@@ -821,12 +823,12 @@ def _save_point(state) -> str:
 GIVEN, OMITTED = "given", "omitted"  # how _run passes the client: the watched one, none at all, or None
 
 
-def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None):
+def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None, in_place=False):
     """run_agent(task, client=..., path=path), watched; `client`: GIVEN (the watched client), OMITTED (called as
     the docstring shows it) or None (client=None, as the signature allows), when the notebook's make_client hands
     out the watched one; `shapes`: how the model's replies come (course.model.shaped); `failing_from`: the model
-    call from which on the API is overloaded."""
-    recorder = _Recorder(namespace, shapes, failing_from)
+    call from which on the API is overloaded; `in_place`: the stand-in reconcile edits its argument."""
+    recorder = _Recorder(namespace, shapes, failing_from, in_place)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
     how = {GIVEN: "", OMITTED: "，照文档不传 client", None: "，client=None"}[client]
@@ -1066,11 +1068,11 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "path 上的检查点读不出来（只存了一半，load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、"
            f"不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
 
-    for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None
-        dangling = load_sample(sample)
+    for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
+        dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given
         _prepare(namespace, dangling, folder / f"{sample}.json")
         _, seen = _run(run_agent, namespace, dangling["task"], folder / f"{sample}.json",
-                       client=GIVEN if sample == "cpB" else None)
+                       client=GIVEN if sample == "cpB" else None, in_place=sample == "cpC")
         tool = dangling["pendingToolUse"]["name"]
         order = [entry[0] for entry in seen.log if entry[0] in ("model", "reconcile")]
         expect("reconcile" in order, f"{sample} 里有悬空调用（{tool}），你的 run_agent 续跑时没有调用 reconcile。")

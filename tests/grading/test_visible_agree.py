@@ -113,12 +113,9 @@ NOT_YET_VISIBLE = {
     "wrong_reader_torn_tail_raises",
     "wrong_execute_outcome_skips_empty",  # the notebook's execute_with_ledger check meets no empty output
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
-    # probed a fourteenth time: lesson 3's run_agent that saves the reconciled state only if it differs from a shallow
-    # copy of the loaded one (the notebook's checks reconcile into a new dict); lesson 4's intent printed without
-    # fsync, a reader that skips broken lines, a reconcile that saves to the default path, a recovery_action that
-    # saves on is_error (no power cut, no ledger broken in the middle, no look at reconcile's files or at
-    # recovery_action's on the unknown case)
-    "wrong_agent_reconcile_save_if_changed_shallow",
+    # lesson 4, probed a fourteenth time: an intent printed without fsync, a reader that skips broken lines, a
+    # reconcile that saves to the default path, a recovery_action that saves on is_error (no power cut, no ledger
+    # broken in the middle, no look at reconcile's files or at recovery_action's on the unknown case)
     "wrong_execute_intent_unsynced", "wrong_reader_skips_bad_lines", "wrong_reconcile_saves_default",
     "wrong_recovery_saves_when_unknown",
 }
