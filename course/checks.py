@@ -1224,6 +1224,11 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
     return pending, block
 
 
+RECONCILE_SAVES = ("reconcile 调用了 save_checkpoint：对账只补上结果、返回检查点，存档由 run_agent 在对账之后做，存到它收到的 "
+                   "path。reconcile 不知道这个 path，自己存就存错了地方（默认的 checkpoint.json 可能是另一个任务的检查点，"
+                   "被它盖掉）。")
+
+
 @leaves_no_scratch
 def check_reconcile(reconcile, namespace: dict) -> None:
     """`namespace` is the notebook's globals(): execute_tool is watched there while reconcile runs."""
@@ -1283,15 +1288,14 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         expect(block.get("is_error") is True,
                "悬空的 read_file 重新执行失败了（execute_tool 返回的文本以「错误」开头），它的 tool_result 要带 is_error: True"
                f"（布尔值），和 run_agent 里一样；你的 is_error 是 {short(block.get('is_error', '（没有）'))}。")
-    expect(not saves, "reconcile 调用了 save_checkpoint：对账只补上结果、返回检查点，存档由 run_agent 在对账之后做，"
-                      "存到它收到的 path。reconcile 不知道这个 path，自己存就存错了地方（默认的 checkpoint.json "
-                      "可能是另一个任务的检查点，被它盖掉）。")
+    expect(not saves, RECONCILE_SAVES)
     print(PASSED)
 
 
 # --- recovery_action -------------------------------------------------------------------------
 
 ACTIONS = ("continue", "rerun", "is_error")
+RECOVERY_SAVES = "recovery_action 调用了 save_checkpoint：它只做判断，不写文件。"
 
 
 def check_recovery_action(recovery_action) -> None:
@@ -1304,7 +1308,7 @@ def check_recovery_action(recovery_action) -> None:
             standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
         _recovery_cases(recovery_action)
     expect(not spy.calls, f"recovery_action 执行了 {spy.names()}：它只回答「该怎么恢复」，执行是 reconcile 的事。")
-    expect(not saves, "recovery_action 调用了 save_checkpoint：它只做判断，不写文件。")
+    expect(not saves, RECOVERY_SAVES)
     print(PASSED)
 
 

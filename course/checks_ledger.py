@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (PASSED, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch, _with_pending, call, check_letter,
-                     carries_output, expect, fail, leaves_no_scratch, short, standing_in, text_of,
-                     unknown_wording_problem, working_in)
+from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch,
+                     _with_pending, call, check_letter, carries_output, expect, fail, leaves_no_scratch, short,
+                     standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -301,23 +301,27 @@ def _cases() -> list:
 
 def check_recovery_action(recovery_action) -> None:
     __tracebackhide__ = True
-    for label, cp, records, lookup, wanted in _cases():
-        untouched = copy.deepcopy((cp, records))
-        spy = _CountingLookup(lookup)
-        action = call(f"recovery_action（{label}）", recovery_action, cp, records, spy)
-        expect((cp, records) == untouched, f"{label}：recovery_action 只做判断，不应该修改检查点或台账记录。")
-        expect(isinstance(action, str) and action in ACTIONS,
-               f"{label}：recovery_action 只能返回 {', '.join(map(repr, ACTIONS))} 之一，你返回了 {action!r}。")
-        pending_id = (cp["pendingToolUse"] or {}).get("id")
-        kinds = {r.get("type") for r in records if r.get("toolUseId") == pending_id}
-        if action != wanted:
-            ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
-            fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
-                 f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
-        expect(wanted == "rerun" or "intent" not in kinds or "outcome" in kinds or spy.calls,
-               f"{label}：台账里只有 intent，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
-               "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
-               "由传进来的 lookup 回答，不能写死在代码里。")
+    namespace = getattr(recovery_action, "__globals__", {})  # the notebook's: save_checkpoint is watched there
+    saves = []
+    with standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
+        for label, cp, records, lookup, wanted in _cases():
+            untouched = copy.deepcopy((cp, records))
+            spy = _CountingLookup(lookup)
+            action = call(f"recovery_action（{label}）", recovery_action, cp, records, spy)
+            expect((cp, records) == untouched, f"{label}：recovery_action 只做判断，不应该修改检查点或台账记录。")
+            expect(isinstance(action, str) and action in ACTIONS,
+                   f"{label}：recovery_action 只能返回 {', '.join(map(repr, ACTIONS))} 之一，你返回了 {action!r}。")
+            pending_id = (cp["pendingToolUse"] or {}).get("id")
+            kinds = {r.get("type") for r in records if r.get("toolUseId") == pending_id}
+            if action != wanted:
+                ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
+                fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
+                     f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
+            expect(wanted == "rerun" or "intent" not in kinds or "outcome" in kinds or spy.calls,
+                   f"{label}：台账里只有 intent，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
+                   "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
+                   "由传进来的 lookup 回答，不能写死在代码里。")
+    expect(not saves, RECOVERY_SAVES)
     print(PASSED)
 
 
@@ -360,6 +364,7 @@ def _reconcile_once(reconcile, cp: dict, ledger: Path, label: str) -> dict:
 def check_reconcile(reconcile, namespace: dict) -> None:
     __tracebackhide__ = True
     email = EMAIL_CALL
+    saves = []  # save_checkpoint stood in for: nothing written over the student's own
     for name in ("S1", "S2", "S3", "S4", "S5", "S6"):
         cp, records, _ = load_situation(name)
         _, _, state = SITUATIONS[name]
@@ -371,7 +376,8 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in twin + records), encoding="utf-8")
         spy, lookups = _ToolSpy(ledger), _CountingLookup(course_lookup_effect)
         with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
-                standing_in(namespace, "lookup_effect", lookups):
+                standing_in(namespace, "lookup_effect", lookups), \
+                standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
             if state == "sent":
                 course_execute_tool("send_email", email["input"], idempotency_key=email["id"])  # before the crash
             if state == "down":
@@ -418,6 +424,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(carries_output(content, sends[0]["output"]),
                    f"{label}：tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）。")
         expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
+    expect(not saves, RECONCILE_SAVES)
     print(PASSED)
 
 

@@ -56,9 +56,9 @@ NOT_YET_VISIBLE = {
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
     "wrong_recovery_asks_before_outcome",  # lesson 4
     # lesson 4, probed again: a resume at save point B, counters across a restart, a folder fsync of another folder,
-    # a tool that fails, a power cut during reconcile's own appends, a recovery_action that saves
+    # a tool that fails, a power cut during reconcile's own appends
     "wrong_agent_reconcile_always", "wrong_agent_turns_restart", "wrong_append_fsyncs_cwd",
-    "wrong_execute_no_outcome_on_error", "wrong_reconcile_unsynced_own_append", "wrong_recovery_saves_checkpoint",
+    "wrong_execute_no_outcome_on_error", "wrong_reconcile_unsynced_own_append",
     # lesson 4, probed a third time: a folder fsync before the file exists
     "wrong_append_dirsync_before_create",
     # lesson 4, probed a fourth time: a power cut inside reconcile's reading, a kill inside an append, a torn ledger
@@ -113,11 +113,9 @@ NOT_YET_VISIBLE = {
     "wrong_reader_torn_tail_raises",
     "wrong_execute_outcome_skips_empty",  # the notebook's execute_with_ledger check meets no empty output
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
-    # lesson 4, probed a fourteenth time: an intent printed without fsync, a reader that skips broken lines, a
-    # reconcile that saves to the default path, a recovery_action that saves on is_error (no power cut, no ledger
-    # broken in the middle, no look at reconcile's files or at recovery_action's on the unknown case)
-    "wrong_execute_intent_unsynced", "wrong_reader_skips_bad_lines", "wrong_reconcile_saves_default",
-    "wrong_recovery_saves_when_unknown",
+    # lesson 4, probed a fourteenth time: an intent printed without fsync, a reader that skips broken lines (no power
+    # cut, no ledger broken in the middle)
+    "wrong_execute_intent_unsynced", "wrong_reader_skips_bad_lines",
 }
 
 
