@@ -69,7 +69,8 @@ lock: setup
 # Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`; CLASS_SUITES, `make test-class`),
 # lesson 4's grading corpus (`make test-lesson04`), the visible checks run on both corpora (`make test-visible`) and
 # the Python matrix (`make test-pythons`), which .ci/run runs after this: about 14 minutes here.
-E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py tests/test_hostile_class.py
+E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py \
+	tests/test_hostile_class.py tests/test_sandbox_isolation.py
 CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py tests/test_handin.py \
 	tests/test_instructor_user.py
 LESSON04_CORPUS := tests/grading/test_grading_corpus_lesson04.py
@@ -97,7 +98,7 @@ test-class: setup system-deps test-deps
 	$(BIN)/python -m pytest -q $(CLASS_SUITES)
 
 # JupyterHub end to end, the student's path in the browser, the bundle on Debian's Python, two graders at once,
-# a hostile class graded as root and as an ordinary user.
+# a hostile class graded as root and as an ordinary user, the sandbox's isolation step by step.
 .PHONY: test-e2e
 test-e2e: setup system-deps fonts test-deps
 	$(BIN)/python -m pytest -q $(E2E_SUITES)
