@@ -734,8 +734,8 @@ class _Recorder:
     def __init__(self, namespace: dict, shapes=(), failing_from=None, in_place=False):
         self.namespace = namespace
         self.in_place = in_place  # the stand-in reconcile edits the checkpoint it is given, as the lesson's does
-        # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state)
-        # / ("tool", name, input)
+        # ("model", request messages, usage total, the reply as JSON) / ("save", state, path) / ("reconcile", state,
+        # the messages it returned) / ("tool", name, input)
         self.log = []
         self.unlike_params = set()  # what a request sent other than request_params() gives
         self.failing_from = failing_from
@@ -784,7 +784,8 @@ class _Recorder:
             # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on. It returns
             # a new checkpoint and leaves its argument alone, or closes the gap in its argument and returns that, as
             # a reconcile may either: run_agent goes on with the result.
-            self.log.append(("reconcile", copy.deepcopy(cp)))
+            entry = ["reconcile", copy.deepcopy(cp), None]
+            self.log.append(entry)
             expect(isinstance(cp, dict) and cp.get("pendingToolUse") is not None,
                    "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
             result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
@@ -792,6 +793,7 @@ class _Recorder:
             closed = cp if self.in_place else copy.deepcopy(cp)
             closed["messages"].append({"role": "user", "content": [result]})
             closed["pendingToolUse"] = None
+            entry[2] = copy.deepcopy(closed["messages"])
             return closed
 
         with standing_in(self.namespace, "save_checkpoint", save_checkpoint), \
@@ -1085,6 +1087,10 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
                f"续跑时对账之后、调用模型之前要先存档（save_checkpoint），悬空的是 {tool} 也一样：不存的话，这之后再崩溃，"
                "下次恢复又是那个悬空调用，只读工具再跑一遍，高影响工具再标一次 is_error。")
+        models = seen.of("model")
+        expect(not models or models[0][1] == seen.of("reconcile")[0][2],
+               f"{sample} 对账之后第一次调用模型发出的 messages，应该就是 reconcile 返回的那一份（最后一条是补上的 "
+               "tool_result），不增不改：对账后的检查点和刚到存档点 B 的一样，直接交给循环。")
     spent = {**load_sample("cpB"), "turns": max_turns}
     _prepare(namespace, spent, folder / "spent-dangling.json")
     ended, seen = _run(run_agent, namespace, spent["task"], folder / "spent-dangling.json")

@@ -81,9 +81,6 @@ NOT_YET_VISIBLE = {
     # lesson 4, probed a ninth time: reconcile run twice in one kernel on a ledger grown in between, a service that
     # answers "" (the notebook's reconcile check calls it once per ledger, with email texts as answers)
     "wrong_reconcile_cached_records", "wrong_reconcile_record_skips_empty_answer",
-    # lesson 3, probed a ninth time: a message added after reconciling (the notebook's checks of a resume with a call
-    # dangling look at the order of reconcile, save and model call, not at the messages the model call sends)
-    "wrong_agent_nudge_after_reconcile",
     # lesson 4, probed an eleventh time: the model asking for the same call twice, a fresh start beside a ledger with
     # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
     # reconcile checks draw none of them)
