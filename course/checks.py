@@ -998,6 +998,16 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     expect(fresh.get("turns") == len(seen.of("model")), "从头开始时 turns 从 0 数起，每调用一次模型加 1。")
     for name, wanted in (("version", namespace.get("CHECKPOINT_VERSION", 1)), ("task", cp["task"])):
         expect(fresh.get(name) == wanted, f"新任务的状态里 {name} 应该是 {short(wanted)}，你的是 {short(fresh.get(name))}。")
+    (folder / "new.json").unlink()  # moved away, as the lesson says to start another task: the disk decides
+    _, seen = _run(run_agent, namespace, cp["task"], folder / "new.json")
+    expect(seen.of("model") and seen.of("model")[0][1] in ([as_text], [as_block]),
+           "把 path 上的检查点挪走之后再运行 run_agent，应该从头开始（第一次调用模型只带任务这一条消息）：每次开头都用 "
+           "load_checkpoint(path) 读磁盘上此刻的检查点，不用内存里记着的上一次的状态。")
+    begun = {**cp, "turns": 0, "tokensUsed": 0, "messages": [as_text], "pendingToolUse": None}
+    _prepare(namespace, begun, folder / "begun.json")  # saved before the model's first reply
+    _, seen = _run(run_agent, namespace, cp["task"], folder / "begun.json")
+    expect(seen.of("model"), "检查点里的对话只有任务这一条 user 消息（模型还没有回复），任务没有做完，续跑要调用模型："
+                             "只有最后一条是 assistant 消息时才原样返回。")
 
     try:
         _run(run_agent, namespace, cp["task"], folder / "overloaded.json", failing_from=2)

@@ -87,10 +87,8 @@ NOT_YET_VISIBLE = {
     "wrong_agent_dedupes_repeated_call", "wrong_agent_fresh_start_clears_ledger", "wrong_reader_tail_window",
     "wrong_reader_truncate_off_by_one",
     # lesson 3, probed an eleventh time: a save again at the turns a kill left its temporary file at, a power cut
-    # between two renames, a second run on a path whose file changed, a checkpoint ending in the user's text (the
-    # notebook's checks save, kill and resume once each)
-    "wrong_save_tmp_named_by_turns", "wrong_save_rotate_backup", "wrong_agent_state_cache_by_path",
-    "wrong_agent_finished_unless_result",
+    # between two renames (the notebook's checks save, kill and resume once each)
+    "wrong_save_tmp_named_by_turns", "wrong_save_rotate_backup",
     # lesson 4, probed a twelfth time: a long recorded outcome reused cut short (the notebook's S1 outcome is short)
     "wrong_reconcile_reuse_notes_truncated",
     # lesson 4, probed a twelfth time (12b): is_error on a success that mentions an error midway, "true" on a failure
