@@ -1182,6 +1182,18 @@ def _with_pending(sample: str, name: str, tool_input: dict) -> dict:
     return cp
 
 
+def _sent_before(sample: str) -> dict:
+    """`sample`'s checkpoint with the same send_email asked for and answered earlier in the conversation (a report
+    sent again, say): what became of the dangling one is unknown all the same."""
+    cp = load_sample(sample)
+    earlier = {**cp["pendingToolUse"], "id": "toolu_01E"}
+    cp["messages"][-1:-1] = [
+        {"role": "assistant", "content": [{"type": "tool_use", **earlier}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": earlier["id"],
+                                      "content": f"已发送给 {earlier['input']['to']}，主题「{earlier['input']['subject']}」"}]}]
+    return cp
+
+
 class _ToolSpy:
     """Stands in for execute_tool in the notebook and remembers each call."""
 
@@ -1276,7 +1288,8 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         worded["messages"][-1]["content"].append({"type": "text", "text": "（先搜一下，再决定怎么整理。）"})
         _reconciled(reconcile, worded, spy)
 
-        for cp in [load_sample("cpC")] + [_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS]:
+        unknown = [load_sample("cpC"), _sent_before("cpC"), *(_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS)]
+        for cp in unknown:
             pending, block = _reconciled(reconcile, cp, spy)
             tool = pending["name"]
             if tool == "send_email":
