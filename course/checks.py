@@ -54,7 +54,8 @@ UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("read_file_and_purge", {"path": "./notes/meeting-08-25.md"}),
                     ("freeze_account", {"account": "ops-team"}),
                     ("get_invoice", {"invoice": "INV-0831"}),
-                    ("READ_FILE", {"path": "./notes/meeting-08-25.md"}))  # names are compared as written
+                    ("READ_FILE", {"path": "./notes/meeting-08-25.md"}),  # names are compared as written, and whole:
+                    ("email", {"to": "team@example.com", "subject": "本周结论"}))  # a part of list_sent_emails
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 # What a read-only tool may truly return besides its usual text: nothing (an empty file or folder), its words for
 # nothing found, a success that mentions an error (a log line in a file), a long text, and one that begins with an

@@ -67,10 +67,10 @@ NOT_YET_VISIBLE = {
     # lesson 4: an empty output wrapped as a text block (the visible reconcile check's outcomes are never empty)
     "wrong_reconcile_empty_text_block",
     # lesson 3, probed again: the default path's power cut, a kill inside a save, descriptors left open, others' files
-    # in the folder, a name inside the read-only names
+    # in the folder
     "wrong_save_bare_name_skips_dir_fsync", "wrong_save_bare_name_tmp_in_system_tmp",
     "wrong_save_dir_fsync_only_when_new", "wrong_save_exclusive_fixed_tmp", "wrong_save_mkstemp_fd_leak",
-    "wrong_save_sweeps_folder_tmp", "wrong_readonly_one_string",
+    "wrong_save_sweeps_folder_tmp",
     # lesson 3, probed a ninth time: a folder's descriptor left open by every save
     "wrong_save_dir_fd_leak",
     # lesson 3, probed a tenth time: a lock file's descriptor, a new log handler, left open by every save
