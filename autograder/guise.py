@@ -394,6 +394,8 @@ def _renumbered_status(status: str, pid: int, parent: int) -> str:
             line = f"PPid:\t{parent}"
         elif key == "TracerPid":
             line = "TracerPid:\t0"
+        elif key in ("Uid", "Gid"):  # the zygote's (root in its namespace): the student's, as os.getresuid() says
+            line = f"{key}:" + f"\t{STUDENT_UID}" * 4
         elif key == "Name":
             line = "Name:\tpython" if parent else "Name:\tjupyter-lab"
         lines.append(line)

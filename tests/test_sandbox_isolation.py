@@ -935,6 +935,8 @@ def look(client):
                      "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0,
                      "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()],
             "runtime": runtime_folder(),
+            "ids": [re.search(r"Uid:\t(.*)", open("/proc/self/status").read()).group(1).split("\t"), os.getresuid(),
+                    re.search(r"Gid:\t(.*)", open("/proc/self/status").read()).group(1).split("\t"), os.getresgid()],
             "session": [__session__ == os.environ["JPY_SESSION_NAME"],
                         os.path.dirname(__session__) == os.getcwd() and os.path.isfile(__session__)]}
 
@@ -984,6 +986,7 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     pid = str(seen["pid"])
     assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True,
                            False]
+    assert seen["ids"] == [["1000"] * 4, [1000] * 3, ["1000"] * 4, [1000] * 3]  # /proc/self/status says who it runs as
     assert seen["runtime"] == [sorted(["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port", "ip", "key",
                                        "transport", "signature_scheme", "kernel_name"]),
                                ["jpserver", "jpserver", "jupyter_cookie_secret", "kernel"], "0o600", True, True]
