@@ -80,6 +80,7 @@ import marshal
 import _socket
 import _thread
 import inspect
+import io
 import struct
 from _json import encode_basestring_ascii as _c_encode_basestring_ascii
 from _json import make_encoder as _c_make_encoder
@@ -508,10 +509,16 @@ def _confine(job, vm_size):
     if job["isolated"]:
         _bind_own_fds(job)
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
+    for fd in (1, 2):
         os.dup2(devnull, fd)
+    # stdin as jupyter_client gives a kernel one: a pipe whose writing end is closed (reads find its end at once), read
+    # through the interpreter's own "<stdin>", which ipykernel leaves alone (/dev/null and open(os.devnull) told)
+    reading, writing = os.pipe()
+    os.dup2(reading, 0)
     os.closerange(3, 4096)
-    sys.stdin = open(os.devnull)
+    raw = io.FileIO(0, "r", closefd=False)
+    raw.name = "<stdin>"
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", line_buffering=True)
     sys.stdout, sys.stderr = _streams
     os.chdir(job["workdir"])
     os.environ.clear()

@@ -935,6 +935,8 @@ def look(client):
                      "JPY_PARENT_PID=1" in open(f"/proc/{os.getpid()}/environ").read(), len(open("/proc/cpuinfo").read()) > 0,
                      "COURSE_" in open(f"/proc/{os.getpid()}/environ").read()],
             "runtime": runtime_folder(),
+            "stdin": [os.fstat(0).st_mode & 0o170000 == 0o010000, sys.stdin.name, sys.stdin.fileno(), sys.stdin.read(),
+                      sys.__stdin__ is sys.stdin],
             "ids": [re.search(r"Uid:\t(.*)", open("/proc/self/status").read()).group(1).split("\t"), os.getresuid(),
                     re.search(r"Gid:\t(.*)", open("/proc/self/status").read()).group(1).split("\t"), os.getresgid()],
             "session": [__session__ == os.environ["JPY_SESSION_NAME"],
@@ -986,6 +988,7 @@ def test_student_code_meets_what_the_notebook_gives_it(sandbox):
     pid = str(seen["pid"])
     assert seen["proc"] == [sorted(["1", pid]), pid, pid, ["-m", "ipykernel_launcher"], "jupyter-lab", True, True,
                            False]
+    assert seen["stdin"] == [True, "<stdin>", 0, "", True]  # a pipe, its writing end closed, as jupyter_client's
     assert seen["ids"] == [["1000"] * 4, [1000] * 3, ["1000"] * 4, [1000] * 3]  # /proc/self/status says who it runs as
     assert seen["runtime"] == [sorted(["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port", "ip", "key",
                                        "transport", "signature_scheme", "kernel_name"]),
