@@ -20,6 +20,15 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 15b: other styles, judged right
+    "full_save_pathlib_write_bytes": {},  # Path.write_bytes, fsync through a read-only descriptor
+    "full_save_forked_child": {},  # the save done by a forked child, waited for
+    "full_load_jsonschema": {},  # the version checked by a jsonschema schema
+    "full_save_open_default_encoding": {},  # open() with the locale's encoding (UTF-8 on Linux and macOS)
+    "full_agent_model_call_timeout_thread": {},  # each model call in a worker thread, with a timeout
+    "full_agent_asyncio_in_thread": {},  # the loop a coroutine, asyncio.run in a thread of its own
+    "full_save_defers_sigint": {},  # SIGINT's handler swapped during the save, put back after
+    "wrong_agent_class_shared_messages": {"test_run_agent": 4},  # a class attribute list shared by every run
     # probe 15b: descriptor 0 was /dev/null and sys.stdin open(os.devnull), where jupyter_client gives a kernel a pipe
     # (its writing end closed) and sys.stdin is the interpreter's own "<stdin>"
     "tamper_detect_stdin_pipe": {"test_reconcile": 4, "test_incident_fix": 1},
