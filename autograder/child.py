@@ -103,6 +103,8 @@ import encodings.idna, encodings.utf_8_sig, fnmatch, fractions, functools, glob,
 import heapq, html, itertools, math, mmap, pickle, pprint, queue, random, re, secrets, shlex  # noqa: E401,F401
 import shutil, smtplib, sqlite3, statistics, string, _strptime, tempfile, textwrap, timeit  # noqa: E401,F401
 import threading, typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
+import concurrent.futures.thread as _pool_thread
+import dis
 
 import anthropic
 import httpx2
@@ -175,6 +177,25 @@ _environ = os.environ  # the process's own mapping, even if a cell rebinds os.en
 MAIL_ENV = (course.tools.SMTP_PORT_ENV, course.tools.MAILDIR_ENV)
 _step_now = [{}]  # the step running now (its options, for the grader's stand-ins)
 _threads_running = _thread._count  # threads other than the main one, whoever started them
+_current_frames = sys._current_frames
+# Where a thread pool's worker (concurrent.futures, asyncio's default executor) waits for work: its code and line
+_POOL_WORKER = _pool_thread._worker.__code__
+_POOL_WAIT_LINE = next(i.positions.lineno for i in dis.get_instructions(_POOL_WORKER) if i.argval == "get")
+_SimpleQueue = queue.SimpleQueue
+
+
+def _threads_busy(count=_threads_running, frames=_current_frames):
+    """The threads other than the main one that may still do something: all of them but a thread pool's idle
+    workers, each waiting in the get of its empty work queue. In a kernel such a worker waits there for good and does
+    nothing until code hands it work, and that code is watched itself (probe 15b: a pool made once at module level,
+    idle after each call, cost an honest answer every check of its scenarios, full_save_worker_thread)."""
+    idle = 0
+    for frame in frames().values():
+        if frame.f_code is _POOL_WORKER and frame.f_lineno == _POOL_WAIT_LINE:
+            work = frame.f_locals.get("work_queue")
+            if type(work) is _SimpleQueue and work.qsize() == 0:
+                idle += 1
+    return max(0, count() - idle)
 # A kernel that shuts down runs what the student's code registered with atexit and weakref.finalize, and the __del__
 # of what its namespace held; os._exit, which ends a step, does not
 _run_exit_functions, _clear_exit_functions = atexit._run_exitfuncs, atexit._clear
@@ -533,7 +554,7 @@ def _confine(job, vm_size):
 
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
-                     threads_running=_threads_running, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
+                     threads_running=_threads_busy, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
                      getitimer=_getitimer, watch=watch):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
     The cells and the steps run in a kernel's event loop (guise.kernel_loop). After the steps the loop runs on, as a

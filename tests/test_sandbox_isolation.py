@@ -416,6 +416,9 @@ def test_only_the_scenario_s_own_places_outlive_a_step():
 
 LATER = '''
 import os, threading, time
+from concurrent.futures import ThreadPoolExecutor
+
+pool = ThreadPoolExecutor(max_workers=2)  # its threads start with the first task
 
 def later(name, delay=0.6):
     time.sleep(delay)
@@ -449,6 +452,14 @@ def start_orphan_forever(interrupt_pid_1=False):
                 os.kill(1, __import__("signal").SIGINT)
             later("process-late.txt", 30)
         os._exit(0)
+    return "started"
+
+def use_pool():
+    pool.submit(later, "pooled.txt", 0).result()  # the pool's worker idle after, as it stays in a kernel
+    return "started"
+
+def start_pool_forever():
+    pool.submit(later, "pool-late.txt", 30)
     return "started"
 
 def look():
@@ -529,13 +540,22 @@ def test_what_never_ends_is_watched_for_a_while_then_stopped(sandbox):
 
 @pytest.mark.parametrize("function, interrupt, left", [("start_thread_forever", False, ["threads"]),
                                                        ("start_orphan_forever", False, ["processes"]),
-                                                       ("start_orphan_forever", True, ["processes"])])
+                                                       ("start_orphan_forever", True, ["processes"]),
+                                                       ("start_pool_forever", False, ["threads"])])
 def test_a_thread_or_process_still_running_when_the_watch_ends_is_reported(sandbox, function, interrupt, left):
     args = [interrupt] if interrupt else []
     outcome = run(sandbox, LATER, call(function, *args, timeout=20), call("look"))
     assert value(outcome, 0) == "started" and value(outcome, 1) == []
     assert outcome.left_running == [{"step": 0, "left": left}]
     assert "返回之后，你的代码留下的" in left_running_feedback(outcome)
+
+
+def test_a_thread_pool_s_idle_worker_is_not_left_running(sandbox):
+    """A pool made once and idle after each task: its worker waits in the get of its empty work queue, in a kernel for
+    good, doing nothing unless code that is itself watched hands it work (probe 15b, full_save_worker_thread)."""
+    outcome = run(sandbox, LATER, call("use_pool"), call("look"))
+    assert value(outcome, 0) == "started" and value(outcome, 1) == ["pooled.txt"]
+    assert not outcome.left_running
 
 
 AS_IN_A_KERNEL = """

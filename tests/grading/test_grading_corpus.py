@@ -20,6 +20,12 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 15b (16/23, 15/23 before): a pool made once at module level that does each save or model call, waited
+    # for: its idle worker was a thread left running (child.LEFT_RUNNING), every check of the scenario lost; a pool
+    # worker still at its task (a resend 20 s later) is one
+    "full_save_worker_thread": {},
+    "full_agent_model_call_shared_pool": {},
+    "tamper_resend_pool_later": {"test_reconcile": 2, "test_incident_fix": 1},
     # probe 15b: other styles, judged right
     "full_save_pathlib_write_bytes": {},  # Path.write_bytes, fsync through a read-only descriptor
     "full_save_forked_child": {},  # the save done by a forked child, waited for
@@ -527,6 +533,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_resend_pool_later": "wrong_rerun_all_is_error",
     "tamper_detect_stdin_pipe": "wrong_incident_rerun",
     "tamper_detect_stdin_name": "wrong_incident_rerun",
     "tamper_detect_status_uid": "wrong_incident_rerun",
