@@ -387,9 +387,15 @@ def build(max_turns: int, rng) -> dict:
     where = draw.file()
     run = {**call("run_agent", meeting, client=CLIENT, path=path(where)), "timeout": AGENT_TIMEOUT,
            "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "model_error"}
+    failing = {**run, "model_fails_from": rng.randint(2, 4)}
     add(Scenario("agent_model_error", standins=STANDINS, independent_steps=True, watch=where,
                  meta={"task": meeting, "file": where, "checkpoint": None},
-                 steps=[{**run, "model_fails_from": rng.randint(2, 4)}, {**run, "read_before": [where]}]))
+                 steps=[failing, {**run, "read_before": [where]}]))
+    # The same failing run alone in its process, whose end (a script's exit, the kernel shut down) runs what the
+    # student's code left for then: what is on disk after it is still the last save point B (probe 15b: an atexit
+    # function that saved each path's latest state again, turns counted for the failed call, had 5/5)
+    add(Scenario("agent_model_error_ended", standins=STANDINS, watch=where,
+                 meta={"task": meeting, "file": where, "checkpoint": None}, steps=[failing]))
     # A few turns left; the process dies before one of the tool calls and is started again.
     ending = draw.sample("cpA", meeting)
     ending["turns"] = max_turns - rng.randint(8, 12)

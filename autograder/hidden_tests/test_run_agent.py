@@ -194,7 +194,20 @@ def model_error_problem(grading) -> str | None:
     if outcome.steps[0]["status"] == StepStatus.RETURNED:  # the caller takes the task for done
         return (f"{called}，你的 run_agent 没有把异常抛出去，而是返回了 state：调用方（守护进程、notebook 里的下一个单元格）"
                 "就当任务已经做完，不会再续跑，任务停在半路。调用模型出错时可以重试，重试不成要把异常抛给调用方")
-    left = outcome.read_before.get(1, {}).get(meta["file"])
+    message = _left_after_error(grading, outcome.read_before.get(1, {}).get(meta["file"]), failed, when)
+    if message:
+        return message
+    # the same run alone in its process: what the process's end (atexit, finalizers) did counts too
+    ended = grading.outcome("agent_model_error_ended")
+    failed = next((c for c in ended.model_calls if c["step"] == 0 and c["status"] != 200), None)
+    if ended.steps[0]["status"] != StepStatus.RAISED or failed is None:
+        return None  # returned, or never got that far: said above, on the same run
+    message = _left_after_error(grading, ended.files_after.get(meta["file"]), failed,
+                                f"{when}、进程退出（或 kernel 关闭）之后")
+    return message and message + "（进程退出时运行的 atexit 函数、finalizer 写下的也算）"
+
+
+def _left_after_error(grading, left, failed, when) -> str | None:
     saved, error = reference_load(grading.reference, None if left is None else left.encode("utf-8"))
     if error is not None or not isinstance(saved, dict):
         return f"{when}，path 上" + ("没有检查点" if left is None else "的文件不是 load_checkpoint 读得出来的检查点")

@@ -20,6 +20,10 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 15b (5/5 before): an atexit function saves each path's latest state again, so a script's exit or the
+    # kernel's end after a model call raised leaves turns counted for it, as wrong_agent_finally_save does at once;
+    # the grader ran the same run again in the same process first, which overwrote it
+    "wrong_agent_atexit_save_latest": {"test_run_agent": 4},
     # probe 15b (16/23, 15/23 before): a pool made once at module level that does each save or model call, waited
     # for: its idle worker was a thread left running (child.LEFT_RUNNING), every check of the scenario lost; a pool
     # worker still at its task (a resend 20 s later) is one
