@@ -20,6 +20,9 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
+    # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
+    "wrong_save_adds_saved_at": {"test_save_load": 3},
     # probe 15b (5/5 before): an atexit function saves each path's latest state again, so a script's exit or the
     # kernel's end after a model call raised leaves turns counted for it, as wrong_agent_finally_save does at once;
     # the grader ran the same run again in the same process first, which overwrote it
@@ -625,6 +628,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_save_adds_saved_at": "写进文件的内容和传给它的 state 不一样（savedAt）",
     # save point A after the tool ran: the incident's second email comes from the model, not from reconcile
     "wrong_agent_save_a_after_tool": "崩溃那一刻检查点里还没有记下这次 send_email",
     # probe 14b: a resume that rewords the first user message reconciles all the same (the feedback said it did not)
