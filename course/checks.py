@@ -358,12 +358,41 @@ class _DiskEvents:
     def __init__(self):
         self.events, self.sizes, self.sources, self.folders = [], [], [], []
         self.synced_writes = set()  # identities of the files opened with O_SYNC / O_DSYNC
+        self._pid, self._relay = os.getpid(), None  # a pipe from the processes the watched code forks
+
+    def _add(self, kind: str, value) -> None:
+        """Record `value` in self.<kind>. In a process the watched code forked (a save made in a child) the records
+        go to this process too, through the relay: the checks read this one's."""
+        (self.synced_writes.add if kind == "synced_writes" else getattr(self, kind).append)(value)
+        if self._relay is not None and os.getpid() != self._pid:
+            try:
+                os.write(self._relay[1], (json.dumps([kind, value]) + "\n").encode())
+            except OSError:  # a full pipe: the check sees less, as without the relay
+                pass
+
+    def _relayed(self) -> None:
+        """Take in what forked processes recorded, in the order they did, and close the relay."""
+        read, write = self._relay
+        self._relay = None
+        os.close(write)
+        os.set_blocking(read, False)
+        received = b""
+        try:
+            while chunk := os.read(read, 65536):
+                received += chunk
+        except BlockingIOError:  # a child still running holds the pipe open: what it wrote so far
+            pass
+        finally:
+            os.close(read)
+        for line in received.decode().splitlines():
+            kind, value = json.loads(line)
+            self._add(kind, _as_tuples(value))
 
     def _open(self, real):
         def open_(path, flags, *args, **kwargs):
             fd = real(path, flags, *args, **kwargs)
             if flags & self.SYNCED_WRITES:
-                self.synced_writes.add(_identity(os.fstat(fd)))
+                self._add("synced_writes", _identity(os.fstat(fd)))
             return fd
         return open_
 
@@ -371,15 +400,15 @@ class _DiskEvents:
         def pwritev(fd, buffers, offset, flags=0):
             written = real(fd, buffers, offset, flags)
             if flags & self.SYNCED_WRITE:
-                self.events.append(("fsync", "file"))
-                self.sizes.append(os.fstat(fd).st_size)
+                self._add("events", ("fsync", "file"))
+                self._add("sizes", os.fstat(fd).st_size)
             return written
         return pwritev
 
     def _unlink(self, real):
         def unlink(path, *args, **kwargs):
             if isinstance(path, (str, bytes, os.PathLike)):
-                self.events.append(("unlink", _name(path)))
+                self._add("events", ("unlink", _name(path)))
             return real(path, *args, **kwargs)
         return unlink
 
@@ -388,11 +417,11 @@ class _DiskEvents:
             target = fd if isinstance(fd, int) else fd.fileno()
             status = os.fstat(target)
             kind = "folder" if stat.S_ISDIR(status.st_mode) else "file"
-            self.events.append(("fsync", kind))
+            self._add("events", ("fsync", kind))
             if kind == "file":
-                self.sizes.append(status.st_size)
+                self._add("sizes", status.st_size)
             else:
-                self.folders.append((len(self.events) - 1, _identity(status)))
+                self._add("folders", (len(self.events) - 1, _identity(status)))
             return real(fd)
         return fsync
 
@@ -403,11 +432,11 @@ class _DiskEvents:
                 for place in (folder, *folder.rglob("*")):
                     status = place.lstat()
                     if stat.S_ISDIR(status.st_mode):
-                        self.events.append(("fsync", "folder"))
-                        self.folders.append((len(self.events) - 1, _identity(status)))
+                        self._add("events", ("fsync", "folder"))
+                        self._add("folders", (len(self.events) - 1, _identity(status)))
                     elif stat.S_ISREG(status.st_mode):
-                        self.events.append(("fsync", "file"))
-                        self.sizes.append(status.st_size)
+                        self._add("events", ("fsync", "file"))
+                        self._add("sizes", status.st_size)
         return sync
 
     def _rename(self, real):
@@ -421,10 +450,10 @@ class _DiskEvents:
             except (OSError, TypeError):  # the rename itself fails, and says why
                 return real(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
             if _identity(moved) in self.synced_writes:
-                self.events.append(("fsync", "file"))
-                self.sizes.append(moved.st_size)
-            self.events.append(("rename", name))
-            self.sources.append((folder, shown))
+                self._add("events", ("fsync", "file"))
+                self._add("sizes", moved.st_size)
+            self._add("events", ("rename", name))
+            self._add("sources", (folder, shown))
             return real(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
         return rename
 
@@ -445,9 +474,12 @@ class _DiskEvents:
         for name, stand_in in wrapped.items():
             setattr(os, name, stand_in)
         _swap_held(function, {id(real[name]): stand_in for name, stand_in in wrapped.items()})
+        self._relay = os.pipe() if hasattr(os, "fork") else None
         try:
             yield self
         finally:
+            if self._relay is not None:
+                self._relayed()
             for name, original in real.items():
                 setattr(os, name, original)
             # the same places again: also a module first imported during the watch, which took stand-ins from os
@@ -463,6 +495,11 @@ class _DiskEvents:
 
     def index(self, event) -> int | None:
         return self.events.index(event) if event in self.events else None
+
+
+def _as_tuples(value):
+    """JSON's lists back as the tuples they were written as."""
+    return tuple(_as_tuples(item) for item in value) if isinstance(value, list) else value
 
 
 def _identity(status: os.stat_result) -> tuple:
@@ -566,6 +603,11 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
     expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")
+    try:  # the file itself, as another program reads it: load_checkpoint may drop what the save added
+        added = extra_fields_said(json.loads(target.read_text(encoding="utf-8")), "save_checkpoint 写进文件的状态")
+    except ValueError:  # not JSON in UTF-8: load_checkpoint, which read it back, is the student's own
+        added = None
+    expect(added is None, f"{added}。")
     extra = sorted(p for p in folder.iterdir() if p.name != "checkpoint.json")
     expect(not extra, f"保存完成后文件夹里多出了文件：{[p.name for p in extra]}。临时文件最后要改名成目标文件"
                       + ("；空的锁文件、标记文件也不要留下，文件夹里只该有检查点。要防两个进程同时保存，可以直接对 path 所在的"
@@ -753,8 +795,10 @@ class _Recorder:
             sent = copy.deepcopy(kwargs.get("messages"))
             self.unlike_params.update(key for key, value in request_params().items() if kwargs.get(key) != value)
             response = real_create(*args, **kwargs)
-            self.log.append(("model", sent, response.usage.input_tokens + response.usage.output_tokens,
-                             response.model_dump(mode="json")))
+            # through client.messages.with_raw_response the call gives the HTTP response; its parse() the message
+            message = response if hasattr(response, "usage") else response.parse()
+            self.log.append(("model", sent, message.usage.input_tokens + message.usage.output_tokens,
+                             message.model_dump(mode="json")))
             return response
 
         def copied(*args, **kwargs):
