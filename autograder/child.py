@@ -917,8 +917,33 @@ def _standin(name, post, namespace):
     standin = {"save_checkpoint": save_checkpoint, "load_checkpoint": load_checkpoint, "reconcile": reconcile}[name]
     own = namespace.get(name)
     if _type(own) is types.FunctionType:  # what the student's run_agent calls looks like the student's own
-        return looking_like(own, lambda args, kwargs: standin(*args, **kwargs))
+        return looking_like(own, _bound_as_own(own, standin, STANDIN_ARITY[name]))
     return standin
+
+
+STANDIN_ARITY = {"save_checkpoint": 2, "load_checkpoint": 1, "reconcile": 1}  # (state, path), (path), (cp)
+
+
+def _bound_as_own(own, standin, arity: int):
+    """A forward for looking_like: the call bound as the student's own function binds it, the stand-in given only what
+    the course's signature has. The student's own may take more (save_checkpoint(state, path, indent=None)) or name
+    them otherwise (cp for state): run_agent calls it so in the notebook, and it runs there."""
+    try:
+        signature = inspect.signature(own)
+    except (TypeError, ValueError):
+        signature = None
+    names = [p.name for p in (signature.parameters.values() if signature is not None else ())
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:arity]
+
+    def forward(args, kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs).arguments
+        except (TypeError, AttributeError):  # the student's own would raise too; or no signature: as it came
+            return standin(*args, **kwargs)
+        if _len(names) < arity or names[0] not in bound:
+            return standin(*args, **kwargs)
+        return standin(*[bound[n] for n in names if n in bound])
+    return forward
 
 
 # --- the zygote -----------------------------------------------------------------------

@@ -394,6 +394,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a): the stand-in save_checkpoint took (state, path) only, so run_agent's call with an argument
+    # the student's own lesson-3 function takes raised TypeError (test_run_agent 0/2 before)
+    "full_agent_save_extra_kwarg": {},  # lesson 3's save_checkpoint takes indent=2 more; run_agent passes indent=None
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
