@@ -100,7 +100,7 @@ from pathlib import Path
 # SDK's first request, _strptime on the first strptime): loaded once here, so step processes start fast.
 import argparse, collections, contextlib, copy, csv, dataclasses, datetime, decimal, difflib  # noqa: E401,F401
 import encodings.idna, encodings.utf_8_sig, fnmatch, fractions, functools, glob, gzip, hashlib  # noqa: E401,F401
-import heapq, html, itertools, math, mmap, pickle, pprint, queue, random, re, secrets, shlex  # noqa: E401,F401
+import heapq, html, itertools, logging, math, mmap, pickle, pprint, queue, random, re, secrets, shlex  # noqa: E401,F401
 import shutil, smtplib, sqlite3, statistics, string, _strptime, tempfile, textwrap, timeit  # noqa: E401,F401
 import threading, typing, unicodedata, uuid, zipfile, zoneinfo  # noqa: E401,F401
 import concurrent.futures.thread as _pool_thread
@@ -131,6 +131,10 @@ LEFT_RUNNING = 71
 # ...of the student's process when no thread ran but something was still to run later: a callback, timer, task or
 # reader on the kernel's event loop, or an alarm (signal.alarm, setitimer's ITIMER_REAL)
 LEFT_SCHEDULED = 72
+# ...when what ran as the kernel shut down (`_as_a_kernel_ends`: atexit's functions, threading's, logging.shutdown's
+# closing of a handler, finalizers, __del__) called a tool: in a notebook it runs whenever the kernel ends, so the
+# grader cannot tell which call of the step it belongs to
+LEFT_TOOL_AT_END = 73
 # ...when nothing ran or was to run but code was left armed in the interpreter (autograder.armed): this plus its mask,
 # of len(ARMED) bits (an exit code is below 256)
 LEFT_ARMED = 80
@@ -176,6 +180,7 @@ _environ = os.environ  # the process's own mapping, even if a cell rebinds os.en
 # /proc/self/environ (putenv after start does not change it): the step's process gets them from its first step on.
 MAIL_ENV = (course.tools.SMTP_PORT_ENV, course.tools.MAILDIR_ENV)
 _step_now = [{}]  # the step running now (its options, for the grader's stand-ins)
+_kernel_ending, _tools_at_end = [False], [0]  # set as the steps' kernel ends; tools called since
 _threads_running = _thread._count  # threads other than the main one, whoever started them
 _current_frames = sys._current_frames
 # Where a thread pool's worker (concurrent.futures, asyncio's default executor) waits for work: its code and line
@@ -200,6 +205,10 @@ def _threads_busy(count=_threads_running, frames=_current_frames):
 # of what its namespace held; os._exit, which ends a step, does not
 _run_exit_functions, _clear_exit_functions = atexit._run_exitfuncs, atexit._clear
 _finalizers, _run_finalizers = weakref.finalize._registry, weakref.finalize._exitfunc
+# ... and what threading runs before it joins the threads (threading._register_atexit), and logging.shutdown, which
+# logging's import registered with atexit (in the zygote here): it flushes and closes every handler still there
+_threading_exit_functions = threading._threading_atexits
+_handlers_made, _shutdown_logging = logging._handlerList, logging.shutdown
 _fork, _collect = os.fork, gc.collect
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
@@ -569,6 +578,7 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     _clear_exit_functions()  # only the student's own: the driver's imports registered theirs in the zygote
     for finalizer in list(_finalizers):  # the same for weakref.finalize's
         finalizer.atexit = False
+    del _threading_exit_functions[:], _handlers_made[:]  # ... for threading's, and for the handlers made so far
     given = []  # for each step so far, the transports of the clients the grader passed in to it
     _reach_the_grader(job, post, plain, given)
     loop = kernel_loop()
@@ -592,24 +602,36 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     left_armed = armed()  # before atexit's functions: in a notebook it goes off in the next cell
     if left_armed:
         exit_now(LEFT_ARMED + left_armed)
+    _kernel_ending[0] = True
     _as_a_kernel_ends(namespace)
     while threads_running() and monotonic() < until:
         sleep(0.01)
-    exit_now(LEFT_RUNNING if threads_running() else 0)
+    exit_now(LEFT_RUNNING if threads_running() else LEFT_TOOL_AT_END if _tools_at_end[0] else 0)
 
 
 def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functions=_run_exit_functions,
-                      run_finalizers=_run_finalizers, collect=_collect):
+                      run_finalizers=_run_finalizers, collect=_collect, threading_exits=_threading_exit_functions,
+                      shutdown_logging=_shutdown_logging, handlers=_handlers_made):
     """What a kernel does in later cells and when it shuts down, which runs what the student's code left for then:
     it forks (a shell command, `!ls`), which runs os.register_at_fork's functions (no one can list them); at its end
-    it runs atexit's functions, then weakref.finalize's (in atexit too), then drops the namespace and collects it,
+    it runs threading's exit functions (before it joins the threads), atexit's, logging.shutdown (it flushes and
+    closes each handler), then weakref.finalize's (in atexit too), then drops the namespace and collects it,
     which runs the __del__ of what it held."""
     try:
         if fork() == 0:
             exit_now(0)
     except OSError:  # out of processes: the student's code used them up
         pass
+    for function in reversed(list(threading_exits)):
+        try:
+            function()
+        except _BaseException:
+            pass
     run_exit_functions()
+    try:
+        shutdown_logging(list(handlers))
+    except _BaseException:
+        pass
     run_finalizers()
     namespace.clear()
     collect()
@@ -624,6 +646,8 @@ def _reach_the_grader(job: Job, post, plain, given: list):
 
     def tool(name, leaf):
         def forward(args, kwargs):
+            if _kernel_ending[0]:
+                _tools_at_end[0] += 1
             arguments = _arguments(leaf, args, kwargs) if leaf is not None else dict(kwargs)
             key = arguments.pop("idempotency_key", None)
             try:
@@ -1028,7 +1052,8 @@ def _left_running(student: int, first: int | None) -> list:
     killed by the grader). pid 1 ending any other way than exit code 0 after the student's process (a signal its
     processes sent it, say) also took with it whatever they were doing."""
     code = os.WEXITSTATUS(student) if os.WIFEXITED(student) else None
-    left = [Left.THREADS] if code == LEFT_RUNNING else [Left.SCHEDULED] if code == LEFT_SCHEDULED else []
+    left = ([Left.THREADS] if code == LEFT_RUNNING else [Left.SCHEDULED] if code == LEFT_SCHEDULED
+            else [Left.TOOL_AT_END] if code == LEFT_TOOL_AT_END else [])
     if code is not None and LEFT_ARMED < code < LEFT_ARMED + (1 << len(ARMED)):
         left = armed_kinds(code - LEFT_ARMED)
     if first is not None and not (os.WIFEXITED(first) and os.WEXITSTATUS(first) == 0):

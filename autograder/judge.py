@@ -61,6 +61,9 @@ LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} 
 LEFT_ARMED_FEEDBACK = ("{function} 返回之后，你的代码在解释器里留下了{what}：在 notebook 里，之后运行别的单元格时它还会被触发、接着做事"
                        "（比如再发一封信），评分器看不到这些，用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，"
                        "不要留给钩子、回调或垃圾对象的 __del__ 以后再做。")
+TOOL_AT_END_FEEDBACK = ("{function} 返回之后，你的代码留到 kernel 关闭时才运行的函数（atexit 或 threading 登记的退出函数、logging "
+                       "关闭 handler 时调用的方法、weakref.finalize、对象的 __del__……）调用了工具：在 notebook 里它在 kernel 关闭时"
+                       "才运行（比如再发一封信），和哪一次调用都对不上，用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完。")
 
 
 class GradingRun:
@@ -179,6 +182,8 @@ def left_running_feedback(outcome: Outcome) -> str:
     running = [LEFT_WORDS[kind] for kind in first["left"] if kind in LEFT_WORDS]
     armed = [ARMED_WORDS[kind] for kind in first["left"] if kind in ARMED_WORDS]
     parts = []
+    if Left.TOOL_AT_END in first["left"]:
+        parts.append(TOOL_AT_END_FEEDBACK.format(function=function))
     if running:
         parts.append(LEFT_RUNNING_FEEDBACK.format(function=function, seconds=LINGER, what="和".join(running)))
     if armed:

@@ -92,6 +92,7 @@ class Left(_Name):
     CPU_TIMER = "cpu_timer"  # setitimer's ITIMER_PROF or ITIMER_VIRTUAL: goes off as the kernel uses CPU time
     INTERPRETER_HOOK = "interpreter_hook"  # an import finder or path hook, sys's or threading's hooks, __import__...
     SHELL_HOOK = "shell_hook"  # IPython's: a custom exception handler, transformers, formatters, event callbacks...
+    TOOL_AT_END = "tool_at_end"  # a tool called by what ran as the kernel shut down (atexit, finalizers, logging...)
 
 
 class PhaseKind(_Name):

@@ -301,14 +301,20 @@ def descriptors_left_open(outcome, first: int) -> list:
     """(the step it was opened in, the open record) for each descriptor that the process running step `first` and
     the steps batched with it opened after `first` began, to read, write or fsync a folder, and never closed. A number
     opened again was closed in between (by close, or dup2, which strace does not stop at): each save that leaks one
-    leaves one more."""
+    leaves one more. One closed only once the steps are done (when the kernel shuts down: logging.shutdown closing a
+    handler's file, the namespace's garbage collected) stayed open for as long as the kernel ran."""
     began = outcome.started_at[first] if first < len(outcome.started_at) else None
     batch = outcome.scenario.steps[first].get("batch")
     starts = [(at, index) for index, at in enumerate(outcome.started_at) if at is not None and index >= first
               and outcome.scenario.steps[index].get("batch") == batch]
+    returns = [at for index, at in enumerate(outcome.returned_at) if index >= first
+               and outcome.scenario.steps[index].get("batch") == batch]
+    done = max(returns) if returns and None not in returns else None
     opened = {}
     for event in outcome.fs_events:
         if event["step"] != first or (began is not None and event["at"] <= began):
+            continue
+        if done is not None and event["at"] > done:
             continue
         if event["op"] == "open":
             opened[event.get("fd")] = (max((index for at, index in starts if at < event["at"]), default=first), event)

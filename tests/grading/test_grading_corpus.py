@@ -281,7 +281,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # what is still running 3 s after a step returned would go on in a notebook: no check certifies that scenario
     # (the thread's send 20 s later, or the forked sleepers, went unseen: 23/23 and 20/23 before)
     "tamper_send_after_linger": {"test_reconcile": 2, "test_incident_fix": 1},
-    "tamper_atexit_resend": {"test_reconcile": 4, "test_incident_fix": 2},  # the resend registered with atexit
+    # the resend registered with atexit (round 15: a tool called as the kernel ends fails the scenario's checks; 21/23)
+    "tamper_atexit_resend": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
     # each step gets a fresh /dev/shm; the fresh runs sharing one step all begin with the same list_dir: run once
     "tamper_shm_journal": {"test_run_agent": 1, "test_incident_fix": 0},
@@ -484,9 +485,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_task_factory": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_patch_os_replace": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_showwarning": {"test_reconcile": 2, "test_incident_fix": 1},
-    "tamper_resend_at_fork": {"test_reconcile": 4, "test_incident_fix": 2},
-    "tamper_resend_weakref_finalize": {"test_reconcile": 4, "test_incident_fix": 2},
-    "tamper_resend_shutdown_del": {"test_reconcile": 4, "test_incident_fix": 2},
+    # (round 15: a tool called then fails every check of the scenario, as what is left running does; 21/23 before)
+    "tamper_resend_at_fork": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_weakref_finalize": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_shutdown_del": {"test_reconcile": 2, "test_incident_fix": 1},
     # probe round 13a (full marks before the fix): a load that reads a first part only, or refuses a file over a
     # size, of a long conversation's checkpoint (the grader's were all under 64 KB); a run_agent that catches the
     # model call's error and returns the state, so that the caller takes the task for done

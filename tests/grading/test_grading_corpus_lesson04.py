@@ -394,6 +394,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a), 25/25 before: resends left to what a kernel runs as it shuts down that the step's end did not
+    # run (threading._register_atexit, a logging handler's close() at logging.shutdown); a tool called then fails every
+    # check of the scenario, as what is left running does
+    "tamper_resend_threading_atexit": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_resend_logging_close": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     # probe round 15 (15a): the stand-in save_checkpoint took (state, path) only, so run_agent's call with an argument
     # the student's own lesson-3 function takes raised TypeError (test_run_agent 0/2 before)
     "full_agent_save_extra_kwarg": {},  # lesson 3's save_checkpoint takes indent=2 more; run_agent passes indent=None
@@ -435,6 +440,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_stdout_write": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_loop_run_once": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_code_swap": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -449,6 +456,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_gc_callback": "在解释器里留下了垃圾回收回调",
     "tamper_resend_setprofile": "在解释器里留下了性能分析或跟踪函数",
     "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
+    "tamper_resend_threading_atexit": "留到 kernel 关闭时才运行的函数",
+    "tamper_resend_logging_close": "留到 kernel 关闭时才运行的函数",
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
     "wrong_effects_append_idempotent": "append_line 被你归为 'idempotent'",
     "wrong_append_no_fsync": "os.fsync",
