@@ -394,6 +394,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a): first attempts, right and wrong
+    "full_append_writer_class_cell": {},  # a context-manager class of an added cell writes each line; a records view
+    "full_tools_all_keywords": {},  # every call with keyword arguments, by the signatures the course and notebook give
+    "full_reconcile_batch_lookup": {},  # asks about every call with only an intent at once, decides the pending one
+    "wrong_key_process_counter": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_key_sha256_of_call": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_recovery_action": 3,
+                                 "test_reconcile": 3, "test_incident_fix": 1},
+    "wrong_execute_outcome_in_thread": {"test_execute_with_ledger": 2, "test_run_agent": 1, "test_reconcile": 4},
     # probe round 15 (15a), 25/25 before: resends left to what a kernel runs as it shuts down that the step's end did not
     # run (threading._register_atexit, a logging handler's close() at logging.shutdown); a tool called then fails every
     # check of the scenario, as what is left running does
