@@ -394,6 +394,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a): a thread's resend 0.3 s after reconcile returned was charged to the next case of the batch
+    # (test_reconcile 3 or 4 by seed, 1-2 above the twin); the next step now waits for what the last one left
+    "tamper_resend_thread_soon": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     # probe round 15 (15a): first attempts, right and wrong
     "full_append_writer_class_cell": {},  # a context-manager class of an added cell writes each line; a records view
     "full_tools_all_keywords": {},  # every call with keyword arguments, by the signatures the course and notebook give
@@ -448,6 +451,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_stdout_write": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_loop_run_once": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_code_swap": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_thread_soon": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
 }
