@@ -394,6 +394,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a): more first attempts, judged right
+    "full_reconcile_is_error_json": {},  # the unknown outcome's content as a JSON object with a message
+    "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 3, "test_incident_fix": 2},
     # probe round 15 (15a): a thread's resend 0.3 s after reconcile returned was charged to the next case of the batch
     # (test_reconcile 3 or 4 by seed, 1-2 above the twin); the next step now waits for what the last one left
     "tamper_resend_thread_soon": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
