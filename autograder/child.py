@@ -209,6 +209,9 @@ _finalizers, _run_finalizers = weakref.finalize._registry, weakref.finalize._exi
 # logging's import registered with atexit (in the zygote here): it flushes and closes every handler still there
 _threading_exit_functions = threading._threading_atexits
 _handlers_made, _shutdown_logging = logging._handlerList, logging.shutdown
+# ... and it takes the modules out of sys.modules, tearing down those the student's code added (the last imported
+# first): what only such a module held is finalized then
+_modules, _zygote_modules, _ModuleType = sys.modules, [frozenset()], types.ModuleType
 _fork, _collect = os.fork, gc.collect
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
@@ -579,6 +582,7 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     for finalizer in list(_finalizers):  # the same for weakref.finalize's
         finalizer.atexit = False
     del _threading_exit_functions[:], _handlers_made[:]  # ... for threading's, and for the handlers made so far
+    _zygote_modules[0] = frozenset(_modules)
     given = []  # for each step so far, the transports of the clients the grader passed in to it
     _reach_the_grader(job, post, plain, given)
     loop = kernel_loop()
@@ -611,12 +615,15 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
 
 def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functions=_run_exit_functions,
                       run_finalizers=_run_finalizers, collect=_collect, threading_exits=_threading_exit_functions,
-                      shutdown_logging=_shutdown_logging, handlers=_handlers_made):
+                      shutdown_logging=_shutdown_logging, handlers=_handlers_made, modules=_modules,
+                      zygote_modules=_zygote_modules):
     """What a kernel does in later cells and when it shuts down, which runs what the student's code left for then:
     it forks (a shell command, `!ls`), which runs os.register_at_fork's functions (no one can list them); at its end
     it runs threading's exit functions (before it joins the threads), atexit's, logging.shutdown (it flushes and
-    closes each handler), then weakref.finalize's (in atexit too), then drops the namespace and collects it,
-    which runs the __del__ of what it held."""
+    closes each handler), then weakref.finalize's (in atexit too), then takes the modules the student's code added out
+    of sys.modules and collects them (the interpreter tears the modules down, the last imported first, the cells'
+    __main__ among the first imported: what such a module held is finalized while the namespace is still there),
+    then drops the namespace and collects it, which runs the __del__ of what it held."""
     try:
         if fork() == 0:
             exit_now(0)
@@ -633,6 +640,16 @@ def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functio
     except _BaseException:
         pass
     run_finalizers()
+    added = [name for name in list(modules) if name not in zygote_modules[0]]
+    for name in reversed(added):
+        try:
+            module = modules.pop(name, None)
+            if _issubclass(_type(module), _ModuleType):
+                module.__dict__.clear()
+        except _BaseException:
+            pass
+        module = None
+    collect()
     namespace.clear()
     collect()
 

@@ -255,6 +255,7 @@ END = """
 import os, sys
 from autograder import child
 child._clear_exit_functions()  # as each step does: what the imports registered is the zygote's
+child._zygote_modules[0] = frozenset(sys.modules)  # ... and the modules are the zygote's
 class Held:
     def __del__(self):
         os.write(1, b"del ")
@@ -269,6 +270,13 @@ os.register_at_fork(before=lambda: os.write(1, b"fork "))
 child.weakref.finalize(anchor, os.write, 1, b"finalize ")
 child.threading._register_atexit(os.write, 1, b"threading ")
 child.logging.getLogger("kept").addHandler(Closing())
+class Kept:
+    def __del__(self):
+        os.write(1, b"module ")
+holder = child.types.ModuleType("kept_by_a_module")
+holder.kept = Kept()
+sys.modules["kept_by_a_module"] = holder
+del holder
 child._as_a_kernel_ends(namespace)
 os._exit(0)  # as a step ends: the interpreter's own exit would run threading's and logging's again
 """
@@ -278,7 +286,7 @@ def test_the_step_ends_as_a_kernel_does():
     """What a kernel runs later only when it forks (a shell command) or shuts down, which no one can list (the
     functions os.register_at_fork holds) or which the grader's os._exit skips (weakref.finalize's, the __del__ of
     what the namespace holds; threading's exit functions, logging.shutdown's closing of each handler, which logging's
-    import registered with atexit in the zygote), runs at the step's end (child._as_a_kernel_ends), where what it does
-    is judged."""
+    import registered with atexit in the zygote; what only a module the student's code put in sys.modules holds), runs
+    at the step's end (child._as_a_kernel_ends), where what it does is judged."""
     ran = subprocess.run([sys.executable, "-c", END], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert ran.stdout.split() == ["fork", "threading", "finalize", "logging", "del"], ran.stderr
+    assert ran.stdout.split() == ["fork", "threading", "finalize", "logging", "module", "del"], ran.stderr

@@ -394,6 +394,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
     "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    # probe round 15 (15a), 25/25 before: a resend in the __del__ of an object only a module put in sys.modules holds;
+    # the step's end now tears down the modules the student's code added, as the interpreter does
+    "tamper_resend_sys_modules_del": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     # probe round 15 (15a): more first attempts, judged right
     "full_reconcile_is_error_json": {},  # the unknown outcome's content as a JSON object with a message
     "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 3, "test_incident_fix": 2},
@@ -454,6 +457,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_stdout_write": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_loop_run_once": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_code_swap": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_sys_modules_del": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_thread_soon": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
@@ -471,6 +475,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_gc_callback": "在解释器里留下了垃圾回收回调",
     "tamper_resend_setprofile": "在解释器里留下了性能分析或跟踪函数",
     "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
+    "tamper_resend_sys_modules_del": "留到 kernel 关闭时才运行的函数",
     "tamper_resend_threading_atexit": "留到 kernel 关闭时才运行的函数",
     "tamper_resend_logging_close": "留到 kernel 关闭时才运行的函数",
     "wrong_effects_add_label": "add_label 被你归为 'non_idempotent'",
