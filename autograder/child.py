@@ -814,7 +814,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
 SETTLE_STEPS = 3  # a batch waits for its steps' leftovers at most this many times linger in all
 
 
-def _settle(loop, linger: float, left: list, threads_running=_threads_running, monotonic=_monotonic,
+def _settle(loop, linger: float, left: list, threads_running=_threads_busy, monotonic=_monotonic,
             getitimer=_getitimer, sleep=_sleep):
     """Before the next step of a batch: what the last one left to go on (a thread, a callback on the loop, an alarm)
     runs to its end first, for at most `linger` seconds and what is `left` of the batch's time for this, so that what
