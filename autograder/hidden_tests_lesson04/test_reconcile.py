@@ -259,7 +259,8 @@ def test_unknown_only_when_unanswerable(grading):
         # a retry with the same key at a service that recognises keys (the mail server) can deliver nothing new
         ran = [c["name"] for c in result.calls if not (c["name"] == "send_email" == result.tool
                                                        and c.get("key") == result.pending["id"])]
-        expect(not ran, f"服务器答不上来，不能执行 {short(ran)}：它可能已经生效了，而这个服务认不出重试{where}")
+        expect(not ran, f"服务器答不上来时不执行工具，你执行了 {short(ran)}：悬空的 {result.tool} 可能已经生效了，再执行"
+                        f"可能重复一次，别的工具（比如已发送列表）的回答也说明不了它有没有生效{where}")
         expect(not emails_in_step(outcome, index), f"服务器答不上来，却发出了邮件{where}")
         expect(error_flag_right(block.get("is_error", MISSING), UNKNOWN),
                f"服务器答不上来，结果真的未知：tool_result 要带 is_error: True（布尔值），你的是 {short(block.get('is_error'))}{where}")
