@@ -582,10 +582,11 @@ def test_a_tool_result_sent_for_a_call_never_run_is_found():
     assert _served_without_running(unanswered, ("tool", "list_dir", {"path": "."})) is None
 
 
-def save_process(events: list, started_at: list, steps: list):
+def save_process(events: list, started_at: list, steps: list, returned_at: list | None = None):
     """The outcome of a process of saves and loads (save_reload's batch), as check_no_leaks reads it."""
     scenario = SimpleNamespace(steps=[{**step, "batch": "saves"} for step in steps])
-    return SimpleNamespace(fs_events=events, started_at=started_at, scenario=scenario, workdir="/w")
+    return SimpleNamespace(fs_events=events, started_at=started_at, returned_at=returned_at or [None] * len(steps),
+                           scenario=scenario, workdir="/w")
 
 
 def descriptor_event(at, op, fd, flags=None, path="/w/runs/a.json.tmp"):
@@ -595,14 +596,15 @@ def descriptor_event(at, op, fd, flags=None, path="/w/runs/a.json.tmp"):
 def test_descriptors_left_open_are_every_kind_with_the_step_that_opened_them():
     """Opened after the step began and never closed, to write, to read or to fsync a folder, each with the step of
     the batch it was opened in: a log the cell opened before the step, and a descriptor closed (its number then taken
-    again), are not among them."""
+    again), are not among them. One closed only after the batch's steps returned (logging.shutdown closing a
+    handler's file as the kernel ends) stayed open while the kernel ran: it is among them."""
     event = descriptor_event
     events = [event(1, "open", 3, "O_WRONLY|O_CREAT|O_APPEND", "/w/agent.log"),  # the cell's log, before the step
               event(5, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(6, "close", 4),
               event(7, "open", 4, "O_RDWR|O_CREAT|O_EXCL"), event(8, "open", 5, "O_RDONLY|O_DIRECTORY", "/w/runs"),
               event(9, "close", 5), event(12, "open", 5, "O_RDONLY", "/w/runs/a.json"),
-              event(13, "open", 6, "O_RDONLY|O_CLOEXEC", "/w/runs")]
-    outcome = save_process(events, [2, 10], [{"name": "save_checkpoint"}, {"name": "load_checkpoint"}])
+              event(13, "open", 6, "O_RDONLY|O_CLOEXEC", "/w/runs"), event(15, "close", 4)]
+    outcome = save_process(events, [2, 10], [{"name": "save_checkpoint"}, {"name": "load_checkpoint"}], [9, 14])
     assert [(step, e["at"]) for step, e in descriptors_left_open(outcome, 0)] == [(0, 7), (1, 12), (1, 13)]
 
 
