@@ -797,10 +797,7 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
 
     _environ.update({name: job["env"][name] for name in MAIL_ENV if name in job["env"]})  # `with MailServer():`
     running = job["history"][-1] if job["history"] else ""  # the notebook's cell the steps stand for (its checks)
-    settle_left = [SETTLE_STEPS * job["linger"]]  # the batch's time to let a step's leftovers end before the next one
-    for number, (index, step) in enumerate(job["steps"]):  # usually one; calls that only decide may share a process
-        if number:
-            _settle(loop, job["linger"], settle_left)
+    for index, step in job["steps"]:  # usually one; a few calls that only decide may share a process
         _step_now[0] = step
         event(kind=EventKind.STEP, index=index, status=EventStatus.START, cells=cells)
         cells = []
@@ -809,26 +806,6 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
                                lambda: _perform(step, namespace, workdir, given_client, case_lookup, plain, describe))
         event(kind=EventKind.STEP, index=index, status=EventStatus.DONE, result=result, wait=False)
     return namespace
-
-
-SETTLE_STEPS = 3  # a batch waits for its steps' leftovers at most this many times linger in all
-
-
-def _settle(loop, linger: float, left: list, threads_running=_threads_busy, monotonic=_monotonic,
-            getitimer=_getitimer, sleep=_sleep):
-    """Before the next step of a batch: what the last one left to go on (a thread, a callback on the loop, an alarm)
-    runs to its end first, for at most `linger` seconds and what is `left` of the batch's time for this, so that what
-    it does (another send) is the step's that started it: the grader charges a tool's call to the step running when it
-    comes (a thread's resend 0.3 s after reconcile returned fell on the next case, one point above the twin that sends
-    at once). What is still there then goes on alongside the next steps, and is judged at the end as before."""
-    began = monotonic()
-    until = began + min(linger, left[0])
-    while (threads_running() or holds_work(loop) or getitimer(signal.ITIMER_REAL)[0] > 0) and monotonic() < until:
-        try:
-            run_loop_for(loop, 0.01)
-        except _BaseException:  # a thread closed the loop
-            sleep(0.01)
-    left[0] -= monotonic() - began
 
 
 def _exec_cell(source: str, filename: str, compiled, namespace: dict, future: list):

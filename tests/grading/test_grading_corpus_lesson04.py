@@ -400,9 +400,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe round 15 (15a): more first attempts, judged right
     "full_reconcile_is_error_json": {},  # the unknown outcome's content as a JSON object with a message
     "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 3, "test_incident_fix": 2},
-    # probe round 15 (15a): a thread's resend 0.3 s after reconcile returned was charged to the next case of the batch
-    # (test_reconcile 3 or 4 by seed, 1-2 above the twin); the next step now waits for what the last one left
-    "tamper_resend_thread_soon": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 1},
     # probe round 15 (15a): first attempts, right and wrong
     "full_append_writer_class_cell": {},  # a context-manager class of an added cell writes each line; a records view
     "full_tools_all_keywords": {},  # every call with keyword arguments, by the signatures the course and notebook give
@@ -458,7 +455,6 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_loop_run_once": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_code_swap": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_sys_modules_del": "wrong_reconcile_unkeyed_resend",
-    "tamper_resend_thread_soon": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
 }
