@@ -68,7 +68,7 @@ lock: setup
 
 # Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`; CLASS_SUITES, `make test-class`),
 # lesson 4's grading corpus (`make test-lesson04`), the visible checks run on both corpora (`make test-visible`) and
-# the Python matrix (`make test-pythons`), which .ci/run runs after this: about 14 minutes here.
+# the Python matrix (`make test-pythons`), which .ci/run runs after this: about 15 minutes on 2 cores.
 E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py \
 	tests/test_hostile_class.py tests/test_sandbox_isolation.py
 CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py tests/test_handin.py \
