@@ -185,7 +185,19 @@ _threads_running = _thread._count  # threads other than the main one, whoever st
 _current_frames = sys._current_frames
 # Where a thread pool's worker (concurrent.futures, asyncio's default executor) waits for work: its code and line
 _POOL_WORKER = _pool_thread._worker.__code__
-_POOL_WAIT_LINE = next(i.positions.lineno for i in dis.get_instructions(_POOL_WORKER) if i.argval == "get")
+
+
+def _line_of_call(code, name: str) -> int | None:
+    """The line of `code` where it first calls `name` (dis's line starts: Instruction.positions is 3.11's)."""
+    starts, line = dict(dis.findlinestarts(code)), None
+    for instruction in dis.get_instructions(code):
+        line = starts.get(instruction.offset) or line
+        if instruction.argval == name:
+            return line
+    return None
+
+
+_POOL_WAIT_LINE = _line_of_call(_POOL_WORKER, "get")
 _SimpleQueue = queue.SimpleQueue
 
 
