@@ -983,15 +983,15 @@ def _bound_as_own(own, standin, arity: int):
     them otherwise (cp for state): run_agent calls it so in the notebook, and it runs there."""
     try:
         signature = inspect.signature(own)
-    except (TypeError, ValueError):
-        signature = None
-    names = [p.name for p in (signature.parameters.values() if signature is not None else ())
+    except (TypeError, ValueError):  # no signature to bind by: the call as it came
+        return lambda args, kwargs: standin(*args, **kwargs)
+    names = [p.name for p in signature.parameters.values()
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:arity]
 
     def forward(args, kwargs):
         try:
             bound = signature.bind(*args, **kwargs).arguments
-        except (TypeError, AttributeError):  # the student's own would raise too; or no signature: as it came
+        except TypeError:  # the student's own would raise too: the call as it came
             return standin(*args, **kwargs)
         if _len(names) < arity or names[0] not in bound:
             return standin(*args, **kwargs)

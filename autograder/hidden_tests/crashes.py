@@ -13,12 +13,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.contract import without_extra
 from autograder.crash_states import FileSystem
 from autograder.fs_trace import DELETED
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 
-from .helpers import CHECKPOINT_FIELDS, KEEP_CHECKPOINT_ADVICE, problem, same, short
+from .helpers import KEEP_CHECKPOINT_ADVICE, problem, same, short
 
 FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
                     "断电时，还没落盘的内容会丢，改名却可能已经生效")
@@ -242,13 +243,6 @@ def first_failure(cuts: list, reference) -> str | None:
             return (f"模拟断电：{cut.save.what}，{cut.when}断电，path 上{what_is_there(content, state, error, cut.save.old)}。"
                     f"{advice(content, error, cut.ops, cut.calls[:cut.seen])}")
     return None
-
-
-def without_extra(state):
-    """Checkpoint `state` without the fields the format does not have: a field the student's save adds to the file (a
-    time stamp) is judged once, by the check that a save reads back as it was given (probe 15b,
-    wrong_save_adds_saved_at: it was also taken for a lost rename, with advice to fsync a folder it fsynced)."""
-    return {key: value for key, value in state.items() if key in CHECKPOINT_FIELDS} if isinstance(state, dict) else state
 
 
 def sized_without_writes(calls: list) -> list:

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 
 from autograder.child import python_value
-from autograder.contract import checkpoint_differences, error_kind, extra_fields
+from autograder.contract import checkpoint_differences, error_kind, extra_fields, without_extra
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 from course.checks import LONG_CHECKPOINT_BYTES
 
 from .crashes import (Save, describe, files_to_load, first_failure, killed_files, power_cuts, reference_load,
-                      student_loads, without_extra)
+                      student_loads)
 from .helpers import (as_the_step, as_user_sees, begins_a_checkpoint, expect, fail, is_chinese, mentions_number,
                       on_disk, problem, returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER, call, path as at_path
