@@ -391,6 +391,9 @@ def build(max_turns: int, rng) -> dict:
                     torn(text, rng) if rng.random() < 0.3 else text
             if sent:  # delivered with the call's key just before the crash
                 before.append((dict(pending["input"]), pending["id"]))
+            elif tool == "send_email":  # never arrived, but an earlier email (last week's, no key) has the same
+                # recipient and subject: the sent list shows one like it whatever the draw, the server by key does not
+                before.append(dict(pending["input"]))
             kept = {"lookup_answers": {pending["id"]: ""}} if number == empty else {}
             cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
                           "service": {"answers": {pending["id"]: "" if kept else delivered_text(pending)} if sent

@@ -94,7 +94,10 @@ def reconciled(outcome, index: int, case: dict) -> Reconciled:
 def situation(case: dict, outcome) -> str:
     pending = case["checkpoint"]["pendingToolUse"]
     ours = [r.get("type") + record_said(r) for r in case["records"] if r.get("toolUseId") == pending["id"]]
-    server = ("连不上" if outcome.scenario.service_down else "没有收到过" if not case["sent"] else
+    look_alike = ("，已发送列表里倒有一封收件人和主题都相同的旧信，那是早先另发的一封，不是这次调用"
+                  if pending["name"] == "send_email" and not case["sent"] else "")
+    server = ("连不上" + look_alike if outcome.scenario.service_down else
+              "没有收到过" + look_alike if not case["sent"] else
               "已经收到过这封信（lookup_effect 查到的结果文本是空字符串 \"\"：\"\" 也是查到了，没查到才是 None）"
               if case["service"]["answers"].get(pending["id"]) == "" else "已经收到过这封信")
     again = ("。这是同一个进程里第二次对账同一个调用、同一本台账（notebook 里中断之后再运行 run_agent 就会这样）："

@@ -399,7 +399,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_sys_modules_del": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     # probe round 15 (15a): more first attempts, judged right
     "full_reconcile_is_error_json": {},  # the unknown outcome's content as a JSON object with a message
-    "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 3, "test_incident_fix": 2},
+    "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 2, "test_incident_fix": 2},
     # probe round 15 (15a): first attempts, right and wrong
     "full_append_writer_class_cell": {},  # a context-manager class of an added cell writes each line; a records view
     "full_tools_all_keywords": {},  # every call with keyword arguments, by the signatures the course and notebook give

@@ -735,6 +735,21 @@ def test_lesson4_draws_the_same_call_again_in_one_process():
         assert len(empty) == 1 and empty[0][0]["sent"] and list(empty[0][1]["lookup_answers"].values()) == [""]
 
 
+def test_lesson4_a_send_that_never_arrived_has_a_look_alike_in_the_sent_list():
+    """Whatever the seed: each dangling send_email the server never got has, among the emails delivered before the
+    steps, an earlier one without its key to the same recipient with the same subject, so a reconcile that guesses
+    from the sent list skips it every run rather than when the draw happens to repeat a subject."""
+    from autograder.hidden_tests_lesson04 import scenarios as lesson4
+
+    for seed in range(6):
+        for name in ("reconcile_up", "reconcile_down"):
+            scenario = lesson4.build(40, random.Random(seed))[name]
+            unkeyed = [(e["to"], e["subject"]) for e in scenario.emails_before if isinstance(e, dict)]
+            never = [c["checkpoint"]["pendingToolUse"]["input"] for c in scenario.meta["cases"]
+                     if not c.get("again") and not c["sent"] and c["checkpoint"]["pendingToolUse"]["name"] == "send_email"]
+            assert never and all((i["to"], i["subject"]) in unkeyed for i in never), (unkeyed, never)
+
+
 @pytest.mark.parametrize("opened, at, told", [
     ("O_RDONLY|O_CLOEXEC", 20, "execute_with_ledger(call, ledger)"),  # read (reconcile did) before the call ran
     ("O_RDONLY|O_CLOEXEC", 40, "续跑时要 reconcile"),  # read only after it ran
