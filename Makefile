@@ -67,19 +67,25 @@ lock: setup
 	$(LOCK) requirements/hub.in -c requirements.txt -o requirements/hub.txt
 
 # Every test but the slowest end-to-end suites (E2E_SUITES, `make test-e2e`; CLASS_SUITES, `make test-class`),
-# lesson 4's grading corpus (`make test-lesson04`), the visible checks run on both corpora (`make test-visible`) and
-# the Python matrix (`make test-pythons`), which .ci/run runs after this: about 15 minutes on 2 cores.
+# the two lessons' grading corpora (`make test-lesson03`, `make test-lesson04`), the visible checks run on both
+# corpora (`make test-visible`) and the Python matrix (`make test-pythons`), which .ci/run runs after this.
 E2E_SUITES := tests/test_jupyterhub.py tests/browser tests/test_student_bundle.py tests/test_two_graders.py \
 	tests/test_hostile_class.py tests/test_sandbox_isolation.py
 CLASS_SUITES := tests/test_class_grading.py tests/grading/test_grading_class.py tests/test_handin.py \
 	tests/test_instructor_user.py
+LESSON03_CORPUS := tests/grading/test_grading_corpus.py
 LESSON04_CORPUS := tests/grading/test_grading_corpus_lesson04.py
 VISIBLE_AGREE := tests/grading/test_visible_agree.py
 test: setup system-deps test-deps
 	$(BIN)/python -m pytest -q --ignore=tests/test_python_versions.py \
-		$(addprefix --ignore=,$(E2E_SUITES) $(CLASS_SUITES) $(LESSON04_CORPUS) $(VISIBLE_AGREE))
+		$(addprefix --ignore=,$(E2E_SUITES) $(CLASS_SUITES) $(LESSON03_CORPUS) $(LESSON04_CORPUS) $(VISIBLE_AGREE))
 
-# Lesson 4's submissions with their exact points, judged in the sandbox (about 4 minutes here; part of .ci/run).
+# Each lesson's submissions with their exact points, judged in the sandbox (lesson 3's about 20 minutes on 2 cores,
+# lesson 4's about 12; part of .ci/run).
+.PHONY: test-lesson03
+test-lesson03: setup system-deps test-deps
+	$(BIN)/python -m pytest -q $(LESSON03_CORPUS)
+
 .PHONY: test-lesson04
 test-lesson04: setup system-deps test-deps
 	$(BIN)/python -m pytest -q $(LESSON04_CORPUS)
