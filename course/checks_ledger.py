@@ -296,7 +296,15 @@ def _cases() -> list:
                   lookup, "reuse"))
     empty = [dict(r, output="") if r["type"] == "outcome" else r for r in records]
     cases.append(("情况 S1，但记下的 outcome 是空字符串（工具的输出本来就是空的）", cp, empty, lookup, "reuse"))
+    cp, records, _ = load_situation("S2")
+    cases.append(("情况 S2，但服务器按键查到的结果是空字符串（\"\" 也是查到了，没查到才是 None）", cp, records,
+                  _answering_empty(cp["pendingToolUse"]["id"]), "record"))
     return cases
+
+
+def _answering_empty(call_id: str):
+    """A lookup that found `call_id`, its result an empty text (the tool's output was empty), and nothing else."""
+    return lambda name, key: "" if key == call_id else None
 
 
 def check_recovery_action(recovery_action) -> None:
@@ -365,16 +373,19 @@ def check_reconcile(reconcile, namespace: dict) -> None:
     __tracebackhide__ = True
     email = EMAIL_CALL
     saves = []  # save_checkpoint stood in for: nothing written over the student's own
-    for name in ("S1", "S2", "S3", "S4", "S5", "S6"):
+    # S2 twice: the second time the server's answer is an empty text, which is found too and recorded as it is
+    for name, empty in (("S1", False), ("S2", False), ("S3", False), ("S4", False), ("S5", False), ("S6", False),
+                        ("S2", True)):
         cp, records, _ = load_situation(name)
         _, _, state = SITUATIONS[name]
-        label = f"情况 {name}"
+        label = f"情况 {name}" + ("，服务器按键查到的结果是空字符串（\"\" 也是查到了，没查到才是 None）" if empty else "")
         ledger = _scratch("check-reconcile-") / "ledger.jsonl"
         # an earlier, finished call with the same name and input: its outcome answers another call, never this one
         twin = records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome")) \
             if cp["pendingToolUse"]["name"] == "send_email" else []
         ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in twin + records), encoding="utf-8")
-        spy, lookups = _ToolSpy(ledger), _CountingLookup(course_lookup_effect)
+        spy = _ToolSpy(ledger)
+        lookups = _CountingLookup(_answering_empty(email["id"]) if empty else course_lookup_effect)
         with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
                 standing_in(namespace, "lookup_effect", lookups), \
                 standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
@@ -412,7 +423,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(("send_email", email["id"]) in lookups.calls or spy.names(),
                    f"{label}：有意图没结果，要先用幂等键问服务器：lookup_effect(\"send_email\", \"{email['id']}\")。")
             expect(not others, f"{label}：信已经送达，重发也只能带同一把键 {email['id']}，你执行了 {short(others)}。")
-            answers = {delivered_text(email)} | {c["output"] for c in spy.calls}
+            answers = {"" if empty else delivered_text(email)} | {c["output"] for c in spy.calls}
             expect(any(carries_output(content, answer) for answer in answers),
                    f"{label}：tool_result 要带着服务器的回答（查到的那段文本，整段，前后加几句话可以）。")
         else:  # S3, S4: never reached the server, executed once with the same key
