@@ -435,8 +435,46 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(carries_output(content, sends[0]["output"]),
                    f"{label}：tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）。")
         expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
+    _check_damaged_ledger(reconcile, namespace, saves)
     expect(not saves, RECONCILE_SAVES)
     print(PASSED)
+
+
+def _lines(records: list) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def _check_damaged_ledger(reconcile, namespace: dict, saves: list) -> None:
+    """S3's ledger with a line in the middle that is no record (an append a crash cut short, the next one glued onto
+    it): the file is broken, so read_ledger's ValueError must reach the caller; nothing runs, the file stays as it was."""
+    __tracebackhide__ = True
+    cp, records, _ = load_situation("S3")
+    label = "情况 S3，但台账中间有一行不是完整的记录"
+    cut, glued = (records_for(dict(EMAIL_CALL, id="toolu_01" + letter * 22), ("intent",)) for letter in "HJ")
+    text = _lines(records_for(dict(EMAIL_CALL, id="toolu_01" + "T" * 22), ("intent", "outcome"))) \
+        + _lines(cut)[:40] + _lines(glued + records)
+    ledger = _scratch("check-reconcile-") / "ledger.jsonl"
+    ledger.write_text(text, encoding="utf-8")
+    spy, raised, returned = _ToolSpy(), False, None  # no ledger read for the spy: it is broken
+    with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
+            standing_in(namespace, "lookup_effect", course_lookup_effect), \
+            standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)):
+        try:
+            returned = reconcile(cp, ledger)
+        except ValueError:
+            raised = True
+        except NotImplementedError:
+            fail(f"reconcile（{label}）还没有写完（仍然是 raise NotImplementedError）：先完成它的答题单元格并运行。")
+        except Exception as exc:
+            fail(f"{label}：read_ledger 读它会抛出 ValueError，reconcile 应该让它原样抛出去；你的代码抛出了 "
+                 f"{type(exc).__name__}（{short(str(exc), 120)}）。")
+        delivered = mail.count()
+    expect(not spy.names() and not delivered,
+           f"{label}：台账读不出来，reconcile 却执行了 {spy.names() or ['send_email']}：坏了的台账不等于没有记录，"
+           "当成空台账（或者跳过读不出来的行），做过的调用就会再做一次。")
+    expect(raised, f"{label}：台账读不出来，reconcile 应该让 read_ledger 的 ValueError 抛出去、等人来看"
+                   f"（和第 3 课读不出来的检查点一样），你的函数却返回了 {short(returned)}。")
+    expect(ledger.read_text(encoding="utf-8") == text, f"{label}：台账读不出来时不能改动它：坏文件要原样留着等人来看。")
 
 
 # --- the incident, replayed in this process ----------------------------------------------------

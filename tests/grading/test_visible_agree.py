@@ -47,7 +47,6 @@ NOT_YET_VISIBLE = {
     "wrong_execute_truncates_outcome", "wrong_reader_keeps_parseable_tail",
     "wrong_reader_keeps_parseable_tail_two_writes",
     "wrong_reader_splitlines_u2028", "wrong_reader_strict_utf8", "wrong_reader_strict_utf8_bytewise",
-    "wrong_reconcile_corrupt_ledger_as_empty",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_attrdict_state",  # lesson 3: run_agent works only with its own load_checkpoint, which the checks pass it
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
@@ -112,7 +111,7 @@ NOT_YET_VISIBLE = {
     "wrong_agent_atexit_save_latest",
     # lesson 4, probed a fourteenth time: an intent printed without fsync, a reader that skips broken lines (no power
     # cut, no ledger broken in the middle)
-    "wrong_execute_intent_unsynced", "wrong_reader_skips_bad_lines",
+    "wrong_execute_intent_unsynced",
 }
 
 
