@@ -114,12 +114,14 @@ def _expect_line_synced(events, path: Path) -> None:
 class _ToolSpy:
     """Stands in for execute_tool: remembers each call, its key and the ledger as it was when the tool ran."""
 
-    def __init__(self, ledger: Path | None = None):
+    def __init__(self, ledger: Path | None = None, outputs: dict | None = None):
         self.ledger, self.calls = ledger, []
+        self.outputs = outputs or {}  # tool name -> what it answers here instead of running (the course has no such tool)
 
     def __call__(self, name, input, idempotency_key=None):
         ledger_then = read_ledger(self.ledger) if self.ledger else []
-        output = course_execute_tool(name, input, idempotency_key=idempotency_key)
+        output = self.outputs[name] if name in self.outputs else \
+            course_execute_tool(name, input, idempotency_key=idempotency_key)
         self.calls.append({"name": name, "input": input, "key": idempotency_key, "ledger": ledger_then,
                            "output": output})
         return output
@@ -136,7 +138,7 @@ def _of(records: list, call_id: str, kind: str) -> list:
 def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
     __tracebackhide__ = True
     ledger = _scratch("check-execute-") / "ledger.jsonl"
-    spy = _ToolSpy(ledger)
+    spy = _ToolSpy(ledger, outputs={"add_label": ""})
     read_call = {"id": "toolu_01R", "name": "read_file", "input": {"path": "./team.md"}}
     with MailServer() as mail, standing_in(namespace, "execute_tool", spy):
         output = call("execute_with_ledger（read_file）", execute_with_ledger, read_call, ledger)
@@ -162,6 +164,13 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
                "台账里 outcome 要在 intent 之后。")
         expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
         expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
+        label = {"id": "toolu_01L", "name": "add_label", "input": {"issue": 7, "label": "urgent"}}
+        output = call("execute_with_ledger（add_label，它的输出是空字符串）", execute_with_ledger, label, ledger)
+        outcomes = _of(read_ledger(ledger), label["id"], "outcome")
+        expect(len(outcomes) == 1 and outcomes[0].get("output") == "",
+               "add_label 返回了空字符串：空的输出也是确定的结果，照样追加一条 outcome（output 是 \"\"）；"
+               "不记的话台账里它只有 intent，崩溃后恢复时它就成了要去问服务端的「结果未知」。")
+        expect(output == "", f"execute_with_ledger 要把 execute_tool 返回的文本原样返回：这里是 \"\"，你返回了 {short(output)}。")
     print(PASSED)
 
 

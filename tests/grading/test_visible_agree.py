@@ -63,8 +63,6 @@ NOT_YET_VISIBLE = {
     # lesson 4, probed a fourth time: a power cut inside reconcile's reading, a kill inside an append, a torn ledger
     # cut by characters
     "wrong_reconcile_repair_rewrites_ledger", "wrong_append_lockfile_stale", "wrong_reader_truncates_by_chars",
-    # lesson 4: an empty output wrapped as a text block (the visible reconcile check's outcomes are never empty)
-    "wrong_reconcile_empty_text_block",
     # lesson 3, probed again: the default path's power cut, a kill inside a save, descriptors left open, others' files
     # in the folder
     "wrong_save_bare_name_skips_dir_fsync", "wrong_save_bare_name_tmp_in_system_tmp",
@@ -105,7 +103,6 @@ NOT_YET_VISIBLE = {
     # recovery_action's cases, and give reconcile no torn ledger)
     "wrong_append_known_ledgers_cache", "wrong_append_cached_handle_kept", "wrong_append_logging_handler_kept",
     "wrong_reader_torn_tail_raises",
-    "wrong_execute_outcome_skips_empty",  # the notebook's execute_with_ledger check meets no empty output
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
     # lesson 3, probed a fifteenth time: an atexit function that saves again (the notebook's checks end no kernel)
     "wrong_agent_atexit_save_latest",
