@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, _DiskEvents, _needs, _prepare, _scratch,
-                     _with_pending, call, check_letter, carries_output, expect, fail, leaves_no_scratch, short,
-                     standing_in, text_of, unknown_wording_problem, working_in)
+from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed, _DiskEvents, _needs,
+                     _prepare, _scratch, _with_pending, call, check_letter, carries_output, expect, fail, leaves_no_scratch,
+                     short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -116,10 +116,13 @@ class _ToolSpy:
 
     def __init__(self, ledger: Path | None = None, outputs: dict | None = None):
         self.ledger, self.calls = ledger, []
-        self.outputs = outputs or {}  # tool name -> what it answers here instead of running (the course has no such tool)
+        self.outputs = outputs or {}  # tool name -> its answer here, not run (the course has no such tool)
 
     def __call__(self, name, input, idempotency_key=None):
-        ledger_then = read_ledger(self.ledger) if self.ledger else []
+        try:
+            ledger_then = read_ledger(self.ledger) if self.ledger else []
+        except ValueError:  # a record glued onto a torn line: what the check says once the reconcile is over
+            ledger_then = []
         output = self.outputs[name] if name in self.outputs else \
             course_execute_tool(name, input, idempotency_key=idempotency_key)
         self.calls.append({"name": name, "input": input, "key": idempotency_key, "ledger": ledger_then,
@@ -252,10 +255,13 @@ def _check_other_effects(run_agent, namespace: dict) -> None:
              client=planned_client(plan), path=path)
     records = read_ledger(ledger_path(path))
     for ran in spy.calls:
-        expect(ran["key"] is not None and _of(records, ran["key"], "intent") and _of(records, ran["key"], "outcome"),
-               f"模型要求 {ran['name']} 时，run_agent 执行它没有带幂等键、台账里也没有它的 intent 和 outcome："
+        expect(ran["key"] is not None and _of(records, ran["key"], "intent"),
+               f"模型要求 {ran['name']} 时，run_agent 执行它没有带幂等键、台账里也没有它的 intent："
                "循环里每一个工具调用都要走 execute_with_ledger，不只是 send_email——charge_card、append_line "
                "这些不幂等的工具崩溃后重做就是做两遍。")
+        expect(_of(records, ran["key"], "outcome"),
+               f"模型要求 {ran['name']} 时，它执行完了（返回：{short(ran['output'], 60)}），台账里却没有它的 outcome："
+               "工具返回的文本就是确定的结果，哪怕是一段错误也要记下，否则恢复时它只有 intent，成了「结果未知」。")
     expect(len(spy.calls) == len(plan), f"模型依次要求了 {len(plan)} 个工具，实际执行的是 {spy.names()}。")
 
 
@@ -355,10 +361,23 @@ def _answer(lookup, cp) -> str:
 
 # --- reconcile -------------------------------------------------------------------------------
 
-def _reconcile_once(reconcile, cp: dict, ledger: Path, label: str) -> dict:
-    """Run reconcile; check the one paired tool_result it must add; return that block."""
+TORN_ADVICE = ("这一次台账末尾有半行（上次追加时崩溃留下的，断在一个中文字符中间）：读台账时要先按字节找到最后一个换行、"
+               "把它之后的部分截掉（不能按字符截，也不能先把整个文件解码），再解码完整的行，课程的 read_ledger 就是这样做的；"
+               "截掉之后，下一条记录才会从新的一行开始。")
+LINE_ADVICE = ("台账里另一封信的 outcome 含一个 U+2028（json.dumps(ensure_ascii=False) 不转义它）：分行只能按 \"\\n\"，"
+               "str.splitlines() 在 U+2028、U+0085 这些地方也会断开，把一条记录断成两行。")
+
+
+def _reconcile_once(reconcile, cp: dict, ledger: Path, label: str, advice: str = "") -> dict:
+    """Run reconcile; check the one paired tool_result it must add; return that block. `advice` follows the message
+    when reconcile raised."""
     pending, before = copy.deepcopy(cp["pendingToolUse"]), copy.deepcopy(cp["messages"])
-    returned = call(f"reconcile（{label}）", reconcile, cp, ledger)
+    try:
+        returned = call(f"reconcile（{label}）", reconcile, cp, ledger)
+    except CheckFailed as failed:
+        if advice and failed.__cause__ is not None:  # the student's code raised
+            raise CheckFailed(f"{failed}{advice}") from failed.__cause__
+        raise
     expect(isinstance(returned, dict), f"{label}：reconcile 应该返回检查点（一个 dict），你的返回了 {short(returned)}。")
     messages = returned.get("messages")
     expect(isinstance(messages, list) and messages[:len(before)] == before,
@@ -389,10 +408,17 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         _, _, state = SITUATIONS[name]
         label = f"情况 {name}" + ("，服务器按键查到的结果是空字符串（\"\" 也是查到了，没查到才是 None）" if empty else "")
         ledger = _scratch("check-reconcile-") / "ledger.jsonl"
-        # an earlier, finished call with the same name and input: its outcome answers another call, never this one
-        twin = records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome")) \
+        # an earlier, finished call with the same name and input: its outcome answers another call, never this one;
+        # its output holds a U+2028, which json.dumps(ensure_ascii=False) leaves as it is (a line ends at "\n" only)
+        twin = [dict(r, output=r["output"] + "\u2028（回执）") if r["type"] == "outcome" else r
+                for r in records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome"))] \
             if cp["pendingToolUse"]["name"] == "send_email" else []
-        ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in twin + records), encoding="utf-8")
+        data = _lines(twin + records).encode("utf-8")
+        torn = name in ("S2", "S3") and not empty  # reconcile appends here: after a torn last line, cut in a character
+        if torn:
+            half = _lines(records_for(dict(email, id="toolu_01" + "K" * 22), ("intent",))).encode("utf-8")
+            data += half[:half.index("本".encode("utf-8")) + 1]
+        ledger.write_bytes(data)
         spy = _ToolSpy(ledger)
         lookups = _CountingLookup(_answering_empty(email["id"]) if empty else course_lookup_effect)
         with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
@@ -402,9 +428,13 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                 course_execute_tool("send_email", email["input"], idempotency_key=email["id"])  # before the crash
             if state == "down":
                 mail.stop()
-            block = _reconcile_once(reconcile, cp, ledger, label)
+            advice = (TORN_ADVICE if torn else "") + (LINE_ADVICE if twin else "")
+            block = _reconcile_once(reconcile, cp, ledger, label, advice)
             delivered = mail.count()
-        after = read_ledger(ledger)
+        try:
+            after = read_ledger(ledger)
+        except ValueError as exc:
+            fail(f"{label}：对账之后台账读不出来了（{short(str(exc), 80)}）。{TORN_ADVICE if torn else LINE_ADVICE}")
         content, flag = block.get("content"), block.get("is_error")
         if name == "S6":
             expect(spy.names() == ["read_file"], f"{label}：悬空的是只读的 read_file，应该再执行一次（实际：{spy.names()}）。")
@@ -455,7 +485,7 @@ def _lines(records: list) -> str:
 
 def _check_damaged_ledger(reconcile, namespace: dict, saves: list) -> None:
     """S3's ledger with a line in the middle that is no record (an append a crash cut short, the next one glued onto
-    it): the file is broken, so read_ledger's ValueError must reach the caller; nothing runs, the file stays as it was."""
+    it): the file is broken, so read_ledger's ValueError must reach the caller; nothing runs, the file stays as is."""
     __tracebackhide__ = True
     cp, records, _ = load_situation("S3")
     label = "情况 S3，但台账中间有一行不是完整的记录"

@@ -41,28 +41,26 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 # each needs a visible check of its own (a failing tool between two saves, a recording client, the default path,
 # a torn ledger...). Listed so that the gap is seen; a new mistake outside this list still needs a visible check.
 NOT_YET_VISIBLE = {
-    # lesson 4, probed (round 7): inputs the visible checks do not draw (U+2028, torn tails, a ledger damaged in the
-    # middle, an intent that cannot be appended, a long output, lookup answering "", a tool no table names, file modes)
+    # lesson 4, probed (round 7): inputs the visible checks do not draw (an intent that cannot be appended, a long
+    # output, a tool no table names, file modes)
     "wrong_agent_ledger_only_effects_table", "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
-    "wrong_execute_truncates_outcome", "wrong_reader_keeps_parseable_tail",
-    "wrong_reader_keeps_parseable_tail_two_writes",
-    "wrong_reader_splitlines_u2028", "wrong_reader_strict_utf8", "wrong_reader_strict_utf8_bytewise",
+    "wrong_execute_truncates_outcome",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_attrdict_state",  # lesson 3: run_agent works only with its own load_checkpoint, which the checks pass it
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
-    "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute", "wrong_own_reader_no_truncate",
-    "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again", "wrong_skip_ledger_idempotent",
+    "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute",
+    "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again",
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
     "wrong_recovery_asks_before_outcome",  # lesson 4
     # lesson 4, probed again: a resume at save point B, counters across a restart, a folder fsync of another folder,
     # a tool that fails, a power cut during reconcile's own appends
     "wrong_agent_reconcile_always", "wrong_agent_turns_restart", "wrong_append_fsyncs_cwd",
-    "wrong_execute_no_outcome_on_error", "wrong_reconcile_unsynced_own_append",
+    "wrong_reconcile_unsynced_own_append",
     # lesson 4, probed a third time: a folder fsync before the file exists
     "wrong_append_dirsync_before_create",
     # lesson 4, probed a fourth time: a power cut inside reconcile's reading, a kill inside an append, a torn ledger
     # cut by characters
-    "wrong_reconcile_repair_rewrites_ledger", "wrong_append_lockfile_stale", "wrong_reader_truncates_by_chars",
+    "wrong_append_lockfile_stale",
     # lesson 3, probed again: the default path's power cut, a kill inside a save, descriptors left open, others' files
     # in the folder
     "wrong_save_bare_name_skips_dir_fsync", "wrong_save_bare_name_tmp_in_system_tmp",
@@ -82,7 +80,6 @@ NOT_YET_VISIBLE = {
     # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
     # reconcile checks draw none of them)
     "wrong_agent_dedupes_repeated_call", "wrong_agent_fresh_start_clears_ledger", "wrong_reader_tail_window",
-    "wrong_reader_truncate_off_by_one",
     # lesson 3, probed an eleventh time: a save again at the turns a kill left its temporary file at, a power cut
     # between two renames (the notebook's checks save, kill and resume once each)
     "wrong_save_tmp_named_by_turns", "wrong_save_rotate_backup",
@@ -102,7 +99,6 @@ NOT_YET_VISIBLE = {
     # after the call's own, a torn last line (the notebook's checks remove no ledger, put the call's records last in
     # recovery_action's cases, and give reconcile no torn ledger)
     "wrong_append_known_ledgers_cache", "wrong_append_cached_handle_kept", "wrong_append_logging_handler_kept",
-    "wrong_reader_torn_tail_raises",
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
     # lesson 3, probed a fifteenth time: an atexit function that saves again (the notebook's checks end no kernel)
     "wrong_agent_atexit_save_latest",
