@@ -340,6 +340,12 @@ _REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
                                   r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
 _NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都)")
+# A negation right before the verb says the call was not done again: "未重新执行", "没有重发", "不再执行", "没有被重新
+# 执行", "不自动重试", "未做重试" (not "要不重发", "不得不重发", "何不重发": those ask for it).
+_NEGATED_BEFORE = re.compile(r"(?:(?<![要得何])不|没有|没|未|未曾|不曾)\s*(?:自动|被|再次|做|去)?\s*$")
+# English says so with a contraction before it ("wasn't rerun", "didn't redo") or inside "call ... again" ("the call
+# hasn't been sent again").
+_NEGATED_EN = re.compile(r"\b(?:not|never|\w+n['’]t)\b", re.I)
 _VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!未能)(?<!没能)(?<!不用)(?<!无需)(?<!不必)(?<!不需)(?<!不需要)(?<!用不着)"
            r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
            r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")
@@ -366,7 +372,9 @@ def asks_to_redo(output: str) -> str | None:
     for found in _REDO.finditer(output):
         before = output[:found.start()]
         clause = re.split(f"[{_CLAUSE_END}]", before)[-1]
-        if _NOT_AN_ORDER_BEFORE.search(clause) or _NOT_AN_ORDER_AFTER.match(output, found.end()):
+        if (_NOT_AN_ORDER_BEFORE.search(clause) or _NEGATED_BEFORE.search(clause)
+                or _NEGATED_EN.search(clause) or _NEGATED_EN.search(found.group())
+                or _NOT_AN_ORDER_AFTER.match(output, found.end())):
             continue
         if _GUARD.search(before):
             return None

@@ -219,6 +219,25 @@ def test_an_order_to_do_the_call_again_without_looking_does_not_read_as_unknown(
     assert asks_to_redo(text) in text
 
 
+# Saying what reconcile did not do, a negation right before the verb (probe 16b: each read as an order to redo,
+# the course's model sent a second email); then to look, without 先. "要不重发" and the like still ask for it.
+NOT_REDONE = ("{tool} 未重新执行：", "对账没有重新执行 {tool}，", "本次恢复不重新执行 {tool}。", "{tool} 没有被重新执行，",
+              "没有重发这封信；", "对账不自动重试。", "已跳过，不再执行。", "为防止重复，未做重试；", "{tool} 并未重新发送。",
+              "{tool} wasn't rerun. ", "Reconcile didn't redo {tool}. ", "The call hasn't been sent again. ")
+STILL_REDO = ("要不重新发送一次。", "不得不重发。", "何不重发？", "没有发出的话请重新发送。")
+
+
+@pytest.mark.parametrize("done, said, tool", list(itertools.product(NOT_REDONE, UNKNOWN_SAID[:3], SAID_TOOLS)))
+def test_saying_the_call_was_not_run_again_is_no_order(done, said, tool):
+    text = (done + said + "请确认现状后再决定下一步。").format(tool=tool)
+    assert reads_as_unknown(text, True) and asks_to_redo(text) is None
+
+
+@pytest.mark.parametrize("then", STILL_REDO)
+def test_a_negation_that_asks_for_it_is_still_an_order(then):
+    assert asks_to_redo(UNKNOWN_SAID[0].format(tool="send_email") + then) in then
+
+
 # A definite claim that the call failed or did not take effect, however it is put, with no word of doubt: the model
 # takes the call as not done (and may send a second email). Found by probing: without 「错误」 these read as unknown.
 FAILURE_CLAIMED = ("{tool} 执行失败：进程崩溃，这次调用没有生效。", "错误：{tool} 执行失败，这次调用没有生效。", "{tool} 没有生效。",

@@ -20,6 +20,9 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 16b: "send_email 未重新执行：……结果未知……请确认现状后再决定" read as an order to redo (course.model.asks_to_redo
+    # took the verb after a negation for one): the course's model sent a second email, the visible check refused it
+    "full_reconcile_says_not_rerun": {},
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
