@@ -20,6 +20,15 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 16b: first attempts and styles the corpus lacked
+    "full_agent_saves_initial_state": {},  # a new task's state saved once before the first model call
+    "full_save_mkdir_parents": {},  # Path(path).parent.mkdir(parents=True, exist_ok=True) before the save
+    "full_save_pid_tmp_rename": {},  # f"{path}.{pid}.tmp", os.rename, sort_keys, json.load + except ValueError
+    "full_save_replace_inside_with": {},  # NamedTemporaryFile's with block, os.replace before it closes
+    "full_agent_local_turn_stop_reasons": {},  # a local turn counter, the client made once it is needed
+    "full_reconcile_tuple_shallow_new": {},  # READ_ONLY_TOOLS a tuple, {**cp, "messages": cp["messages"] + [...]}
+    "full_save_dirname_or_dot": {},  # os.path.dirname(path) or ".", json.dumps before the temporary file
+    "full_load_inline_open": {},  # json.load(open(path)): the file closed by reference counting
     # probe 16b: "send_email 未重新执行：……结果未知……请确认现状后再决定" read as an order to redo (course.model.asks_to_redo
     # took the verb after a negation for one): the course's model sent a second email, the visible check refused it
     "full_reconcile_says_not_rerun": {},
