@@ -338,6 +338,7 @@ _REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提
                    r"重试|重发|重做|重跑|\b(?:re-?send|re-?try|re-?run|redo)\b|"
                    r"\b(?:call|run|send|try|do|execute|invoke|issue)\w*\b[^.;!?\n]{0,40}?\bagain\b", re.I)
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
+                                  r"不需|无须|毋须|毋需|没必要|用不着|不该|不宜|禁止|严禁|不准|不许|不得(?!不)|"
                                   r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
 _NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都)")
 # A negation right before the verb says the call was not done again: "未重新执行", "没有重发", "不再执行", "没有被重新

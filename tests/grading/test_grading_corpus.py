@@ -32,6 +32,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe 16b: "send_email 未重新执行：……结果未知……请确认现状后再决定" read as an order to redo (course.model.asks_to_redo
     # took the verb after a negation for one): the course's model sent a second email, the visible check refused it
     "full_reconcile_says_not_rerun": {},
+    "full_reconcile_says_dont_resend": {},  # 「不该直接重新执行」: 不该, 无须, 没必要, 禁止 were not read as negations
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
