@@ -273,7 +273,8 @@ def check_tool_pairing(messages: list) -> None:
 # Chinese or English. Not where they are about something else: "原因不明", "未知错误", "可能需要重试", "unknown error".
 UNKNOWN_WORDS = re.compile(r"未知(?!错误|原因)|不确定|不知道(?!为什么|为何|原因)|(?<!原因)(?:不清楚|不明)(?!原因)|"
                            r"可能(?!需要|要|得)|不得而知|说不准|说不清|不一定|或许|也许|说不定|"
-                           r"(?:无法|不能|没法|难以|未能|没能)(?:确定|确认|得知|判断|知道|断定)|"
+                           r"(?<!原因)(?:无法|不能|没法|难以|未能|没能|无从)(?:确定|确认|得知|判断|知道|知晓|断定)(?!原因|为什么|为何)|"
+                           r"与否|(?<!原因)不详|"
                            r"\b(?:unknown(?! (?:error|reason|cause))|uncertain|unclear|undetermined|possibly|perhaps|"
                            r"not (?:known|sure|certain|clear)|no way to (?:know|tell)|"
                            r"(?:cannot|can'?t|could ?n[o']t|unable to) "

@@ -246,6 +246,7 @@ FAILURE_CLAIMED = ("{tool} 执行失败：进程崩溃，这次调用没有生�
                    "邮件未发出：进程崩溃了。", "进程崩溃了，{tool} 没有执行。", "{tool} 调用失败。", "{tool} 未能执行成功。",
                    "{tool} 没能发出。", "进程崩溃，{tool} 并未生效。", "{tool} 尚未执行。", "{tool} 未被执行。",
                    "{tool} 执行失败，原因不明。", "{tool} 失败了，不知道为什么。", "未知错误：{tool} 没有生效。",
+                   "{tool} 执行失败，原因不详。", "{tool} 执行失败，原因无从得知。", "{tool} 执行失败，无法确定原因。",
                    "{tool} 执行失败，你可能需要重试。", "{tool} 执行失败，请检查邮件服务器后重试。",
                    "Error: {tool} failed. The process crashed and the call did not take effect.",
                    "The email was not sent: the process crashed.", "{tool} did not run.", "{tool} wasn't executed.",
@@ -255,6 +256,8 @@ FAILURE_CLAIMED = ("{tool} 执行失败：进程崩溃，这次调用没有生�
                    "The message wasn't delivered.", "Error: the process crashed before {tool}'s result was recorded.")
 # Words of failure with words of doubt, or asking to look first: what reconcile means, put another way.
 FAILURE_IN_DOUBT = ("进程崩溃了，{tool} 可能没有生效，也可能已经生效。", "{tool} 可能失败了，也可能成功了，请先确认。",
+                    "{tool} 执行失败还是成功，现在无从判断。", "{tool} 是成功还是失败无从得知。",  # probe 16b
+                    "{tool} 执行失败与否尚无定论。",
                     "执行失败还是成功不得而知。", "进程崩溃了：{tool} 没有重新执行，请先确认邮件是否已经发出。",
                     "崩溃了，请确认 {tool} 有没有生效。", "{tool} 是否生效说不准，请先用 list_sent_emails 查看。",
                     "{tool} might have failed, or it might have gone through: nobody knows.",

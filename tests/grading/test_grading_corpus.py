@@ -33,6 +33,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # took the verb after a negation for one): the course's model sent a second email, the visible check refused it
     "full_reconcile_says_not_rerun": {},
     "full_reconcile_says_dont_resend": {},  # 「不该直接重新执行」: 不该, 无须, 没必要, 禁止 were not read as negations
+    "full_reconcile_says_cannot_judge": {},  # 「是成功还是失败，现在无从判断」: 无从判断 was no word of doubt, 失败 a claim
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
