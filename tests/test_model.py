@@ -219,14 +219,15 @@ def test_an_order_to_do_the_call_again_without_looking_does_not_read_as_unknown(
     assert asks_to_redo(text) in text
 
 
-# Saying what reconcile did not do (a negation right before the verb) or that the call must not be made again
-# (probe 16b: each read as an order to redo, the course's model sent a second email); then to look, without 先.
+# Saying what reconcile did not do (a negation right before the verb), that the call must not be made again or what
+# making it again risks (probe 16b: each read as an order to redo, the course's model sent a second email); then to look, without 先.
 # "要不重发", "不得不重发" and the like still ask for it.
 NOT_REDONE = ("{tool} 未重新执行：", "对账没有重新执行 {tool}，", "本次恢复不重新执行 {tool}。", "{tool} 没有被重新执行，",
               "没有重发这封信；", "对账不自动重试。", "已跳过，不再执行。", "为防止重复，未做重试；", "{tool} 并未重新发送。",
               "{tool} wasn't rerun. ", "Reconcile didn't redo {tool}. ", "The call hasn't been sent again. ",
-              "并不需要重新执行 {tool}，", "不该直接重发；", "无须重新发送。", "没必要重新执行，", "禁止重发。")
-STILL_REDO = ("要不重新发送一次。", "不得不重发。", "何不重发？", "没有发出的话请重新发送。")
+              "并不需要重新执行 {tool}，", "不该直接重发；", "无须重新发送。", "没必要重新执行，", "禁止重发。",
+              "重新执行有风险，", "直接重发是危险的；", "重新执行 {tool} 有可能导致重复发送。")
+STILL_REDO = ("要不重新发送一次。", "不得不重发。", "何不重发？", "没有发出的话请重新发送。", "请重新发送，不会重复。", "请重发两次。")
 
 
 @pytest.mark.parametrize("done, said, tool", list(itertools.product(NOT_REDONE, UNKNOWN_SAID[:3], SAID_TOOLS)))
