@@ -339,9 +339,9 @@ _REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提
                    r"重试|重发|重做|重跑|\b(?:re-?send|re-?try|re-?run|redo)\b|"
                    r"\b(?:call|run|send|try|do|execute|invoke|issue)\w*\b[^.;!?\n]{0,40}?\bagain\b", re.I)
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
-                                  r"不需|无须|毋须|毋需|没必要|用不着|不该|不宜|禁止|严禁|不准|不许|不得(?!不)|"
+                                  r"不需|无须|毋须|毋需|没必要|用不着|不该|不宜|禁止|严禁|不准|不许|不得(?!不)|是否|能否|可否|"
                                   r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
-_NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都)")
+_NOT_AN_ORDER_AFTER = re.compile(r"\s*(?:没有|没|未|失败|了|过|的话|可能|会|将|导致|也|都|与否)")
 # A negation right before the verb says the call was not done again: "未重新执行", "没有重发", "不再执行", "没有被重新
 # 执行", "不自动重试", "未做重试" (not "要不重发", "不得不重发", "何不重发": those ask for it).
 _NEGATED_BEFORE = re.compile(r"(?:(?<![要得何])不|没有|没|未|未曾|不曾)\s*(?:自动|被|再次|做|去)?\s*$")
@@ -354,10 +354,10 @@ _RISK_AFTER = re.compile(r"风险|危险|不安全|重复|导致|造成|引起|�
 _VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!未能)(?<!没能)(?<!不用)(?<!无需)(?<!不必)(?<!不需)(?<!不需要)(?<!用不着)"
            r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
            r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")
-_GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
+_GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|若(?!干)|如需|如要|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
 _SENTENCE_END = "。；;！!？?\n"
 _VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b|"
-                           rf"(?:{_REDO.pattern})\s*(?:之前|以前|前(?![面边头方后]))[^{_SENTENCE_END}]{{0,24}}?{_VERIFY}",
+                           rf"(?:{_REDO.pattern})\s*(?:之前|以前|前(?![面边头方后])|时|的时候)[^{_SENTENCE_END}]{{0,24}}?{_VERIFY}",
                            re.I)
 
 # Telling the model to look at the outcome before anything, which only an unknown outcome calls for: "请先确认",

@@ -35,6 +35,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_says_dont_resend": {},  # 「不该直接重新执行」: 不该, 无须, 没必要, 禁止 were not read as negations
     "full_reconcile_says_cannot_judge": {},  # 「是成功还是失败，现在无从判断」: 无从判断 was no word of doubt, 失败 a claim
     "full_reconcile_warns_redo_risky": {},  # 「重新执行有风险，请确认现状后再决定」: a warning read as an order
+    "full_reconcile_leaves_redo_to_model": {},  # 「是否重新执行由你决定」: a question read as an order
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
