@@ -350,7 +350,7 @@ _NEGATED_BEFORE = re.compile(r"(?:(?<![要得何])不|没有|没|未|未曾|不�
 _NEGATED_EN = re.compile(r"\b(?:not|never|\w+n['’]t)\b", re.I)
 # The rest of the clause says what redoing it would bring: a warning, no order ("重新执行有风险", "重发存在重复的风险",
 # "直接重发是危险的", "重新执行 send_email 有可能导致重复发送").
-_RISK_AFTER = re.compile(r"风险|危险|不安全|重复|导致|造成|引起|后果|可能|会(?!议)")
+_RISK_AFTER = re.compile(r"风险|危险|不安全|重复|导致|造成|引起|后果")
 _VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!未能)(?<!没能)(?<!不用)(?<!无需)(?<!不必)(?<!不需)(?<!不需要)(?<!用不着)"
            r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
            r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")

@@ -229,7 +229,8 @@ NOT_REDONE = ("{tool} 未重新执行：", "对账没有重新执行 {tool}，",
               "{tool} wasn't rerun. ", "Reconcile didn't redo {tool}. ", "The call hasn't been sent again. ",
               "并不需要重新执行 {tool}，", "不该直接重发；", "无须重新发送。", "没必要重新执行，", "禁止重发。",
               "重新执行有风险，", "直接重发是危险的；", "重新执行 {tool} 有可能导致重复发送。")
-STILL_REDO = ("要不重新发送一次。", "不得不重发。", "何不重发？", "没有发出的话请重新发送。", "请重新发送，不会重复。", "请重发两次。")
+STILL_REDO = ("要不重新发送一次。", "不得不重发。", "何不重发？", "没有发出的话请重新发送。", "请重新发送，不会重复。", "请重发两次。",
+              "请重新发送一次看看会不会成功。")
 
 
 @pytest.mark.parametrize("done, said, tool", list(itertools.product(NOT_REDONE, UNKNOWN_SAID[:3], SAID_TOOLS)))
