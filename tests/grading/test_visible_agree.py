@@ -46,7 +46,6 @@ NOT_YET_VISIBLE = {
     "wrong_agent_ledger_only_effects_table", "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
     "wrong_execute_truncates_outcome",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
-    "wrong_attrdict_state",  # lesson 3: run_agent works only with its own load_checkpoint, which the checks pass it
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
     "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute",
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again",
