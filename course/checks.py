@@ -597,9 +597,15 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     target = folder / "checkpoint.json"
     state = load_sample("cpB")
 
-    disk = _DiskEvents()
+    disk, here = _DiskEvents(), os.getcwd()
     with disk.watching(save_checkpoint):
         call("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
+    moved = os.getcwd()
+    if moved != here:
+        os.chdir(here)  # the notebook's relative paths work again
+        fail(f"save_checkpoint 把进程的当前文件夹从 {here} 换成了 {moved}，没有换回来：之后 notebook 里的相对路径"
+             "（默认的 checkpoint.json 也是）都会解析到别处，下次保存、加载就找错了地方。要 fsync 文件夹，"
+             "用 os.open(文件夹的路径, os.O_RDONLY) 打开它，不用 os.chdir。")
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
     expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")
@@ -682,6 +688,15 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
            "覆盖已有的检查点时，改名之前先删掉了旧的 checkpoint.json：删掉和改名之间断电，path 上就一个检查点也没有了。"
            "os.replace 本身就会原子地替换旧文件，不用先删。")
     expect(call("load_checkpoint", load_checkpoint, target) == newer, "覆盖已有的检查点之后，读回来的不是新存的内容。")
+    target.write_bytes(target.read_bytes()[:100])  # broken between two saves, as the notebook's demo breaks it
+    call("save_checkpoint（同一个状态再存一次）", save_checkpoint, copy.deepcopy(newer), target)
+    try:
+        again = load_checkpoint(target)
+    except ValueError:
+        again = None
+    expect(again == newer, "同一个状态存第二次，这之间 path 上的文件被写坏了（像 notebook 里原地覆盖的演示那样）："
+                           "你的 save_checkpoint 返回之后，path 上仍然不是这个状态。每次保存都要真的写一遍，"
+                           "不能按内存里记着的「上次写过什么」跳过：磁盘上的文件可能已经被换掉、删掉或写坏。")
 
     whole = json.dumps(state, ensure_ascii=False)
     cases = (("empty.json", b"", "是空的（0 字节）"),
@@ -1063,6 +1078,11 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         fail("第 2 次调用模型时 API 报错（529 overloaded，客户端抛出 APIStatusError），你的 run_agent 却正常返回了："
              "调用方（守护进程、下一个单元格）就当任务已经做完，不会再续跑，任务停在半路。调用模型出错时可以重试，"
              "重试不成要把异常抛给调用方。")
+    left = call("load_checkpoint", load, folder / "overloaded.json")
+    expect(isinstance(left, dict) and left.get("turns") == 1 and left.get("pendingToolUse") is None,
+           "第 2 次调用模型时 API 报错之后，磁盘上应该还是上一个存档点 B：模型只成功回复过 1 次，turns 是 1、"
+           f"pendingToolUse 是 None；你的检查点是 turns={short(left.get('turns') if isinstance(left, dict) else left)}。"
+           "调用出错时不要再存档（比如在 finally 里存）：没有回复的那次调用不算数，重启后从存档点 B 接着做。")
     _check_reply_shapes(run_agent, namespace, cp["task"], folder / "shapes.json")
     _check_tool_outputs(run_agent, namespace, cp["task"], folder / "outputs.json")
 

@@ -88,11 +88,8 @@ NOT_YET_VISIBLE = {
     # (the notebook's run_agent and reconcile checks meet no such output, and no failing tool in reconcile)
     "wrong_agent_flags_error_anywhere", "wrong_reconcile_flags_error_anywhere",
     "wrong_reconcile_flag_string_on_failure",
-    # probed a twelfth time: lesson 3's save that stays in the folder it os.chdir'd to, one that skips a save of the
-    # text it wrote last, a run_agent that saves in a finally (the notebook's checks save to absolute paths, never
-    # change a file between two saves, never make a model call raise); lesson 4's kept descriptor without O_APPEND
-    # (no other process appends between two of the check's appends)
-    "wrong_save_chdir_left", "wrong_save_skip_unchanged_memo", "wrong_agent_finally_save",
+    # probed a twelfth time: lesson 4's kept descriptor without O_APPEND (no other process appends between two of the
+    # check's appends)
     "wrong_append_cached_handle_no_o_append",
     # lesson 4, probed a thirteenth time: a ledger removed between two appends in one kernel, records of other calls
     # after the call's own, a torn last line (the notebook's checks remove no ledger, put the call's records last in
