@@ -13,6 +13,8 @@ error; once append_ledger returned, only after.
 """
 import pytest
 
+from autograder.hidden_tests.crashes import describe
+from autograder.hidden_tests.test_save_load import descriptors_left_open, leak_advice
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME
@@ -146,7 +148,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条；追加不留下打开的文件描述符"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -168,6 +170,21 @@ def test_appends_keep_every_record(grading):
     check_pair(outcome)
     check_shared(outcome)
     expect(recreated_holds_its_record(outcome), recreated_problem(outcome))
+    check_no_leaks(outcome)
+
+
+def check_no_leaks(outcome) -> None:
+    """The appends of one process leave no descriptor open behind them (lesson 3's check_no_leaks): an append to a
+    ledger appended to before in the process opens none that it never closes (one kept for good, per ledger or
+    folder, is opened by the first append there)."""
+    again = [SHARED[1], RECREATED[1]]
+    left = [record for first in (SHARED[0], RECREATED[0]) for index, record in descriptors_left_open(outcome, first)
+            if index in again]
+    expect(not left,
+           f"同一个进程里往同一本台账追加了两次，第二次追加打开的 {len(left)} 个文件描述符到最后也没有关上"
+           f"（第一个：「{describe(left[0], outcome.workdir) if left else ''}」）：每追加一条就漏掉一个，agent 每次有副作用的"
+           "调用追加两条，一个进程跑上几百轮就会用完描述符（EMFILE），台账再也追加不进去。"
+           + (leak_advice(outcome, left[0]) if left else ""))
 
 
 def check_shared(outcome) -> None:

@@ -416,6 +416,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe round 15 (15a): the stand-in save_checkpoint took (state, path) only, so run_agent's call with an argument
     # the student's own lesson-3 function takes raised TypeError (test_run_agent 0/2 before)
     "full_agent_save_extra_kwarg": {},  # lesson 3's save_checkpoint takes indent=2 more; run_agent passes indent=None
+    # probe round 16 (16a), 25/25 before: os.open, never os.close, one descriptor left open per append (lesson 3's
+    # check_no_leaks judges save_checkpoint so; test_append_ledger had no such check)
+    "wrong_append_fd_never_closed": {"test_append_ledger": 2},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -460,6 +463,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_append_fd_never_closed": "到最后也没有关上",
     "wrong_agent_ignores_client": "自己用 make_client() 另造的",
     "wrong_agent_client_first_given_kept": "之前某次运行传进来的那个",
     "wrong_agent_client_required": "（签名允许）",
