@@ -482,6 +482,9 @@ def build(max_turns: int, rng) -> dict:
     email, again = draw.two_wordings(EMAIL_TASKS)
     # the three runs from scratch (each makes the ledger) are given the path in each form, the default one included
     forms = rng.sample(["absolute", "relative", "default"], 3)
+    # the run that goes on in one process after making its ledger is given a relative path each time: an append that
+    # moved the process to another folder (os.chdir) sends its later records and saves elsewhere on every seed
+    forms.insert(0, forms.pop(forms.index("relative")))
     agent("agent_email", email, form=forms[0])
     agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"}, form=forms[1])
     agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"}, form=forms[2])

@@ -14,7 +14,7 @@ error; once append_ledger returned, only after.
 import pytest
 
 from autograder.hidden_tests.crashes import describe
-from autograder.hidden_tests.test_save_load import descriptors_left_open, leak_advice
+from autograder.hidden_tests.test_save_load import descriptors_left_open, folder_left, leak_advice
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME
@@ -148,7 +148,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条；追加不留下打开的文件描述符"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条；追加不留下打开的文件描述符，也不换掉进程的当前文件夹"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -171,6 +171,18 @@ def test_appends_keep_every_record(grading):
     check_shared(outcome)
     expect(recreated_holds_its_record(outcome), recreated_problem(outcome))
     check_no_leaks(outcome)
+    check_folder_kept(outcome)
+
+
+def check_folder_kept(outcome) -> None:
+    """No append leaves its process in another current folder (lesson 3's check_reloads, by strace's chdir)."""
+    for index in range(len(outcome.scenario.steps)):
+        moved = folder_left(outcome, index)
+        expect(moved is None,
+               f"append_ledger 把进程的当前文件夹换成了 {moved}（os.chdir），返回时没有换回来。之后传进来的相对路径"
+               "（\"runs/a/checkpoint.json\"、默认的 checkpoint.json 和它旁边的台账）都从那里算起，指向了别处：run_agent "
+               "的下一次存档、下一条台账记录写进了别的文件夹（或者抛 FileNotFoundError），重启后找不到它们。不要改当前文件夹："
+               "fsync 文件夹就用 os.open(文件夹, os.O_RDONLY) 打开它；非要切换，也要在 finally 里切回来（contextlib.chdir）")
 
 
 def check_no_leaks(outcome) -> None:

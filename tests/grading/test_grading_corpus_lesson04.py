@@ -419,6 +419,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe round 16 (16a), 25/25 before: os.open, never os.close, one descriptor left open per append (lesson 3's
     # check_no_leaks judges save_checkpoint so; test_append_ledger had no such check)
     "wrong_append_fd_never_closed": {"test_append_ledger": 2},
+    # probe round 16 (16a), 25/25 on most seeds before: os.chdir into the new ledger's folder, never back (lesson 3's
+    # wrong_save_chdir_left); relative paths then point elsewhere: the run from scratch, now given a relative path on
+    # every seed, appends its outcome elsewhere and fails
+    "wrong_append_chdir_left": {"test_append_ledger": 2, "test_run_agent": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -464,6 +468,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_fd_never_closed": "到最后也没有关上",
+    "wrong_append_chdir_left": "os.chdir",
     "wrong_agent_ignores_client": "自己用 make_client() 另造的",
     "wrong_agent_client_first_given_kept": "之前某次运行传进来的那个",
     "wrong_agent_client_required": "（签名允许）",
