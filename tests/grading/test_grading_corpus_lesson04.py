@@ -423,6 +423,15 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # wrong_save_chdir_left); relative paths then point elsewhere: the run from scratch, now given a relative path on
     # every seed, appends its outcome elsewhere and fails
     "wrong_append_chdir_left": {"test_append_ledger": 2, "test_run_agent": 1},
+    # probe round 16 (16a): first attempts and right answers in styles the corpus lacked, judged right already
+    "full_append_json_dump_stream": {},  # json.dump into the "a" file, the newline written apart, os.fsync(file object)
+    "full_execute_catches_tool_exception": {},  # an exception of the tool recorded as an "错误…" outcome
+    "full_reconcile_rerun_through_execute": {},  # "rerun" and "execute" both through execute_with_ledger
+    "full_agent_branches_read_only_str_ledger": {},  # Path.with_name as a str; read-only tools run by run_agent itself
+    "full_read_ledger_rb_plus_lines": {},  # its own read_ledger: "rb+", line by line, blank lines skipped, f.truncate
+    "wrong_execute_outcome_unsynced": {"test_execute_with_ledger": 2, "test_reconcile": 4},  # outcome never fsynced
+    # only intents fsynced ("意图必须先于执行"): the outcome appends of execute_with_ledger and reconcile not durable
+    "wrong_append_fsync_only_intents": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
