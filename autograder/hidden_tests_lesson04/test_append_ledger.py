@@ -193,9 +193,9 @@ def check_no_leaks(outcome) -> None:
     left = [record for first in (SHARED[0], RECREATED[0]) for index, record in descriptors_left_open(outcome, first)
             if index in again]
     expect(not left,
-           f"同一个进程里往同一本台账追加了两次，第二次追加打开的 {len(left)} 个文件描述符到最后也没有关上"
-           f"（第一个：「{describe(left[0], outcome.workdir) if left else ''}」）：每追加一条就漏掉一个，agent 每次有副作用的"
-           "调用追加两条，一个进程跑上几百轮就会用完描述符（EMFILE），台账再也追加不进去。"
+           f"同一个进程里往同一个 path 追加了两次，第二次追加打开的 {len(left)} 个文件描述符到最后也没有关上"
+           f"（第一个：「{describe(left[0], outcome.workdir) if left else ''}」）：追加一次就漏一个，进程跑得越久漏得越多"
+           "（agent 每次有副作用的调用追加两条），最后用完描述符（EMFILE），台账再也追加不进去。"
            + (leak_advice(outcome, left[0]) if left else ""))
 
 

@@ -419,6 +419,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe round 16 (16a), 25/25 before: os.open, never os.close, one descriptor left open per append (lesson 3's
     # check_no_leaks judges save_checkpoint so; test_append_ledger had no such check)
     "wrong_append_fd_never_closed": {"test_append_ledger": 2},
+    "wrong_append_leaks_folder_fd": {"test_append_ledger": 2},  # os.fsync(os.open(folder)): a descriptor per new ledger
     # probe round 16 (16a), 25/25 on most seeds before: os.chdir into the new ledger's folder, never back (lesson 3's
     # wrong_save_chdir_left); relative paths then point elsewhere: the run from scratch, now given a relative path on
     # every seed, appends its outcome elsewhere and fails
@@ -477,6 +478,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_fd_never_closed": "到最后也没有关上",
+    "wrong_append_leaks_folder_fd": "文件夹的描述符",
     "wrong_append_chdir_left": "os.chdir",
     "wrong_agent_ignores_client": "自己用 make_client() 另造的",
     "wrong_agent_client_first_given_kept": "之前某次运行传进来的那个",
