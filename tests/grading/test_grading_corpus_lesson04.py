@@ -420,6 +420,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # check_no_leaks judges save_checkpoint so; test_append_ledger had no such check)
     "wrong_append_fd_never_closed": {"test_append_ledger": 2},
     "wrong_append_leaks_folder_fd": {"test_append_ledger": 2},  # os.fsync(os.open(folder)): a descriptor per new ledger
+    # a handle kept per ledger, opened again (the old one closed) once the ledger was removed: no leak, full marks
+    "full_append_handle_per_path_reopened": {},
     # probe round 16 (16a), 25/25 on most seeds before: os.chdir into the new ledger's folder, never back (lesson 3's
     # wrong_save_chdir_left); relative paths then point elsewhere: the run from scratch, now given a relative path on
     # every seed, appends its outcome elsewhere and fails
