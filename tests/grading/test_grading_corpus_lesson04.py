@@ -437,6 +437,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_fsync_only_intents": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "full_recovery_match_tuple": {},  # match on (has outcome, has intent), no enum
     "full_reader_repair_atomic_rewrite": {},  # its own read_ledger drops a torn tail by temporary file + os.replace
+    # read-only judged by the EFFECTS table, not READ_ONLY_TOOLS: list_dir etc. pending -> "execute" (which the
+    # reference's execute_with_ledger runs directly, so only the decision is wrong)
+    "wrong_recovery_readonly_from_effects_table": {"test_recovery_action": 3},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
