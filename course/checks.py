@@ -680,6 +680,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(not left, f"保存失败之后，文件夹里留下了 {left}：出错时要先删掉临时文件，再把异常抛出去。")
 
     newer = {**state, "turns": state["turns"] + 1}
+    before = open_paths()  # after a first save: what a save keeps open for the kernel's life is open by now
     disk = _DiskEvents()
     with disk.watching(save_checkpoint):
         call("save_checkpoint（覆盖已有的检查点）", save_checkpoint, copy.deepcopy(newer), target)
@@ -697,6 +698,10 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(again == newer, "同一个状态存第二次，这之间 path 上的文件被写坏了（像 notebook 里原地覆盖的演示那样）："
                            "你的 save_checkpoint 返回之后，path 上仍然不是这个状态。每次保存都要真的写一遍，"
                            "不能按内存里记着的「上次写过什么」跳过：磁盘上的文件可能已经被换掉、删掉或写坏。")
+    left = opened_since(before)
+    expect(not left, f"又保存了两次之后，这个进程多开着 {left} 的文件描述符，每保存一次就多一个：临时文件用 with 或 "
+                     f"os.fdopen 打开，os.open 得到的描述符（文件夹的、锁文件的也一样）要在 finally 里 os.close，"
+                     f"日志的 handler 只在开头加一次。{LEAK_COST}")
 
     whole = json.dumps(state, ensure_ascii=False)
     cases = (("empty.json", b"", "是空的（0 字节）"),
@@ -911,6 +916,31 @@ def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from
             raise
     expect(isinstance(state, dict), f"run_agent 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
     return state, recorder
+
+
+LEAK_COST = "进程能同时打开的文件数是有限的，长时间运行的智能体会因此用光它。"
+
+
+def open_paths() -> list | None:
+    """What this process's descriptors have open that is a file or a folder (not a pipe, a socket, a device); None
+    where the system does not say (no /proc)."""
+    if not os.path.isdir("/proc/self/fd"):
+        return None
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # the listing's own descriptor, closed by now
+            continue
+        if target.startswith("/") and not target.startswith(("/dev/", "/proc/")):
+            found.append(target.removesuffix(" (deleted)"))
+    return sorted(found)
+
+
+def opened_since(before: list | None) -> list:
+    """The files and folders this process has open more often now than in `before` (open_paths())."""
+    now = open_paths()
+    return [] if before is None or now is None else sorted(t for t in set(now) if now.count(t) > before.count(t))
 
 
 def _prepare(namespace: dict, state: dict, path: Path) -> None:

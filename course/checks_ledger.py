@@ -16,8 +16,8 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed, _DiskEvents, _needs,
-                     _prepare, _scratch, _with_pending, call, check_letter, carries_output, expect, fail, leaves_no_scratch,
-                     short, standing_in, text_of, unknown_wording_problem, working_in)
+                     _prepare, _scratch, _with_pending, LEAK_COST, call, check_letter, carries_output, expect, fail, leaves_no_scratch,
+                     open_paths, opened_since, short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -68,7 +68,7 @@ def check_append_ledger(append_ledger) -> None:
     second = {"type": "outcome", "toolUseId": "toolu_01B", "output": "已发送给 team@example.com，主题「本周结论」"}
     events = _DiskEvents()
     with events.watching(append_ledger):
-        call("append_ledger（台账还不存在）", append_ledger, path, first)
+        _append(append_ledger, "append_ledger（台账还不存在）", path, first)
     expect(path.exists(), f"append_ledger 之后 {path.name} 不存在：台账就写在传进来的 path 上。")
     expect(events.file_synced(path),
            "append_ledger 返回之前没有 fsync 台账文件：写进去的一行可能还在页缓存里，断电后意图记录就没了，"
@@ -78,7 +78,7 @@ def check_append_ledger(append_ledger) -> None:
            "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
     events = _DiskEvents()
     with events.watching(append_ledger):
-        call("append_ledger（台账已经有一行）", append_ledger, path, second)
+        _append(append_ledger, "append_ledger（台账已经有一行）", path, second)
     expect(events.file_synced(path), "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
     _expect_line_synced(events, path)
     text = path.read_text(encoding="utf-8")
@@ -98,7 +98,44 @@ def check_append_ledger(append_ledger) -> None:
              append_ledger, ledger_path("checkpoint.json"), first)
     expect(len((bare / ledger_path("checkpoint.json")).read_text(encoding="utf-8").splitlines()) == 1,
            "path 只是个文件名时，台账应该写在当前文件夹里，正好一行。")
+    _check_appends_again(append_ledger, first, second)
     print(PASSED)
+
+
+def _append(append_ledger, what: str, path, record) -> None:
+    """append_ledger(path, record), which must leave the process in the folder it was in."""
+    __tracebackhide__ = True
+    here = os.getcwd()
+    call(what, append_ledger, path, record)
+    moved = os.getcwd()
+    if moved != here:
+        os.chdir(here)  # the notebook's relative paths work again
+        fail(f"{what}把进程的当前文件夹从 {here} 换成了 {moved}，没有换回来：之后的相对路径（默认的台账和检查点都是）"
+             "都会解析到别处。要 fsync 文件夹，用 os.open(文件夹的路径, os.O_RDONLY) 打开它，不用 os.chdir。")
+
+
+def _check_appends_again(append_ledger, first: dict, second: dict) -> None:
+    """Appends to a ledger appended to before in this kernel, and to one made again after it was removed: each goes
+    into the file now at the path, and none leaves a descriptor open (a handle kept per ledger may stay)."""
+    __tracebackhide__ = True
+    folder = _scratch("check-ledger-again-")
+    path = folder / "ledger.jsonl"
+    _append(append_ledger, "append_ledger（新台账）", path, first)
+    before = open_paths()
+    _append(append_ledger, "append_ledger（同一本台账再追加一条）", path, second)
+    path.unlink()  # as a new task begins: the next append makes the ledger again
+    events = _DiskEvents()
+    with events.watching(append_ledger):
+        _append(append_ledger, "append_ledger（台账被删掉之后再追加）", path, first)
+    expect(path.exists() and read_ledger(path) == [first],
+           "台账文件被删掉之后再追加一条，path 上应该是一本只有这一条记录的新台账：每次追加都要按 path 打开此刻的文件，"
+           "不能沿用之前打开的文件对象、也不能按内存里记着的「这本台账已经建好了」跳过新建。")
+    left = opened_since(before)
+    expect(not left, f"追加完成之后，这个进程还开着 {left} 的文件描述符，每追加一次就多一个：用 with 打开文件，"
+                     f"os.open 得到的描述符（文件夹的也一样）要在 finally 里 os.close。{LEAK_COST}")
+    expect(("fsync", "folder") in events.events,
+           "台账被删掉之后再追加，它又是一个新建的文件，这次却没有 fsync 所在的文件夹：「文件存在」要看此刻的磁盘，"
+           "不能按内存里记着的「这本台账建过了」省掉（第 3 课的道理：新文件的名字记在文件夹里，文件夹不落盘，断电后文件可能消失）。")
 
 
 def _expect_line_synced(events, path: Path) -> None:
@@ -123,10 +160,11 @@ class _ToolSpy:
             ledger_then = read_ledger(self.ledger) if self.ledger else []
         except ValueError:  # a record glued onto a torn line: what the check says once the reconcile is over
             ledger_then = []
+        size = self.ledger.stat().st_size if self.ledger and self.ledger.exists() else None
         output = self.outputs[name] if name in self.outputs else \
             course_execute_tool(name, input, idempotency_key=idempotency_key)
         self.calls.append({"name": name, "input": input, "key": idempotency_key, "ledger": ledger_then,
-                           "output": output})
+                           "size": size, "output": output})
         return output
 
     def names(self) -> list:
@@ -150,7 +188,12 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         expect(read_ledger(ledger) == [], "只读工具不需要记台账：重做无害，恢复时直接再执行一次就行。")
         spy.calls.clear()
         email = copy.deepcopy(EMAIL_CALL)
-        output = call("execute_with_ledger（send_email）", execute_with_ledger, email, ledger)
+        events = _DiskEvents()
+        with events.watching(execute_with_ledger):
+            output = call("execute_with_ledger（send_email）", execute_with_ledger, email, ledger)
+        expect(events.opened_synced(ledger) or ledger.stat().st_size in events.sizes,
+               "execute_with_ledger 返回时，台账里最后写的那条（outcome）还没有 fsync：返回之后断电，它可能就没了，"
+               "恢复时只剩 intent，成了要去问服务端的「结果未知」。intent 和 outcome 都要经 append_ledger 持久地写。")
         expect(spy.names() == ["send_email"], f"send_email 应该恰好执行一次，实际执行的是 {spy.names()}。")
         sent = spy.calls[0]
         expect(sent["key"] == email["id"], f"执行 send_email 时要带上幂等键：idempotency_key=call[\"id\"]"
@@ -159,6 +202,9 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
                "send_email 执行的那一刻，台账里还没有它的 intent 记录：意图要在执行之前写好并落盘，"
                "否则崩溃在执行途中时，恢复代码会以为它从没开始。")
         expect(not _of(sent["ledger"], email["id"], "outcome"), "执行之前台账里就有了 outcome：结果要在执行之后才记。")
+        expect(events.opened_synced(ledger) or sent["size"] in events.sizes,
+               "send_email 执行的那一刻，台账里的 intent 已经写进文件，却还没有 fsync：这时断电，intent 可能不在磁盘上，"
+               "恢复时以为它从没开始、再执行一次。intent 也要经 append_ledger 持久地写，落盘之后才执行工具。")
         records = read_ledger(ledger)
         outcomes = _of(records, email["id"], "outcome")
         expect(len(outcomes) == 1 and outcomes[0].get("output") == sent["output"],
