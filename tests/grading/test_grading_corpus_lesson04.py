@@ -377,6 +377,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_returns_copy": {},  # returns a new checkpoint, the one passed in left as it was
     "full_agent_turn_helper": {},  # helpers in an added cell, while True
     "full_agent_for_range": {},
+    "full_agent_dataclass_state_future": {},  # dataclass + asdict, __future__ in the cell, Path.parent / LEDGER_NAME
+    "full_agent_recursive_finished_check": {},  # recursion per turn, lesson 3 finished check kept, module-level client
     "full_agent_saves_fresh_state": {},  # one save more: the new task's state, before the first model call
     "full_text_block_results": {},  # tool_result content as a list of text blocks ("" when the output is empty)
     "full_append_redirect_stdout": {},  # print() into the ledger through contextlib.redirect_stdout
