@@ -199,6 +199,56 @@ def _line_of_call(code, name: str) -> int | None:
 
 _POOL_WAIT_LINE = _line_of_call(_POOL_WORKER, "get")
 _SimpleQueue = queue.SimpleQueue
+_THREADING_FILE, _WeakSet = threading.__file__, weakref.WeakSet
+
+
+def _tqdm_monitor_wait() -> tuple:
+    """tqdm's folder and where its monitor thread (tqdm._monitor.TMonitor.run) sleeps between its checks, read from
+    the installed files without importing tqdm; (None, None, None) when it is not installed."""
+    import importlib.util
+    spec = importlib.util.find_spec("tqdm")
+    if spec is None or spec.origin is None:
+        return None, None, None
+    folder = os.path.dirname(spec.origin)
+    monitor = os.path.join(folder, "_monitor.py")
+    try:
+        lines = Path(monitor).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None, None, None
+    wait = [n for n, line in enumerate(lines, 1) if line.strip() == "self.was_killed.wait(self.sleep_interval)"]
+    return (folder + os.sep, monitor, wait[0]) if len(wait) == 1 else (None, None, None)
+
+
+_TQDM_FOLDER, _TQDM_MONITOR, _TQDM_WAIT_LINE = _tqdm_monitor_wait()
+
+
+def _in_tqdm(function) -> bool:
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    return code is not None and code.co_filename.startswith(_TQDM_FOLDER)
+
+
+def _idle_tqdm_monitor(frame) -> bool:
+    """A progress bar's monitor thread (tqdm starts one with its first bar and keeps it for good) asleep between its
+    checks, with every bar closed: when it wakes it only finds no bar to refresh and sleeps again, as in a kernel.
+    What it calls then must be tqdm's own code (a bar left open, or a patched method, keeps it counted). Only until
+    the kernel ends: the atexit function tqdm registered stops it then; one still there is counted."""
+    if _TQDM_MONITOR is None or _kernel_ending[0]:
+        return False
+    for _ in range(3):  # Condition.wait and Event.wait (threading.py) on top of the monitor's run
+        if frame is None or frame.f_code.co_filename != _THREADING_FILE:
+            break
+        frame = frame.f_back
+    if (frame is None or frame.f_code.co_filename != _TQDM_MONITOR or frame.f_code.co_name != "run"
+            or frame.f_lineno != _TQDM_WAIT_LINE):
+        return False
+    try:
+        monitor = frame.f_locals["self"]
+        bars = monitor.__dict__["tqdm_cls"]
+        instances = getattr(bars, "_instances", None)
+        return (type(instances) is _WeakSet and len(instances) == 0 and _in_tqdm(type(monitor).run)
+                and _in_tqdm(type(monitor).get_instances) and _in_tqdm(bars.get_lock))
+    except _BaseException:
+        return False
 
 
 def _threads_busy(count=_threads_running, frames=_current_frames):
@@ -212,6 +262,8 @@ def _threads_busy(count=_threads_running, frames=_current_frames):
             work = frame.f_locals.get("work_queue")
             if type(work) is _SimpleQueue and work.qsize() == 0:
                 idle += 1
+        elif _idle_tqdm_monitor(frame):
+            idle += 1
     return max(0, count() - idle)
 # A kernel that shuts down runs what the student's code registered with atexit and weakref.finalize, and the __del__
 # of what its namespace held; os._exit, which ends a step, does not

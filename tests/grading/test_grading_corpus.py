@@ -103,6 +103,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reference": {},
     "full_alternative": {},
     "full_helpers": {},
+    "full_agent_tqdm_progress": {},  # tqdm progress bar over the turns
     "full_resume_loop": {},
     "full_json_repaired": {},
     "full_duplicated_cell": {},
@@ -297,6 +298,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # what is still running 3 s after a step returned would go on in a notebook: no check certifies that scenario
     # (the thread's send 20 s later, or the forked sleepers, went unseen: 23/23 and 20/23 before)
     "tamper_send_after_linger": {"test_reconcile": 2, "test_incident_fix": 1},
+    "tamper_resend_tqdm_monitor": {"test_reconcile": 2, "test_incident_fix": 1},  # resends from tqdm's monitor thread
     # the resend registered with atexit (round 15: a tool called as the kernel ends fails the scenario's checks; 21/23)
     "tamper_atexit_resend": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
@@ -609,6 +611,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_smtp_quiet": "wrong_rerun_all_is_error",
     "tamper_send_after_return": "wrong_rerun_all_is_error",
     "tamper_send_after_linger": "wrong_rerun_all_is_error",
+    "tamper_resend_tqdm_monitor": "wrong_rerun_all_is_error",
     "tamper_atexit_resend": "wrong_rerun_all_is_error",
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",
