@@ -104,6 +104,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_alternative": {},
     "full_helpers": {},
     "full_agent_tqdm_progress": {},  # tqdm progress bar over the turns
+    "full_agent_display_progress": {},  # IPython.display and a tqdm.notebook bar every turn
     "full_resume_loop": {},
     "full_json_repaired": {},
     "full_duplicated_cell": {},
