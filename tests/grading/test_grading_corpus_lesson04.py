@@ -381,6 +381,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_agent_recursive_finished_check": {},  # recursion per turn, lesson 3 finished check kept, module-level client
     "full_agent_tqdm_progress": {},  # a tqdm progress bar: its monitor thread stays, asleep
     "wrong_agent_execute_checkpoint_path": {"test_run_agent": 0, "test_incident_fix": 2},  # execute_with_ledger(call, path)
+    "wrong_agent_class_ledger_kept": {"test_run_agent": 0},  # a module-level agent object keeps its first ledger path
     "full_agent_saves_fresh_state": {},  # one save more: the new task's state, before the first model call
     "full_text_block_results": {},  # tool_result content as a list of text blocks ("" when the output is empty)
     "full_append_redirect_stdout": {},  # print() into the ledger through contextlib.redirect_stdout
