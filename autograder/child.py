@@ -220,6 +220,7 @@ def _tqdm_monitor_wait() -> tuple:
 
 
 _TQDM_FOLDER, _TQDM_MONITOR, _TQDM_WAIT_LINE = _tqdm_monitor_wait()
+_tqdm_collected = [False]  # whether a collection has run for a monitor's open bars (once per process)
 
 
 def _in_tqdm(function) -> bool:
@@ -245,6 +246,11 @@ def _idle_tqdm_monitor(frame) -> bool:
         monitor = frame.f_locals["self"]
         bars = monitor.__dict__["tqdm_cls"]
         instances = getattr(bars, "_instances", None)
+        if type(instances) is _WeakSet and len(instances) and not _tqdm_collected[0]:
+            # a bar nothing refers to any more but its own cycle (tqdm.notebook's self.disp = self.display, left open
+            # when an exception went by) is closed by the kernel's next collection: once, here
+            _tqdm_collected[0] = True
+            _collect()
         return (type(instances) is _WeakSet and len(instances) == 0 and _in_tqdm(type(monitor).run)
                 and _in_tqdm(type(monitor).get_instances) and _in_tqdm(bars.get_lock))
     except _BaseException:

@@ -300,6 +300,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # (the thread's send 20 s later, or the forked sleepers, went unseen: 23/23 and 20/23 before)
     "tamper_send_after_linger": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_resend_tqdm_monitor": {"test_reconcile": 2, "test_incident_fix": 1},  # resends from tqdm's monitor thread
+    "tamper_resend_tqdm_open_bar": {"test_reconcile": 2, "test_incident_fix": 1},  # ... refreshing a bar left open
     # the resend registered with atexit (round 15: a tool called as the kernel ends fails the scenario's checks; 21/23)
     "tamper_atexit_resend": {"test_reconcile": 2, "test_incident_fix": 1},
     "tamper_exhaust": {"test_reconcile": 0, "test_incident_fix": 0},
@@ -613,6 +614,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_send_after_return": "wrong_rerun_all_is_error",
     "tamper_send_after_linger": "wrong_rerun_all_is_error",
     "tamper_resend_tqdm_monitor": "wrong_rerun_all_is_error",
+    "tamper_resend_tqdm_open_bar": "wrong_rerun_all_is_error",
     "tamper_atexit_resend": "wrong_rerun_all_is_error",
     "tamper_exhaust": "wrong_incident_rerun",
     "tamper_shm_journal": "wrong_no_save_a",

@@ -1,8 +1,8 @@
 """满分（另一种写法）：run_agent 每轮用 IPython.display 显示进度：clear_output(wait=True) 之后 display(Markdown(...))
 写出第几轮、模型要了什么工具；进度条用 tqdm.notebook（ipywidgets 的进度条），正常结束时 bar.close()，调用模型抛出异常时
-不关（没有 try/finally：notebook 里进度条停在那里，tqdm 的监视线程一直睡着，什么也不做）。今天丢 1 分：tqdm_notebook 的
-self.disp = self.display 是一个引用环，抛出异常后这个进度条只有 gc 才收得掉，评分器的学生进程在等线程的 3 秒里不做 gc，
-进度条还开着，child._idle_tqdm_monitor 就把监视线程算作还在运行。"""
+不关（没有 try/finally：notebook 里进度条停在那里，tqdm 的监视线程一直睡着，什么也不做）。tqdm_notebook 的
+self.disp = self.display 是一个引用环，抛出异常后这个进度条只有 gc 才收得掉：之前评分器的学生进程在等线程的 3 秒里
+不做 gc，进度条还开着，监视线程算作还在运行（test_run_agent 4/5）；现在 child._idle_tqdm_monitor 先 gc 一次。"""
 # %% run_agent
 from IPython.display import Markdown, clear_output, display
 from tqdm.notebook import tqdm
