@@ -129,6 +129,20 @@ def call(what: str, function, *args, **kwargs):
                           "上面的 traceback 最后几行指向出错的那一行。") from exc
 
 
+def call_in_place(what: str, function, *args):
+    """call(), and the student's function must leave the process in the current folder it found."""
+    __tracebackhide__ = True
+    here = os.getcwd()
+    value = call(what, function, *args)
+    moved = os.getcwd()
+    if moved != here:
+        os.chdir(here)  # the notebook's relative paths work again
+        fail(f"{what} 把进程的当前文件夹从 {here} 换成了 {moved}，没有换回来：之后 notebook 里的相对路径"
+             "（默认的检查点、台账也是）都会解析到别处，下次保存、加载就找错了地方。要 fsync 文件夹，"
+             "用 os.open(文件夹的路径, os.O_RDONLY) 打开它，不用 os.chdir。")
+    return value
+
+
 def explain(error: BaseException) -> str:
     """What an exception raised by a student's code says, in one Chinese sentence, without guessing a cause."""
     text = str(error)
@@ -597,15 +611,9 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     target = folder / "checkpoint.json"
     state = load_sample("cpB")
 
-    disk, here = _DiskEvents(), os.getcwd()
+    disk = _DiskEvents()
     with disk.watching(save_checkpoint):
-        call("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
-    moved = os.getcwd()
-    if moved != here:
-        os.chdir(here)  # the notebook's relative paths work again
-        fail(f"save_checkpoint 把进程的当前文件夹从 {here} 换成了 {moved}，没有换回来：之后 notebook 里的相对路径"
-             "（默认的 checkpoint.json 也是）都会解析到别处，下次保存、加载就找错了地方。要 fsync 文件夹，"
-             "用 os.open(文件夹的路径, os.O_RDONLY) 打开它，不用 os.chdir。")
+        call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
     expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed, _DiskEvents, _needs,
-                     _prepare, _scratch, _with_pending, LEAK_COST, call, check_letter, carries_output, expect, fail, leaves_no_scratch,
+                     _prepare, _scratch, _with_pending, LEAK_COST, call, call_in_place, check_letter, carries_output, expect, fail, leaves_no_scratch,
                      open_paths, opened_since, short, standing_in, text_of, unknown_wording_problem, working_in)
-from .ledger import SITUATIONS, delivered_text, ledger_path, load_situation, read_ledger, records_for
+from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
 from .samples import load_sample
@@ -68,7 +68,7 @@ def check_append_ledger(append_ledger) -> None:
     second = {"type": "outcome", "toolUseId": "toolu_01B", "output": "已发送给 team@example.com，主题「本周结论」"}
     events = _DiskEvents()
     with events.watching(append_ledger):
-        _append(append_ledger, "append_ledger（台账还不存在）", path, first)
+        call_in_place("append_ledger（台账还不存在）", append_ledger, path, first)
     expect(path.exists(), f"append_ledger 之后 {path.name} 不存在：台账就写在传进来的 path 上。")
     expect(events.file_synced(path),
            "append_ledger 返回之前没有 fsync 台账文件：写进去的一行可能还在页缓存里，断电后意图记录就没了，"
@@ -78,7 +78,7 @@ def check_append_ledger(append_ledger) -> None:
            "台账是这次新建的文件，但没有 fsync 它所在的文件夹：断电后“这个文件存在”这件事本身可能丢失（第 3 课的道理）。")
     events = _DiskEvents()
     with events.watching(append_ledger):
-        _append(append_ledger, "append_ledger（台账已经有一行）", path, second)
+        call_in_place("append_ledger（台账已经有一行）", append_ledger, path, second)
     expect(events.file_synced(path), "第二次追加时没有 fsync 台账文件：每一条记录返回前都要落盘。")
     _expect_line_synced(events, path)
     text = path.read_text(encoding="utf-8")
@@ -102,31 +102,19 @@ def check_append_ledger(append_ledger) -> None:
     print(PASSED)
 
 
-def _append(append_ledger, what: str, path, record) -> None:
-    """append_ledger(path, record), which must leave the process in the folder it was in."""
-    __tracebackhide__ = True
-    here = os.getcwd()
-    call(what, append_ledger, path, record)
-    moved = os.getcwd()
-    if moved != here:
-        os.chdir(here)  # the notebook's relative paths work again
-        fail(f"{what}把进程的当前文件夹从 {here} 换成了 {moved}，没有换回来：之后的相对路径（默认的台账和检查点都是）"
-             "都会解析到别处。要 fsync 文件夹，用 os.open(文件夹的路径, os.O_RDONLY) 打开它，不用 os.chdir。")
-
-
 def _check_appends_again(append_ledger, first: dict, second: dict) -> None:
     """Appends to a ledger appended to before in this kernel, and to one made again after it was removed: each goes
     into the file now at the path, and none leaves a descriptor open (a handle kept per ledger may stay)."""
     __tracebackhide__ = True
     folder = _scratch("check-ledger-again-")
     path = folder / "ledger.jsonl"
-    _append(append_ledger, "append_ledger（新台账）", path, first)
+    call_in_place("append_ledger（新台账）", append_ledger, path, first)
     before = open_paths()
-    _append(append_ledger, "append_ledger（同一本台账再追加一条）", path, second)
+    call_in_place("append_ledger（同一本台账再追加一条）", append_ledger, path, second)
     path.unlink()  # as a new task begins: the next append makes the ledger again
     events = _DiskEvents()
     with events.watching(append_ledger):
-        _append(append_ledger, "append_ledger（台账被删掉之后再追加）", path, first)
+        call_in_place("append_ledger（台账被删掉之后再追加）", append_ledger, path, first)
     expect(path.exists() and read_ledger(path) == [first],
            "台账文件被删掉之后再追加一条，path 上应该是一本只有这一条记录的新台账：每次追加都要按 path 打开此刻的文件，"
            "不能沿用之前打开的文件对象、也不能按内存里记着的「这本台账已经建好了」跳过新建。")
@@ -459,10 +447,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         twin = [dict(r, output=r["output"] + "\u2028（回执）") if r["type"] == "outcome" else r
                 for r in records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome"))] \
             if cp["pendingToolUse"]["name"] == "send_email" else []
-        data = _lines(twin + records).encode("utf-8")
+        data = ledger_text(twin + records).encode("utf-8")
         torn = name in ("S2", "S3") and not empty  # reconcile appends here: after a torn last line, cut in a character
         if torn:
-            half = _lines(records_for(dict(email, id="toolu_01" + "K" * 22), ("intent",))).encode("utf-8")
+            half = ledger_text(records_for(dict(email, id="toolu_01" + "K" * 22), ("intent",))).encode("utf-8")
             data += half[:half.index("本".encode("utf-8")) + 1]
         ledger.write_bytes(data)
         spy = _ToolSpy(ledger)
@@ -525,10 +513,6 @@ def check_reconcile(reconcile, namespace: dict) -> None:
     print(PASSED)
 
 
-def _lines(records: list) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-
-
 def _check_damaged_ledger(reconcile, namespace: dict, saves: list) -> None:
     """S3's ledger with a line in the middle that is no record (an append a crash cut short, the next one glued onto
     it): the file is broken, so read_ledger's ValueError must reach the caller; nothing runs, the file stays as is."""
@@ -536,8 +520,8 @@ def _check_damaged_ledger(reconcile, namespace: dict, saves: list) -> None:
     cp, records, _ = load_situation("S3")
     label = "情况 S3，但台账中间有一行不是完整的记录"
     cut, glued = (records_for(dict(EMAIL_CALL, id="toolu_01" + letter * 22), ("intent",)) for letter in "HJ")
-    text = _lines(records_for(dict(EMAIL_CALL, id="toolu_01" + "T" * 22), ("intent", "outcome"))) \
-        + _lines(cut)[:40] + _lines(glued + records)
+    text = ledger_text(records_for(dict(EMAIL_CALL, id="toolu_01" + "T" * 22), ("intent", "outcome"))) \
+        + ledger_text(cut)[:40] + ledger_text(glued + records)
     ledger = _scratch("check-reconcile-") / "ledger.jsonl"
     ledger.write_text(text, encoding="utf-8")
     spy, raised, returned = _ToolSpy(), False, None  # no ledger read for the spy: it is broken

@@ -25,6 +25,11 @@ def ledger_path(checkpoint_path) -> Path:
     return Path(checkpoint_path).with_name(LEDGER_NAME)
 
 
+def ledger_text(records) -> str:
+    """The ledger's text holding `records`: one JSON object a line, as the lesson's append_ledger writes them."""
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+
+
 def read_ledger(path) -> list[dict]:
     """Every complete record, oldest first; [] when there is no ledger yet.
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import course.model
-from course.ledger import LEDGER_NAME
+from course.ledger import LEDGER_NAME, ledger_text
 
 from autograder.contract import same
 from autograder.sandbox import scratch_folder
@@ -87,8 +87,7 @@ def reference_run(grading, outcome, index: int) -> dict:
         if run["checkpoint"] is not None:
             checkpoint.write_text(json.dumps(run["checkpoint"], ensure_ascii=False), encoding="utf-8")
         if run["records"]:
-            ledger.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in run["records"]),
-                              encoding="utf-8")
+            ledger.write_text(ledger_text(run["records"]), encoding="utf-8")
         grading.reference.run_agent(outcome.scenario.meta["task"], client=course.model.offline_client(answer),
                                     path=checkpoint)
         records, _ = records_in(ledger.read_bytes() if ledger.exists() else None)

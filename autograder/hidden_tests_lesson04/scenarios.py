@@ -31,7 +31,7 @@ from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending,
 from autograder.sandbox import Scenario
 from autograder.scenario import Appended
 from course.checks import TOOL_OUTPUT_SHAPES
-from course.ledger import LEDGER_NAME, delivered_text
+from course.ledger import LEDGER_NAME, delivered_text, ledger_text
 
 AGENT_TIMEOUT = 20.0
 AGENT_QUICK_TIMEOUT = 8.0
@@ -67,10 +67,6 @@ def call(name: str, *args, **kwargs) -> dict:
 def path(name: str, form: str = "absolute") -> dict:
     """`name` in the working folder, passed as a Path from the root ("absolute") or as the str `name` ("relative")."""
     return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
-
-
-def lines(records: list) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
 class Ledgers:
@@ -188,10 +184,10 @@ def torn(text: str, rng, at: str = "character") -> bytes:
 def broken_in_the_middle(records: list, ledgers: "Ledgers", rng) -> str:
     """The ledger of `records` with a line that is no record before one of them: the half of a record whose append a
     crash cut short, and the next append glued onto it (its torn tail never cut off the file)."""
-    half = lines(ledgers.records(ledgers.call_of("send_email"), ("intent",)))
-    glued = lines(ledgers.records(ledgers.call_of(rng.choice(list(EFFECT_KINDS))), ("intent",)))
+    half = ledger_text(ledgers.records(ledgers.call_of("send_email"), ("intent",)))
+    glued = ledger_text(ledgers.records(ledgers.call_of(rng.choice(list(EFFECT_KINDS))), ("intent",)))
     at = rng.randint(0, len(records) - 1)
-    return lines(records[:at]) + half[:rng.randint(5, len(half) - 5)] + glued + lines(records[at:])
+    return ledger_text(records[:at]) + half[:rng.randint(5, len(half) - 5)] + glued + ledger_text(records[at:])
 
 
 def service_in(state: str, pending: dict | None) -> dict:
@@ -246,8 +242,8 @@ def build(max_turns: int, rng) -> dict:
     recreated = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}",
                  "records": [ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]
                              for _ in range(2)]}
-    given = {existing: lines(old), **{other["ledger"]: lines(other["old"]) for other in pair},
-             shared["ledger"]: lines(shared["old"])}
+    given = {existing: ledger_text(old), **{other["ledger"]: ledger_text(other["old"]) for other in pair},
+             shared["ledger"]: ledger_text(shared["old"])}
     steps = [call("append_ledger", path(existing, forms[0]), new[0]),
              call("append_ledger", path(existing, forms[1]), new[1]),
              call("append_ledger", path(created, forms[2]), first),
@@ -260,7 +256,7 @@ def build(max_turns: int, rng) -> dict:
                for record in recreated["records"])]
     add(Scenario("append", independent_steps=True, files=given,
                  read_after=(created, LEDGER_NAME, recreated["ledger"]),
-                 files_before={len(steps) - 3: {shared["ledger"]: Appended(lines([shared["other"]]).encode("utf-8"))},
+                 files_before={len(steps) - 3: {shared["ledger"]: Appended(ledger_text([shared["other"]]).encode("utf-8"))},
                                len(steps) - 1: {recreated["ledger"]: None}},
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
                        "bare": bare, "pair": pair, "shared": shared, "recreated": recreated},
@@ -292,7 +288,7 @@ def build(max_turns: int, rng) -> dict:
                "ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"}
     add(Scenario("execute", independent_steps=True, ledgers=tuple(dict.fromkeys(ledger_of)),
                  read_after=ledger_of[-1:],
-                 files={ledger: lines(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
+                 files={ledger: ledger_text(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
                  meta={"ledgers": ledger_of, "calls": calls, "blocked": blocked},
                  steps=[*steps, call("execute_with_ledger", blocked["call"], path(blocked["ledger"]))]))
 
@@ -380,13 +376,13 @@ def build(max_turns: int, rng) -> dict:
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
             found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down))
-            if number in torn_ones and lines(found).isascii():  # whole records before the half one, with Chinese
+            if number in torn_ones and ledger_text(found).isascii():  # whole records before the half one, with Chinese
                 # in them: a reader that counts characters for bytes cuts into them
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
             if number == damaged:
                 files[where] = broken_in_the_middle(found, ledgers, rng)
             elif found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
-                text = lines(found)
+                text = ledger_text(found)
                 files[where] = torn(text, rng, torn_ones[number]) if number in torn_ones else \
                     torn(text, rng) if rng.random() < 0.3 else text
             if sent:  # delivered with the call's key just before the crash
@@ -496,7 +492,7 @@ def build(max_turns: int, rng) -> dict:
     made = ledgers.call_of("non_idempotent")
     recorded = draw.with_pending(recorded, made["name"], made["input"])
     found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"), key="resume_recorded")
-    agent("agent_resume_recorded", email, recorded, ledger_text=lines(found))
+    agent("agent_resume_recorded", email, recorded, ledger_text=ledger_text(found))
     scenarios["agent_resume_recorded"].meta["records"] = found
     # a read-only call pending (reconcile runs it again: clearing pendingToolUse alone leaves its tool_use unpaired,
     # a 400 at the next model call), beside a ledger holding other calls' records or none at all
@@ -504,7 +500,7 @@ def build(max_turns: int, rng) -> dict:
     made = ledgers.call_of("read_only")
     reading = draw.with_pending(reading, made["name"], made["input"])
     others = ledgers.others()
-    agent("agent_resume_read_only", email, reading, ledger_text=lines(others) if others else None)
+    agent("agent_resume_read_only", email, reading, ledger_text=ledger_text(others) if others else None)
     # save point A written, then the crash before the first intent: no ledger file beside the checkpoint yet. No
     # record is "never started" (reconcile reads a missing ledger as empty): the email goes out once, through the ledger
     agent("agent_resume_no_ledger", email, draw.sample("cpC", email))
@@ -512,7 +508,7 @@ def build(max_turns: int, rng) -> dict:
     # -- the incident: its state (checkpoint at save point A, intent only, the email delivered), and a real kill --
     incident = counted_as_run(draw.sample("cpC", again))
     pending = incident["pendingToolUse"]
-    agent("incident_state", again, incident, standins=(), ledger_text=lines(ledgers.records(pending, ("intent",))),
+    agent("incident_state", again, incident, standins=(), ledger_text=ledger_text(ledgers.records(pending, ("intent",))),
           emails_before=((dict(pending["input"]), pending["id"]),))
     agent("incident_replay", again, counted_as_run(before_sending(draw.sample("cpC", again))), runs=2, standins=(),
           crash={"after_tool": "send_email"})
@@ -553,7 +549,7 @@ def build(max_turns: int, rng) -> dict:
         if run["checkpoint"]:
             given[run["file"]] = json.dumps(run["checkpoint"], ensure_ascii=False)
         if run["records"]:
-            given[run["ledger"]] = lines(run["records"])
+            given[run["ledger"]] = ledger_text(run["records"])
         client = rng.choice([{"client": None}, {}]) if number == without else {"client": CLIENT}
         steps.append({**call("run_agent", email, **client, path=path(run["file"], rng.choice(["absolute",
                                                                                               "relative"]))),
