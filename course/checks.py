@@ -108,9 +108,10 @@ def expect(condition, message: str):
 
 
 def short(value, limit: int = 80) -> str:
-    """A value in one line of at most `limit` characters, for a message: a string as it is, anything else as JSON."""
+    """A value in one line of at most `limit` characters, for a message: a string as it is (quoted if it is empty or
+    blank, which would read as nothing), anything else as JSON."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
-    text = " ".join(text.split())
+    text = " ".join(text.split()) or json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -225,7 +226,8 @@ def extra_fields_said(state, what: str) -> str | None:
     """Feedback naming the fields of checkpoint `state` the format does not have; None if it has none. Said on its
     own: compared with another checkpoint, an extra field reads as a difference even where both have it."""
     extra = sorted(key for key in state if key not in CHECKPOINT_FIELDS) if isinstance(state, dict) else []
-    return extra and (f"{what}里有检查点格式没有的字段 {'、'.join(map(str, extra))}：检查点恰好六个字段"
+    named = "、".join(short(key) if isinstance(key, str) else str(key) for key in extra)
+    return extra and (f"{what}里有检查点格式没有的字段 {named}：检查点恰好六个字段"
                       f"（{'、'.join(CHECKPOINT_FIELDS)}），JavaScript 版和别的程序都按这个格式读它；"
                       "想多记的东西（例如排查用的信息）写进日志") or None
 

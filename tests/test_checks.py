@@ -709,3 +709,13 @@ def test_api_advice_names_where_in_the_api_s_words_or_the_sdk_s(said):
     """The advice says where the API found the problem, whether given its message or the SDK's whole error text."""
     advice = checks.api_advice(said)
     assert advice.startswith("messages.3.content.1：") and "出现了两次" in advice
+
+
+def test_an_empty_or_blank_string_is_quoted_in_a_message():
+    """Probe 17a: 「你的函数返回了 。」 for a function that returned "": an empty value read as nothing at all."""
+    assert checks.short("") == '""'
+    assert checks.short(" \n") == '" \\n"'
+    assert checks.short("is_error") == "is_error"  # a word as it is (lesson 4's named mistakes quote it so)
+    assert checks.short(" " * 200, limit=10) == '"' + " " * 8 + "…"
+    said = checks.extra_fields_said({"": 1, "note": 2}, "检查点")
+    assert '字段 ""、note：' in said
