@@ -20,6 +20,8 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 17a (mutation testing): the new state without tokensUsed and pendingToolUse, both set before save A
+    "full_agent_state_fields_filled_in_loop": {},
     # probe 16b: first attempts and styles the corpus lacked
     "full_agent_saves_initial_state": {},  # a new task's state saved once before the first model call
     "full_save_mkdir_parents": {},  # Path(path).parent.mkdir(parents=True, exist_ok=True) before the save
