@@ -45,7 +45,7 @@ def final_state(outcome, index=0):
     return state
 
 
-def check_final_state(state, calls, task, turns_before, task_why):
+def check_final_state(state, calls, task, turns_before, task_why, tokens_before=0):
     """All six fields of the state run_agent returned after `calls` (the answered model calls)."""
     expect(same(field(state, "version", "返回的状态"), 1), "返回的状态里 version 应该是 1")
     expect(same(state.get("task"), task), f"返回的状态里 task 应该是{task_why}「{task}」，你的是 {short(state.get('task'))}")
@@ -55,9 +55,12 @@ def check_final_state(state, calls, task, turns_before, task_why):
            f"你的是 {short(state.get('turns'))}" if turns_before else
            f"模型一共被调用了 {len(calls)} 次，turns 应该也是 {len(calls)}，你的是 {short(state.get('turns'))}")
     expect(state.get("pendingToolUse", "缺少") is None, "任务结束时 pendingToolUse 应该是 None")
-    expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
-           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（当前窗口的用量，不是累加），"
-           f"这里应该是 {usage_total(calls[-1])}，你的是 {short(state.get('tokensUsed'))}")
+    used = state.get("tokensUsed")
+    stale = same(used, tokens_before)  # never set from a response: not a sum
+    expect(same(used, usage_total(calls[-1])),
+           "tokensUsed 应该是最近一次响应的 input_tokens + output_tokens"
+           f"{'（每次调用模型之后都用这次响应的用量更新它）' if stale else '（当前窗口的用量，不是累加）'}，"
+           f"这里应该是 {usage_total(calls[-1])}，你的是 {short(used)}")
     messages = field(state, "messages", "返回的状态")
     expect(isinstance(messages, list) and messages and same(messages[:-1], calls[-1]["messages"]),
            "返回的 messages 应该是最后一次发给模型的 messages，再加上模型的最后一条回复")
@@ -116,7 +119,7 @@ def test_resume_continues(grading):
     expect(same(first, checkpoint["messages"]), "续跑后第一次调用模型时，messages 应该和检查点里的完全一样（不多也不少）")
     expect(calls, "续跑时模型调用失败了")
     check_final_state(state, calls, checkpoint["task"], checkpoint["turns"],
-                      "检查点里记的任务（续跑时以检查点为准，不是这次传进来的参数）")
+                      "检查点里记的任务（续跑时以检查点为准，不是这次传进来的参数）", checkpoint["tokensUsed"])
     failed = [c for c in outcome.tool_calls if isinstance(c.get("output"), str) and c["output"].startswith("错误")]
     expect(failed, "续跑时模型要读的一份纪要不存在，run_agent 却没有通过 execute_tool 去读它")
     uses = {b.get("id"): b for m in state["messages"] for b in tool_uses(m)}

@@ -20,6 +20,8 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    # probe 17a (mutation testing): tokensUsed never set after a model call; the feedback said "not a sum"
+    "wrong_agent_tokens_never_updated": {"test_run_agent": 3},
     # probe 17a (mutation testing): the new state without tokensUsed and pendingToolUse, both set before save A
     "full_agent_state_fields_filled_in_loop": {},
     # probe 16b: first attempts and styles the corpus lacked
@@ -733,6 +735,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reset_turns": "turns 要从检查点里的",
     "wrong_no_save_a": "存档点 A",
     "wrong_tokens_sum": "tokensUsed 应该是最近一次响应",
+    "wrong_agent_tokens_never_updated": "每次调用模型之后都用这次响应的用量更新它",
     "wrong_off_by_one": "MAX_TURNS 要跨重启累计",
     "wrong_no_reconcile": "先对账",
     "wrong_save_direct_write": "不要直接覆盖目标文件",  # not the short-write hint: Python's file object wrote on, and raised
