@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from autograder.contract import MISSING, carries_output, error_flag_right
+from autograder.contract import MISSING, carries_output, error_flag_right, same_messages
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
@@ -79,6 +79,46 @@ def unanswered_save(outcome) -> bool:
     return False
 
 
+def stale_pending_save(outcome) -> bool:
+    """Whether run_agent saved a checkpoint whose pendingToolUse names a call its messages already answer: a crash
+    right after it, and the resume reconciles that call again, a second tool_result for one tool_use (a 400)."""
+    for save in outcome.standin_calls:
+        state = save.get("state") if save.get("name") == "save_checkpoint" else None
+        pending = state.get("pendingToolUse") if isinstance(state, dict) else None
+        if isinstance(pending, dict) and pending.get("id") in results_in(state):
+            return True
+    return False
+
+
+def save_points_problem(outcome) -> str | None:
+    """What is wrong with run_agent's save points B and its last save: each later model call finds the checkpoint
+    holding the results it sends (pendingToolUse None), and a run that returns leaves on disk the state it returns."""
+    if stale_pending_save(outcome):
+        return ("你的 run_agent 存下了一份检查点，pendingToolUse 还是一个已经有了 tool_result 的调用：此刻崩溃，续跑时又对一次账，"
+                "同一个 tool_use 得到第二个 tool_result（API 回 400）。补上工具结果之后要把 pendingToolUse 设为 None，再存存档点 B")
+    saves = [c for c in outcome.standin_calls if c.get("name") == "save_checkpoint" and isinstance(c.get("state"), dict)]
+    seen = set()
+    for call in outcome.model_calls:
+        before = [c["state"] for c in saves if c.get("step") == call["step"] and c["seq"] < call["seq"]]
+        if call["step"] in seen and before:  # the last save before it (the grader's save_checkpoint saw each)
+            saved = before[-1]
+            sent = results_in({"messages": call.get("messages")})
+            if saved.get("pendingToolUse", "缺少") is not None or not sent <= results_in(saved):
+                return (f"再次调用模型时，磁盘上的检查点还没有记下上一个工具的结果（存档点 B；它的 pendingToolUse 是 "
+                        f"{short(saved.get('pendingToolUse', '缺少'))}，应该是 None）：此刻崩溃，续跑时又要对账，"
+                        "只读工具再执行一次。每一轮在 tool_result 追加进 messages、pendingToolUse 设为 None 之后存存档点 B")
+        seen.add(call["step"])
+    for index, step in enumerate(outcome.steps):
+        mine = [c["state"] for c in saves if c.get("step") == index]
+        value = step.get("value") if step["status"] == StepStatus.RETURNED else None
+        if mine and isinstance(value, dict) and not (
+                same_messages(mine[-1].get("messages"), value.get("messages"))
+                and same(mine[-1].get("pendingToolUse"), value.get("pendingToolUse"))):
+            return ("run_agent 返回的状态和它最后存下的检查点不一样：模型最后一次回复（不要工具）之后也要存档，"
+                    "否则磁盘上停在上一个存档点，下次运行又要调用模型，把做完的任务再做一轮")
+    return None
+
+
 def final(outcome, index: int, what: str = "run_agent") -> dict:
     state = returned(outcome, index, what)
     expect(isinstance(state, dict), f"{what} 应该返回最终状态（一个 dict），你的函数返回了 {short(state)}")
@@ -118,7 +158,7 @@ def result_for(messages, call_id: str):
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
-    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好"""
+    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好；再调用模型之前已存好存档点 B，返回时 path 上就是返回的状态"""
     outcome = grading.outcome("agent_email")
     state = final(outcome, 0)
     check_counters(outcome, state, 0, "发信任务从头跑")
@@ -139,6 +179,9 @@ def test_sends_through_the_ledger(grading):
            "键变了，信就发了两次")
     message = outcome_after_save_b(outcome, call_id)
     expect(message is None, message)
+    for runs in (outcome, grading.outcome("agent_effects")):
+        message = save_points_problem(runs)
+        expect(message is None, message)
     message = effects_problem(grading, grading.outcome("agent_effects"), 0)
     expect(message is None, message)
     for runs in (outcome, grading.outcome("agent_effects")):

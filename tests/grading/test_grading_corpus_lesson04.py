@@ -216,6 +216,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_single_global_handle": {"test_append_ledger": 2, "test_run_agent": 0, "test_reconcile": 3},
     # run_agent appends the outcome after save point B (A -> intent -> run -> B -> outcome): judged from the trace
     "wrong_agent_outcome_after_save_b": {"test_run_agent": 1},
+    # mutation testing of the reference (probe 17b): save point B and the last save
+    "wrong_mut_pending_kept_at_save_b": {"test_run_agent": 1},
+    "wrong_mut_pending_false_at_save_b": {"test_run_agent": 1},
+    "wrong_mut_no_save_b": {"test_run_agent": 1},
+    "wrong_mut_no_save_after_last_reply": {"test_run_agent": 1},
     # probing, round 8 (each 25/25 before): what a kernel runs around and between cells, which the grader did not.
     # IPython's post_run_cell resends after the cell, tornado's IOLoop.call_later 20 s later; no running asyncio
     # loop told the grader apart
@@ -521,6 +526,10 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_intent_after_call": "还没有这次调用",
     "wrong_agent_save_a_after_execute": "存档点 A 要在执行之前",
     "wrong_agent_no_save_after_reconcile": "reconcile 之后要照旧存一次档",
+    "wrong_mut_pending_kept_at_save_b": "pendingToolUse 还是一个已经有了 tool_result 的调用",
+    "wrong_mut_pending_false_at_save_b": "磁盘上的检查点还没有记下上一个工具的结果",
+    "wrong_mut_no_save_b": "磁盘上的检查点还没有记下上一个工具的结果",
+    "wrong_mut_no_save_after_last_reply": "返回的状态和它最后存下的检查点不一样",
     "wrong_key_uuid": "要带上幂等键",
     "wrong_key_from_input": "不是这次调用的 tool_use id",
     "wrong_reuse_other_call": "（悬空的是",
