@@ -106,7 +106,7 @@ def _by_call(records) -> dict:
 
 
 def _said(kinds) -> str:
-    return "、".join(k[0] for k in kinds) if kinds else "（没有）"
+    return "、".join(k[0] if isinstance(k[0], str) else f"一条 type 是 {short(k[0])} 的记录" for k in kinds) if kinds else "（没有）"
 
 
 def _where(run: dict, step: dict) -> str:
