@@ -304,7 +304,9 @@ def _history(messages: list) -> list:
     for message in messages:
         for block in content_blocks(message):
             if block.get("type") == "tool_result":
-                content = block.get("content", "")
+                content = block.get("content")
+                if content is None:  # null reads as no content (as _check_fields lets it through)
+                    content = ""
                 if isinstance(content, list):
                     content = "".join(part.get("text", "") for part in content)
                 results[block.get("tool_use_id")] = (content, bool(block.get("is_error")))
