@@ -81,8 +81,14 @@ def unanswered_save(outcome) -> bool:
 
 def stale_pending_save(outcome) -> bool:
     """Whether run_agent saved a checkpoint whose pendingToolUse names a call its messages already answer: a crash
-    right after it, and the resume reconciles that call again, a second tool_result for one tool_use (a 400)."""
+    right after it, and the resume reconciles that call again, a second tool_result for one tool_use (a 400). Only
+    saves after the step's first model call: the one after reconcile shows reconcile's work (test_every_crash_of_the_send)."""
+    first = {}
+    for call in outcome.model_calls:
+        first.setdefault(call["step"], call["seq"])
     for save in outcome.standin_calls:
+        if save.get("seq", 0) < first.get(save.get("step"), float("inf")):
+            continue
         state = save.get("state") if save.get("name") == "save_checkpoint" else None
         pending = state.get("pendingToolUse") if isinstance(state, dict) else None
         if isinstance(pending, dict) and pending.get("id") in results_in(state):
@@ -248,6 +254,10 @@ def test_every_crash_of_the_send(grading):
         expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
         asked = [c for c in outcome.model_calls if c["step"] == 1][:1]
         saved = saved_state(asked[0]) if asked else {}
+        if asked and call_id in results_in(saved) and saved.get("pendingToolUse", "缺少") is not None:
+            fail(f"在{moment}被杀掉再续跑：对账之后存下的检查点里，这次调用已经有了 tool_result，pendingToolUse 却还是 "
+                 f"{short(saved.get('pendingToolUse', '缺少'))}：此刻崩溃，续跑时又对一次账，同一个 tool_use 得到第二个结果。"
+                 "reconcile 补上结果之后要把 pendingToolUse 设为 None")
         expect(not asked or (saved.get("pendingToolUse", "缺少") is None and call_id in results_in(saved)),
                f"在{moment}被杀掉再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
