@@ -79,6 +79,10 @@ def unanswered_save(outcome) -> bool:
     return False
 
 
+FIELDS_IN_ORDER = ("version", "task", "turns", "tokensUsed", "messages", "pendingToolUse")  # lesson 3's checkpoint
+FIELDS = set(FIELDS_IN_ORDER)
+
+
 def stale_pending_save(outcome) -> bool:
     """Whether run_agent saved a checkpoint whose pendingToolUse names a call its messages already answer: a crash
     right after it, and the resume reconciles that call again, a second tool_result for one tool_use (a 400). Only
@@ -103,6 +107,14 @@ def save_points_problem(outcome) -> str | None:
         return ("你的 run_agent 存下了一份检查点，pendingToolUse 还是一个已经有了 tool_result 的调用：此刻崩溃，续跑时又对一次账，"
                 "同一个 tool_use 得到第二个 tool_result（API 回 400）。补上工具结果之后要把 pendingToolUse 设为 None，再存存档点 B")
     saves = [c for c in outcome.standin_calls if c.get("name") == "save_checkpoint" and isinstance(c.get("state"), dict)]
+    runs = outcome.scenario.meta.get("runs")  # agent_effects: a run each step, some resuming (reconcile's state)
+    fresh = {i for i in range(len(outcome.steps))
+             if (runs[i]["checkpoint"] if runs else outcome.scenario.meta.get("checkpoint")) is None}
+    missing = next((sorted(FIELDS - set(c["state"])) for c in saves
+                    if c.get("step") in fresh and FIELDS - set(c["state"])), None)
+    if missing:
+        return (f"你的 run_agent 存下的检查点缺少 {'、'.join(missing)}：检查点的格式是第 3 课定的六个字段（"
+                + "、".join(FIELDS_IN_ORDER) + "），新任务的 state 也要有全")
     seen = set()
     for call in outcome.model_calls:
         before = [c["state"] for c in saves if c.get("step") == call["step"] and c["seq"] < call["seq"]]

@@ -222,6 +222,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_no_save_b": {"test_run_agent": 1},
     "wrong_mut_no_save_after_last_reply": {"test_run_agent": 1},
     "wrong_mut_reconcile_keeps_pending": {"test_reconcile": 4, "test_run_agent": 1},  # saved after reconcile, still pending
+    "wrong_mut_fresh_state_without_task": {"test_run_agent": 1},
     # the grader's own error on a ledger record without "type"
     "wrong_mut_outcome_without_type": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     # the offline model's error on a tool_result whose content is null (feedback said APIConnectionError)
@@ -536,6 +537,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_mut_no_save_b": "磁盘上的检查点还没有记下上一个工具的结果",
     "wrong_mut_no_save_after_last_reply": "返回的状态和它最后存下的检查点不一样",
     "wrong_mut_reconcile_keeps_pending": "reconcile 补上结果之后要把 pendingToolUse 设为 None",
+    "wrong_mut_fresh_state_without_task": "存下的检查点缺少 task",
     "wrong_mut_outcome_without_type": "台账里没有这次调用的 outcome",
     "wrong_mut_execute_returns_none": "你的返回了 null",
     "wrong_key_uuid": "要带上幂等键",
