@@ -558,4 +558,10 @@ def build(max_turns: int, rng) -> dict:
     add(Scenario("agent_effects", steps=steps, files=given, model="planned", standins=SAVE_STANDINS,
                  independent_steps=True, read_after=tuple(run["ledger"] for run in runs),
                  meta={"task": email, "runs": runs}))
+    # last, so no earlier draw moves: the checkpoint at save point B of the resume above, its turns used up (a run
+    # cut off at MAX_TURNS and started again): nothing to reconcile, no model call (a loop while turns <= MAX_TURNS
+    # calls the model once more, probe 17b)
+    used_up = copy.deepcopy(scenarios["agent_resume_nothing_pending"].meta["checkpoint"])
+    used_up["turns"] = max_turns
+    agent("agent_turns_used_up", email, used_up)
     return scenarios

@@ -243,7 +243,7 @@ def outcome_after_save_b(outcome, call_id: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
-    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做）；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
+    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
     for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
                          ("agent_crash_after_send", "send_email 送达之后、记下结果之前")):
         outcome = grading.outcome(name)
@@ -275,6 +275,7 @@ def test_every_crash_of_the_send(grading):
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
         check_counters(outcome, state, 0, f"在{moment}被杀掉再续跑")
     resume_nothing_pending(grading)
+    resume_turns_used_up(grading)
     resume_recorded(grading)
     resume_read_only(grading)
     resume_no_ledger(grading)
@@ -293,6 +294,17 @@ def resume_nothing_pending(grading):
     expect(same(first_request(outcome, 0), checkpoint["messages"]),
            f"{where}，第一次调用模型发出的 messages 应该和检查点里的完全一样：没有悬空调用，不用补任何结果")
     check_counters(outcome, state, checkpoint["turns"], where)
+
+
+def resume_turns_used_up(grading):
+    """A checkpoint at save point B whose turns reached MAX_TURNS: the run returns it without calling the model."""
+    outcome = grading.outcome("agent_turns_used_up")
+    where = f"从 turns 已经用满（{outcome.scenario.meta['checkpoint']['turns']}，等于 MAX_TURNS）、没有悬空调用的检查点续跑"
+    message = problem(outcome, 0, "run_agent")
+    expect(message is None, f"{where}：{message}")
+    calls = [c for c in outcome.model_calls if c["step"] == 0]
+    expect(not calls, f"{where}，你的 run_agent 又调用了 {len(calls)} 次模型：MAX_TURNS 限的是整个任务的轮数，"
+                      "turns 达到 MAX_TURNS 就不再调用模型（循环条件是 turns < MAX_TURNS）")
 
 
 def resume_recorded(grading):

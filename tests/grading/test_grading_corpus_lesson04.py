@@ -223,7 +223,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_no_save_after_last_reply": {"test_run_agent": 1},
     "wrong_mut_reconcile_keeps_pending": {"test_reconcile": 4, "test_run_agent": 1},  # saved after reconcile, still pending
     "wrong_mut_fresh_state_without_task": {"test_run_agent": 1},
-    "wrong_mut_turns_off_by_one": {"test_run_agent": 1},  # fails today (25/25): lesson 4 never reaches MAX_TURNS
+    "wrong_mut_turns_off_by_one": {"test_run_agent": 1},  # a checkpoint with its turns used up: no model call
     # the grader's own error on a ledger record without "type"
     "wrong_mut_outcome_without_type": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     # the offline model's error on a tool_result whose content is null (feedback said APIConnectionError)
@@ -539,6 +539,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_mut_no_save_after_last_reply": "返回的状态和它最后存下的检查点不一样",
     "wrong_mut_reconcile_keeps_pending": "reconcile 补上结果之后要把 pendingToolUse 设为 None",
     "wrong_mut_fresh_state_without_task": "存下的检查点缺少 task",
+    "wrong_mut_turns_off_by_one": "turns 达到 MAX_TURNS 就不再调用模型",
     "wrong_mut_outcome_without_type": "台账里没有这次调用的 outcome",
     "wrong_mut_execute_returns_none": "你的返回了 null",
     "wrong_key_uuid": "要带上幂等键",
