@@ -9,14 +9,15 @@ grade: it runs your function on a few situations and says in Chinese what it saw
 it needs to see what your code does it stands in for a name of the notebook for the time
 of the check (`execute_tool`, `lookup_effect`, `reconcile`) and for `os.fsync`.
 """
+import contextlib
 import copy
 import json
 import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed, _DiskEvents, _needs,
-                     _prepare, _scratch, _with_pending, LEAK_COST, call, call_in_place, check_letter, carries_output, expect, fail, leaves_no_scratch,
+from .checks import (CHECKPOINT_FIELDS, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed,
+                     _DiskEvents, _Recorder, _needs, _prepare, _results_of, _scratch, _with_pending, LEAK_COST, call, call_in_place, check_letter, carries_output, expect, fail, leaves_no_scratch,
                      open_paths, opened_since, short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
@@ -219,10 +220,13 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     __tracebackhide__ = True
     task = load_sample("cpC")["task"]
     path = _scratch("check-run-") / "checkpoint.json"
-    with MailServer() as mail:
-        final = call("run_agent（发信任务，从头开始）", run_agent, task, client=make_client(offline=True), path=path)
+    recorder = _Recorder(namespace)  # the model calls and, stood in below, the saves, in order
+    with MailServer() as mail, _saves_logged(namespace, recorder.log):
+        final = call("run_agent（发信任务，从头开始）", run_agent, task, client=recorder.client, path=path)
         received = mail.received()
     expect(isinstance(final, dict) and final.get("pendingToolUse") is None, "run_agent 要返回最终状态，任务结束时没有悬空调用。")
+    message = _save_points_problem(recorder.log, task, final, call("load_checkpoint", namespace["load_checkpoint"], path))
+    expect(message is None, message)
     sends = [b for m in final["messages"] if isinstance(m.get("content"), list) for b in m["content"]
              if b.get("type") == "tool_use" and b.get("name") == "send_email"]
     expect(len(sends) == 1 and len(received) == 1, f"发信任务应该发出一封信，服务器收到 {len(received)} 封。")
@@ -236,6 +240,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "只读工具也记进了台账：只有不在 READ_ONLY_TOOLS 里的工具需要记。")
 
     _check_other_effects(run_agent, namespace)
+    _check_turns_spent(run_agent, namespace)
 
     seen = []
 
@@ -275,6 +280,68 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                "下次恢复就会把它当成确定的结果复用。")
         expect(emails is None or delivered == emails, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
+
+
+@contextlib.contextmanager
+def _saves_logged(namespace: dict, log: list):
+    """The notebook's save_checkpoint, each call logged ("save", the state as given, path) in `log`."""
+    real_save = namespace["save_checkpoint"]
+
+    def save_checkpoint(state, *args, **kwargs):
+        log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
+        return real_save(state, *args, **kwargs)
+
+    with standing_in(namespace, "save_checkpoint", save_checkpoint):
+        yield
+
+
+def _save_points_problem(log: list, task: str, final: dict, on_disk) -> str | None:
+    """What is wrong with a run's saves (lesson 3's save points, the same with a ledger), `log` as _Recorder keeps it:
+    a save that is not the checkpoint format or not this task's, a save whose pendingToolUse a tool_result already
+    answers, a model call after a tool's result with no save point B before it, a run that ends unlike its last save."""
+    saved, calls = None, 0
+    for entry in log:
+        if entry[0] == "save":
+            saved = entry[1]
+            missing = [field for field in CHECKPOINT_FIELDS if not isinstance(saved, dict) or field not in saved]
+            if missing or saved.get("task") != task:
+                return (f"run_agent 存下的检查点{'缺了字段 ' + '、'.join(missing) if missing else '里的 task 不是这次的任务'}："
+                        f"第 4 课沿用第 3 课的检查点格式，恰好六个字段（{'、'.join(CHECKPOINT_FIELDS)}），新任务的 task "
+                        "就是传进来的 task。")
+            pending = saved.get("pendingToolUse")
+            if isinstance(pending, dict) and _results_of(saved.get("messages") or [], pending.get("id")):
+                return ("run_agent 存下的一份检查点里，pendingToolUse 还是一个已经有了 tool_result 的调用：此刻崩溃，续跑时又对一次账，"
+                        "同一个 tool_use 得到第二个 tool_result（API 回 400）。结果追加进 messages 之后，先把 pendingToolUse 设为 "
+                        "None，再存存档点 B。")
+        elif entry[0] == "model":
+            calls += 1
+            sent = {b.get("tool_use_id") for m in entry[1] or [] if isinstance(m, dict) and isinstance(m.get("content"), list)
+                    for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"}
+            answered = all(_results_of(saved.get("messages") or [], id_) for id_ in sent) if isinstance(saved, dict) else False
+            if calls > 1 and not (answered and saved.get("pendingToolUse", "（没有这个字段）") is None):
+                pending = saved.get("pendingToolUse", "（没有这个字段）") if isinstance(saved, dict) else "（还没有存过）"
+                return (f"第 {calls} 次调用模型之前，磁盘上的检查点还没有记下上一个工具的结果（存档点 B；最近一次存档的 "
+                        f"pendingToolUse 是 {short(pending)}，应该是 None）：此刻崩溃，续跑时又要对账。每一轮在 tool_result "
+                        "追加进 messages、pendingToolUse 设为 None 之后存存档点 B。")
+    if on_disk != final:
+        return ("run_agent 结束时，磁盘上的检查点和它返回的状态不一样：模型最后一次回复（不要工具）之后也要存档，否则磁盘上"
+                "停在上一个存档点，下次运行又要调用模型，把做完的任务再做一轮。")
+    return None
+
+
+def _check_turns_spent(run_agent, namespace: dict) -> None:
+    """A checkpoint at save point B whose turns reached MAX_TURNS: the run returns it with no model call."""
+    __tracebackhide__ = True
+    max_turns = namespace.get("MAX_TURNS", 40)
+    spent = {**load_sample("cpA"), "turns": max_turns}
+    path = _scratch("check-spent-") / "checkpoint.json"
+    _prepare(namespace, spent, path)
+    recorder = _Recorder(namespace)
+    with MailServer():
+        call("run_agent（turns 已经用满的检查点）", run_agent, spent["task"], client=recorder.client, path=path)
+    calls = len(recorder.of("model"))
+    expect(not calls, f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型（你的调用了 {calls} 次）："
+                      "上限是跨重启累计的，循环条件是 turns < MAX_TURNS。")
 
 
 def _check_other_effects(run_agent, namespace: dict) -> None:
