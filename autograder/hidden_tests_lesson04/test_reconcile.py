@@ -134,6 +134,13 @@ def new_records(outcome, index: int, case, result) -> list:
     return added
 
 
+def one_outcome(outcome, index: int, case: dict, result, where: str):
+    """reconcile added one outcome for the dangling call, not two: each call has at most one (the lesson's format)."""
+    added = [r for r in new_records(outcome, index, case, result) if r.get("type") == "outcome"]
+    expect(len(added) <= 1, f"对账给这次调用往台账里追加了 {len(added)} 条 outcome：每个调用只记一条 outcome"
+                            f"（记录的格式：最多一条 intent、一条 outcome），同一个结果不要追加两次{where}")
+
+
 def durable(outcome, index: int, case: dict, call_id: str, where: str):
     """A power cut at any moment a record of reconcile's must already be on disk: at the tool's execution its
     intent, once reconcile has returned its outcome (the model of autograder.crash_states, as for execute_with_ledger);
@@ -200,6 +207,7 @@ def test_service_knows_the_call(grading):
         recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
         expect(recorded and recorded[-1].get("output") in carried,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
+        one_outcome(outcome, index, case, result, where)
         durable(outcome, index, case, pending["id"], where)
 
 

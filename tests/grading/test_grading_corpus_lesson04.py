@@ -457,6 +457,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # read-only judged by the EFFECTS table, not READ_ONLY_TOOLS: list_dir etc. pending -> "execute" (which the
     # reference's execute_with_ledger runs directly, so only the decision is wrong)
     "wrong_recovery_readonly_from_effects_table": {"test_recovery_action": 3},
+    # probing, round 17 (17c, mutation testing; 25/25 before): the "record" path appends its outcome twice
+    "wrong_mut_reconcile_record_outcome_twice": {"test_reconcile": 4},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -501,6 +503,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_mut_reconcile_record_outcome_twice": "追加了 2 条 outcome",
     "wrong_append_fd_never_closed": "到最后也没有关上",
     "wrong_append_leaks_folder_fd": "文件夹的描述符",
     "wrong_append_chdir_left": "os.chdir",
