@@ -34,6 +34,8 @@ RECONCILE_ADVICE = ("续跑时悬空调用一律交给 reconcile(state, ledger_p
 UNTOUCHED_ADVICE = ("reconcile 怎么处理悬空调用，台账就记什么：补 is_error（结果未知）和重新执行只读工具时，台账不动。"
                     "把「未知」记成 outcome，下次恢复 recovery_action 看到 outcome 就复用它，把一个不知道做没做过的调用"
                     "当成了确定的结果")
+TWICE_ADVICE = ("{kind} 多记了一条：每次执行只记一条 intent（执行之前）和一条 outcome（执行之后），execute_with_ledger 里"
+                "各追加一次；reconcile 复用台账里已有的 outcome、或按服务端的回答记下 outcome 时，也不要再多追加一条（复用时台账不动）")
 UNLEDGERED_EXECUTE_ADVICE = ("你的 run_agent 对账时读了台账，之后执行这次调用却没有记录：reconcile 判成要执行时也要经 "
                              "execute_with_ledger(call, ledger)——先记 intent、带着 tool_use id 作幂等键执行、再记 outcome。"
                              "直接 execute_tool 执行，这次执行途中再崩溃，下次恢复看台账就当它从没开始，"
@@ -193,6 +195,10 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
         return f"{said}：{KEPT_ADVICE}"
     if call_id != pending and name in READ_ONLY_TOOL_NAMES and not wanted.get(call_id):  # a call the loop ran
         return f"{said}：{READ_ONLY_LEDGER_ADVICE.format(name=name)}"
+    ours, theirs = [k[0] for k in mine.get(call_id, [])], [k[0] for k in wanted.get(call_id, [])]
+    twice = [k for k in ("intent", "outcome") if 0 < theirs.count(k) < ours.count(k)]
+    if twice and set(theirs) <= set(ours):  # every kind there, one of them written again
+        return f"{said}：{TWICE_ADVICE.format(kind=twice[0])}"
     extra = [k for k in mine.get(call_id, []) if k[0] == "outcome"]
     if call_id == pending and len(extra) > sum(1 for k in wanted.get(call_id, []) if k[0] == "outcome"):
         return f"{said}：{UNTOUCHED_ADVICE}"

@@ -459,6 +459,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_readonly_from_effects_table": {"test_recovery_action": 3},
     # probing, round 17 (17c, mutation testing; 25/25 before): the "record" path appends its outcome twice
     "wrong_mut_reconcile_record_outcome_twice": {"test_reconcile": 4},
+    # execute_with_ledger appends its intent (or outcome) twice: run_agent's ledgers differ from the reference's
+    # (judged right; the feedback said "续跑时要 reconcile" or "把「未知」记成 outcome" before)
+    "wrong_mut_execute_intent_twice": {"test_run_agent": 0},
+    "wrong_mut_execute_outcome_twice": {"test_run_agent": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -504,6 +508,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_mut_reconcile_record_outcome_twice": "追加了 2 条 outcome",
+    "wrong_mut_execute_intent_twice": "intent 多记了一条",
+    "wrong_mut_execute_outcome_twice": "outcome 多记了一条",
     "wrong_append_fd_never_closed": "到最后也没有关上",
     "wrong_append_leaks_folder_fd": "文件夹的描述符",
     "wrong_append_chdir_left": "os.chdir",

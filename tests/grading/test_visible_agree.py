@@ -71,6 +71,7 @@ NOT_YET_VISIBLE = {
     "wrong_reconcile_cached_records",
     # lesson 4, probe 17c: reconcile appends the outcome it was told twice (the notebook's check counts no records)
     "wrong_mut_reconcile_record_outcome_twice",
+    "wrong_mut_execute_intent_twice",  # 17c: the notebook's execute_with_ledger check counts one intent at least
     # lesson 4, probed an eleventh time: the model asking for the same call twice, a fresh start beside a ledger with
     # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
     # reconcile checks draw none of them)
