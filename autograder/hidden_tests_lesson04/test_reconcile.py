@@ -46,12 +46,20 @@ def cases(grading, wanted: set | None = None):
                 yield outcome, index, case, action, reconciled(outcome, index, case)
 
 
+def judgeable(records) -> bool:
+    """Records the reference's recovery_action can judge, as the lesson writes them: each with a str "type", an
+    outcome's output a str. Only a student's own reconcile, on the step before a call's second reconcile, writes
+    others; that step is judged on them."""
+    return all(isinstance(r, dict) and isinstance(r.get("type"), str)
+               and (r["type"] != "outcome" or isinstance(r.get("output"), str)) for r in records)
+
+
 def as_found(outcome, index: int, case: dict) -> dict | None:
     """The case as step `index` found and left it, with "given" and "after" (its ledger's text before and after):
     the scenario's ledger and the one left at the end, or, for a call reconciled again later in the same process
     ("again"), the ledger between the two steps (read as the second began); the second also finds a server that may
-    have the email now. None for no case of an action: a damaged ledger, or one an earlier step left unreadable
-    (judged there)."""
+    have the email now. None for no case of an action: a damaged ledger, or one an earlier step left unreadable or
+    with records the lesson's format has not (judged there)."""
     if case.get("damaged"):
         return None
     cases, ledger = outcome.scenario.meta["cases"], case["ledger"]
@@ -62,7 +70,7 @@ def as_found(outcome, index: int, case: dict) -> dict | None:
         return {**case, "given": outcome.scenario.files.get(ledger), "after": after}
     given = outcome.read_before.get(index, {}).get(ledger)
     records, error = records_in(given)
-    if error is not None:
+    if error is not None or not judgeable(records):
         return None
     pending = case["checkpoint"]["pendingToolUse"]
     now_on = {f"step {later}" for later in range(index, len(outcome.steps))}

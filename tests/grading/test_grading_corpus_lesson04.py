@@ -463,6 +463,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # (judged right; the feedback said "续跑时要 reconcile" or "把「未知」记成 outcome" before)
     "wrong_mut_execute_intent_twice": {"test_run_agent": 0},
     "wrong_mut_execute_outcome_twice": {"test_run_agent": 0},
+    # the grader's own error on a call's second reconcile, over an outcome reconcile wrote without "type" or with
+    # output None on the first (the reference's recovery_action raised KeyError; carries_output AttributeError)
+    "wrong_mut_reconcile_outcome_without_type": {"test_reconcile": 4, "test_incident_fix": 2},
+    "wrong_mut_reconcile_lookup_by_name": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
