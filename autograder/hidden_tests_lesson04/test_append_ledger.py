@@ -168,6 +168,10 @@ def test_appends_keep_every_record(grading):
         expect(same(records, wanted), f"{what}，台账里读出 {len(records)} 条记录，应该是 {len(wanted)} 条："
                                       + ("原来的记录丢了或被改写了，台账只追加" if not same(records[:len(meta['old'])],
                                                                                wanted[:len(meta['old'])])
+                                         else "同一条记录在台账里写了不止一次：一次 append_ledger 只写一行"
+                                         if len(records) > len(wanted) and all(
+                                             any(same(r, w) for w in wanted[len(meta['old']):])
+                                             for r in records[len(meta['old']):])
                                          else "新记录和传进来的 record 不一样，要原样写下每个字段"))
     check_pair(outcome)
     check_shared(outcome)
