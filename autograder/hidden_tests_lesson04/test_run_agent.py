@@ -153,8 +153,8 @@ def check_counters(outcome, state: dict, turns_before: int, where: str):
     wanted = turns_before + len(calls)
     expect(same(state.get("turns"), wanted),
            f"{where}，模型一共被调用了 {len(calls)} 次" + (f"（检查点里原来是 {turns_before}）" if turns_before else "")
-           + f"，turns 应该是 {wanted}，你的是 {short(state.get('turns'))}：turns 跨重启接着数，"
-             "MAX_TURNS 限的是整个任务的轮数，续跑时不能从 0 重新数")
+           + f"，turns 应该是 {wanted}，你的是 {short(state.get('turns'))}：每调用一次模型 turns 加一（一轮只调用一次模型），"
+             "turns 跨重启接着数，MAX_TURNS 限的是整个任务的轮数，续跑时不能从 0 重新数")
     expect(same(state.get("tokensUsed"), usage_total(calls[-1])),
            f"{where}，tokensUsed 应该是最近一次响应的 input_tokens + output_tokens（{usage_total(calls[-1])}），"
            f"你的是 {short(state.get('tokensUsed'))}：每次调用模型之后都要更新")

@@ -469,6 +469,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_reconcile_lookup_by_name": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 0},
     # each record written twice (judged right; the feedback said the new record differs from the one passed)
     "wrong_mut_append_writes_twice": {"test_append_ledger": 0, "test_run_agent": 0},
+    # two model calls a turn (judged right; the feedback only said turns must go on across restarts)
+    "wrong_mut_agent_model_called_twice": {"test_run_agent": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -517,6 +519,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_mut_execute_intent_twice": "intent 多记了一条",
     "wrong_mut_execute_outcome_twice": "outcome 多记了一条",
     "wrong_mut_append_writes_twice": "同一条记录在台账里写了不止一次",
+    "wrong_mut_agent_model_called_twice": "一轮只调用一次模型",
     "wrong_append_fd_never_closed": "到最后也没有关上",
     "wrong_append_leaks_folder_fd": "文件夹的描述符",
     "wrong_append_chdir_left": "os.chdir",
