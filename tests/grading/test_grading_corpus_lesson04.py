@@ -466,7 +466,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # the grader's own error on a call's second reconcile, over an outcome reconcile wrote without "type" or with
     # output None on the first (the reference's recovery_action raised KeyError; carries_output AttributeError)
     "wrong_mut_reconcile_outcome_without_type": {"test_reconcile": 4, "test_incident_fix": 2},
-    "wrong_mut_reconcile_lookup_by_name": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 0},
+    # (its tool_result content is null: the offline model reads it as no content since probe 17b, so run_agent,
+    # right itself, keeps its points and the incident fix loses only the missing answer)
+    "wrong_mut_reconcile_lookup_by_name": {"test_reconcile": 4, "test_incident_fix": 2},
     # each record written twice (judged right; the feedback said the new record differs from the one passed)
     "wrong_mut_append_writes_twice": {"test_append_ledger": 0, "test_run_agent": 0},
     # two model calls a turn (judged right; the feedback only said turns must go on across restarts)
