@@ -337,7 +337,12 @@ def _check_turns_spent(run_agent, namespace: dict) -> None:
     path = _scratch("check-spent-") / "checkpoint.json"
     _prepare(namespace, spent, path)
     recorder = _Recorder(namespace)
-    with MailServer():
+
+    def reconcile(*args, **kwargs):
+        fail("run_agent 在没有悬空调用时也调用了 reconcile（检查点的 pendingToolUse 是 None）：只有 pendingToolUse 不是 None "
+             "时才需要对账。")
+
+    with MailServer(), standing_in(namespace, "reconcile", reconcile):
         call("run_agent（turns 已经用满的检查点）", run_agent, spent["task"], client=recorder.client, path=path)
     calls = len(recorder.of("model"))
     expect(not calls, f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），恢复后不应该再调用模型（你的调用了 {calls} 次）："

@@ -51,9 +51,8 @@ NOT_YET_VISIBLE = {
     "wrong_rerun_idempotent_writes", "wrong_reuse_appends_again",
     "wrong_unknown_recorded_as_outcome", "wrong_execute_readonly_by_prefix",
     "wrong_recovery_asks_before_outcome",  # lesson 4
-    # lesson 4, probed again: a resume at save point B, counters across a restart, a folder fsync of another folder,
-    # a tool that fails, a power cut during reconcile's own appends
-    "wrong_agent_reconcile_always", "wrong_agent_turns_restart", "wrong_append_fsyncs_cwd",
+    # lesson 4, probed again: a folder fsync of another folder, a power cut during reconcile's own appends
+    "wrong_append_fsyncs_cwd",
     "wrong_reconcile_unsynced_own_append",
     # lesson 4, probed a third time: a folder fsync before the file exists
     "wrong_append_dirsync_before_create",
@@ -85,9 +84,6 @@ NOT_YET_VISIBLE = {
     # (the notebook's run_agent and reconcile checks meet no such output, and no failing tool in reconcile)
     "wrong_agent_flags_error_anywhere", "wrong_reconcile_flags_error_anywhere",
     "wrong_reconcile_flag_string_on_failure",
-    # probed a twelfth time: lesson 4's kept descriptor without O_APPEND (no other process appends between two of the
-    # check's appends)
-    "wrong_append_cached_handle_no_o_append",
     "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
     # lesson 3, probed a fifteenth time: an atexit function that saves again (the notebook's checks end no kernel)
     "wrong_agent_atexit_save_latest",
