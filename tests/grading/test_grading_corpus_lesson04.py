@@ -526,7 +526,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_leaks_folder_fd": "文件夹的描述符",
     "wrong_append_chdir_left": "os.chdir",
     "wrong_agent_ignores_client": "自己用 make_client() 另造的",
-    "wrong_agent_client_first_given_kept": "之前某次运行传进来的那个",
+    "wrong_agent_client_first_given_kept": "之前某次运行传进来的",  # either message: a later run given a client or not
     "wrong_agent_client_required": "（签名允许）",
     "tamper_resend_after_linger": "留下的线程 3 秒后还在运行",
     "tamper_resend_daemon_process": "留下的进程 3 秒后还在运行",
