@@ -267,6 +267,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_step_context_manager": {},  # execute_with_ledger's intent and outcome around a contextmanager step
     "full_execute_checks_outcome_first": {},  # execute_with_ledger reuses an outcome already recorded for the call
     "full_recovery_state_table": {},  # recovery_action as a table of (intent?, outcome?), None: ask the service
+    "full_recovery_intent_checked_first": {},  # "no intent -> execute" asked before "outcome -> reuse": differs only on an outcome without its intent, which the course never writes (probe 17d)
     # ... wrong, and judged right before
     "wrong_key_builtin_hash": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_agent_ledger_message_id": {"test_run_agent": 0, "test_incident_fix": 2},  # the reply's id as the key
