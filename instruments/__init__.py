@@ -9,4 +9,5 @@ The notebook imports the first three; they fork, so they need Linux or macOS (WS
 - widgets.py       the checkpoint viewer and the crash explorer (a slider over one run's crash points)
 - host.py          what the machine offers: a folder in RAM, a font with Chinese glyphs
 - teacher_demo.py  `make replay` and `make crash-matrix` on the reference solution (repository only)
+- mutants.py       mutation testing of the grader: one-change mutants of the reference answers (repository only)
 """

@@ -30,8 +30,9 @@ LESSON_IGNORE = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "che
 RUNTIME_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc")
 # What a lab started from this repository (make lab) may leave in its configuration folder.
 CONFIG_IGNORE = shutil.ignore_patterns("lab", "*.json.bak")
-# The teacher's demo command reads the reference solution from source/: it runs in the repository only.
-INSTRUMENTS_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "teacher_demo.py")
+# The teacher's demo command and the mutation instrument read the reference solution from source/
+# (the second also runs the grader): they run in the repository only.
+INSTRUMENTS_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "teacher_demo.py", "mutants.py")
 
 
 def build_runtime_wheel(dest: Path) -> Path:

@@ -1,7 +1,7 @@
 """The code's layers, read from the import statements: no cycles, and each package imports only below it.
 
 course/        the lesson's runtime: the standard library and its own dependencies only
-instruments/   the replay harness, crash matrix and widgets: course/ (teacher_demo also reads source/ via autograder)
+instruments/   the replay harness, crash matrix and widgets: course/ (teacher_demo and mutants also read source/ via autograder)
 autograder/    the grader: course/ and instruments.host, never tests/ or benchmarks/
 """
 import ast
@@ -17,7 +17,10 @@ ALLOWED = {
     "autograder": {"autograder", "course", "instruments.host"},
     "benchmarks": {"autograder", "benchmarks", "course"},
 }
-EXCEPTIONS = {"instruments.teacher_demo": {"autograder.notebook_code", "autograder.lessons"}}  # a class demo run from the repository
+EXCEPTIONS = {  # run from the repository only, never part of the student bundle
+    "instruments.teacher_demo": {"autograder.notebook_code", "autograder.lessons"},  # a class demo
+    "instruments.mutants": {"autograder.notebook_code", "autograder.lessons", "autograder.judge"},  # tests the grader
+}
 
 
 def module_name(path: Path) -> str:

@@ -125,6 +125,7 @@ def test_bundle_holds_only_what_students_get(bundle):
     packages = {name.split("/")[0] for name in members}
     assert packages == {"course", "instruments", "crash_course_runtime-0.1.0.dist-info"}, packages
     assert "instruments/teacher_demo.py" not in members  # it reads source/ through autograder/
+    assert "instruments/mutants.py" not in members  # so does the mutation instrument, and it runs the grader
     with zipfile.ZipFile(bundle / "student-bundle.zip") as archive:
         parts = {part for name in archive.namelist() for part in Path(name).parts}
     assert not parts & {"source", "autograder", "tests", "hidden_tests", ".git"}, parts
