@@ -123,6 +123,15 @@ def test_deleting_the_tool_use_but_keeping_a_result_gets_400(client):
         ask(client, messages)
 
 
+def test_a_result_whose_content_is_null_is_read_as_no_content(client, mail):
+    """Probe 17b: content null passed the field check, then the model's own reading of the history raised, and the
+    student saw APIConnectionError (an execute_with_ledger that forgot `return output`)."""
+    messages, tool_use = _messages_until_send(client)
+    messages.append(tool_result(tool_use, None))
+    reply = ask(client, messages)
+    assert reply.stop_reason in ("end_turn", "tool_use")
+
+
 def test_is_error_must_be_a_boolean(client):
     messages, tool_use = _messages_until_send(client)
     messages.append(tool_result(tool_use, "unknown", is_error="true"))
