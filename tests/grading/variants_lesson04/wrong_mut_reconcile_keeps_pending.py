@@ -1,4 +1,4 @@
-"""错误（变异测试）：reconcile 补上了配对的 tool_result，却没有把 pendingToolUse 设为 None。run_agent 照旧存档，
+"""错误（变异测试）：reconcile 给悬空调用加了 tool_result，却没有把 pendingToolUse 设为 None。run_agent 照旧存档，
 存下的检查点里这次调用已经有结果、又还挂着：此刻崩溃，续跑时再对一次账，同一个 tool_use 两个结果。"""
 # %% reconcile
 def reconcile(cp, ledger):
