@@ -842,18 +842,25 @@ class _Recorder:
         return [entry for entry in self.log if entry[0] == kind]
 
     @contextlib.contextmanager
-    def watching(self):
+    def saves_logged(self):
+        """The notebook's save_checkpoint, each call logged ("save", the state as given, path)."""
         real_save = self.namespace.get("save_checkpoint")
+
+        def save_checkpoint(state, *args, **kwargs):
+            self.log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
+            return real_save(state, *args, **kwargs)
+
+        with standing_in(self.namespace, "save_checkpoint", save_checkpoint):
+            yield
+
+    @contextlib.contextmanager
+    def watching(self):
         real_tool = self.namespace.get("execute_tool", course_execute_tool)
 
         def execute_tool(*args, **kwargs):
             self.log.append(("tool", args[0] if args else kwargs.get("name"),
                              copy.deepcopy(args[1] if len(args) > 1 else kwargs.get("input"))))
             return real_tool(*args, **kwargs)
-
-        def save_checkpoint(state, *args, **kwargs):
-            self.log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
-            return real_save(state, *args, **kwargs)
 
         def reconcile(cp):
             # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on. It returns
@@ -871,8 +878,7 @@ class _Recorder:
             entry[2] = copy.deepcopy(closed["messages"])
             return closed
 
-        with standing_in(self.namespace, "save_checkpoint", save_checkpoint), \
-                standing_in(self.namespace, "reconcile", reconcile), \
+        with self.saves_logged(), standing_in(self.namespace, "reconcile", reconcile), \
                 standing_in(self.namespace, "execute_tool", execute_tool):
             yield self
 

@@ -9,7 +9,6 @@ grade: it runs your function on a few situations and says in Chinese what it saw
 it needs to see what your code does it stands in for a name of the notebook for the time
 of the check (`execute_tool`, `lookup_effect`, `reconcile`) and for `os.fsync`.
 """
-import contextlib
 import copy
 import json
 import os
@@ -221,7 +220,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     task = load_sample("cpC")["task"]
     path = _scratch("check-run-") / "checkpoint.json"
     recorder = _Recorder(namespace)  # the model calls and, stood in below, the saves, in order
-    with MailServer() as mail, _saves_logged(namespace, recorder.log):
+    with MailServer() as mail, recorder.saves_logged():
         final = call("run_agent（发信任务，从头开始）", run_agent, task, client=recorder.client, path=path)
         received = mail.received()
     expect(isinstance(final, dict) and final.get("pendingToolUse") is None, "run_agent 要返回最终状态，任务结束时没有悬空调用。")
@@ -280,19 +279,6 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                "下次恢复就会把它当成确定的结果复用。")
         expect(emails is None or delivered == emails, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
-
-
-@contextlib.contextmanager
-def _saves_logged(namespace: dict, log: list):
-    """The notebook's save_checkpoint, each call logged ("save", the state as given, path) in `log`."""
-    real_save = namespace["save_checkpoint"]
-
-    def save_checkpoint(state, *args, **kwargs):
-        log.append(("save", copy.deepcopy(state), args[0] if args else kwargs.get("path")))
-        return real_save(state, *args, **kwargs)
-
-    with standing_in(namespace, "save_checkpoint", save_checkpoint):
-        yield
 
 
 def _save_points_problem(log: list, task: str, final: dict, on_disk) -> str | None:
