@@ -15,7 +15,8 @@ from autograder.child import LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain,
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import LONG_CHECKPOINT_BYTES, TOOL_OUTPUT_SHAPES, lengthened, unprivileged
-from course.model import ENDING_SHAPES, TOOL_CALL_SHAPES, check_tool_pairing, scripted_client, scripted_reply
+from course.model import (ENDING_SHAPES, TOOL_CALL_SHAPES, answer, check_tool_pairing, scripted_client, scripted_reply,
+                          shaped)
 from autograder.hidden_tests import generated, scenarios
 from autograder.hidden_tests.crashes import sized_without_writes
 from autograder.hidden_tests.test_save_load import (check_no_leaks, descriptors_left_open, leak_advice, save_leftovers,
@@ -460,6 +461,32 @@ def test_reply_plans_hold_every_shape_and_a_tool_call_in_every_run():
             sorted(map(str, (*TOOL_CALL_SHAPES, None, None, *ENDING_SHAPES)))
         assert all(len(run) >= 2 and run[-1] in ENDING_SHAPES and set(run[:-1]) <= {*TOOL_CALL_SHAPES, None}
                    for run in plan)
+
+
+def test_every_planned_reply_shape_is_reached_in_agent_replies():
+    """The scripted model, given the scenario's tool outputs (in their planned shapes), asks for a tool in every
+    reply its run's plan gives a tool call's shape, and gives the ending shape last: no run ends before its plan."""
+    for seed in range(40):
+        replies = scenarios.build(40, random.Random(seed))["agent_replies"]
+        for step in replies.steps:
+            plan, shapes = step["replies"], step.get("outputs") or ()
+            messages, read_only, got = [{"role": "user", "content": step["args"][0]}], 0, []
+            while len(got) <= len(plan):
+                body = {**request_params(), "messages": messages}
+                reply = answer(body, plan[len(got)] if len(got) < len(plan) else None)[1]
+                got.append(reply)
+                messages.append({"role": "assistant", "content": reply["content"]})
+                uses = [b for b in reply["content"] if b["type"] == "tool_use"]
+                if not uses:
+                    break
+                output = execute_tool(uses[0]["name"], uses[0]["input"]) if uses[0]["name"] != "send_email" else "已发送"
+                if uses[0]["name"] in READ_ONLY_TOOL_NAMES:
+                    shape = shapes[read_only] if read_only < len(shapes) else None
+                    output, read_only = TOOL_OUTPUT_SHAPES[shape](output) if shape else output, read_only + 1
+                messages.append({"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": output}]})
+            assert len(got) == len(plan) and got[-1]["stop_reason"] == shaped(got[-1], plan[-1])["stop_reason"], \
+                (seed, step["args"][0], plan, shapes, [r["stop_reason"] for r in got])
 
 
 @pytest.mark.parametrize("shape", (*TOOL_CALL_SHAPES, *ENDING_SHAPES))
