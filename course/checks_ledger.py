@@ -163,6 +163,13 @@ def _of(records: list, call_id: str, kind: str) -> list:
     return [r for r in records if r.get("toolUseId") == call_id and r.get("type") == kind]
 
 
+def _untyped(records: list, call_id: str, kind: str) -> str:
+    """Where the call has no record of `kind`, one of its records that has no type to be read by, if any."""
+    theirs = [r for r in records if r.get("toolUseId") == call_id and r.get("type") not in ("intent", "outcome")]
+    return (f"台账里有它的一条记录 {short(theirs[0], 80)}，可它没有 \"type\": \"{kind}\"，恢复代码认不出这一条。"
+            if theirs else "")
+
+
 @leaves_no_scratch
 def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
     __tracebackhide__ = True
@@ -188,7 +195,7 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
                                            f"（{email['id']}），你传的是 {short(sent['key'])}。")
         expect(_of(sent["ledger"], email["id"], "intent"),
                "send_email 执行的那一刻，台账里还没有它的 intent 记录：意图要在执行之前写好并落盘，"
-               "否则崩溃在执行途中时，恢复代码会以为它从没开始。")
+               "否则崩溃在执行途中时，恢复代码会以为它从没开始。" + _untyped(sent["ledger"], email["id"], "intent"))
         expect(not _of(sent["ledger"], email["id"], "outcome"), "执行之前台账里就有了 outcome：结果要在执行之后才记。")
         expect(events.opened_synced(ledger) or sent["size"] in events.sizes,
                "send_email 执行的那一刻，台账里的 intent 已经写进文件，却还没有 fsync：这时断电，intent 可能不在磁盘上，"
@@ -196,7 +203,8 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         records = read_ledger(ledger)
         outcomes = _of(records, email["id"], "outcome")
         expect(len(outcomes) == 1 and outcomes[0].get("output") == sent["output"],
-               "执行之后要追加一条 outcome 记录，output 就是 execute_tool 返回的文本（恢复时直接复用它）。")
+               "执行之后要追加一条 outcome 记录，output 就是 execute_tool 返回的文本（恢复时直接复用它）。"
+               + _untyped(records, email["id"], "outcome"))
         expect(records.index(outcomes[0]) > records.index(_of(records, email["id"], "intent")[0]),
                "台账里 outcome 要在 intent 之后。")
         expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")

@@ -128,6 +128,15 @@ def of(records, call_id: str, kind: str) -> list:
     return [r for r in records or [] if isinstance(r, dict) and r.get("toolUseId") == call_id and r.get("type") == kind]
 
 
+def untyped_said(records, call_id: str, kind: str) -> str:
+    """Where a call has no record of `kind`: the record of it that says no kind at all, if there is one (written,
+    but without its "type"), in the student's terms; "" if there is none."""
+    theirs = [r for r in records or [] if isinstance(r, dict) and r.get("toolUseId") == call_id
+              and r.get("type") not in ("intent", "outcome")]
+    return (f"（台账里有这次调用的一条记录 {short(theirs[0], 80)}，可它没有 \"type\": \"{kind}\"：恢复代码靠 type 分辨 "
+            "intent 和 outcome，认不出这一条）" if theirs else "")
+
+
 def keyed(call_id: str) -> str:
     """The Message-ID an email sent with this call's id as its key carries."""
     return message_id_for(call_id)

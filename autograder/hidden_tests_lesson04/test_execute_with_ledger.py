@@ -15,7 +15,7 @@ import pytest
 
 from autograder.contract import failed as contract_failed
 from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, outcome_written_at, problem,
-                      records_in, reference_raises, same, short)
+                      records_in, reference_raises, same, short, untyped_said)
 from .ledger_crashes import FOLDER_ADVICE, first_loss, moments
 
 GRADE = "test_execute_with_ledger"
@@ -62,8 +62,10 @@ def test_intent_before_outcome_after(grading):
         then, error = records_in(ran[0]["ledgers"].get(ledger))
         expect(error is None, f"执行 {call['name']} 那一刻，台账读不出来（{short(str(error), 80)}）")
         intents = of(then, call["id"], "intent")
-        expect(intents, f"执行 {call['name']} 的那一刻，台账里还没有这次调用（id {call['id']}）的 intent：意图要在执行之前写好，"
-                        "否则崩溃在执行途中时，恢复代码会以为它从没开始")
+        untyped = untyped_said(then, call["id"], "intent")
+        expect(intents, f"执行 {call['name']} 的那一刻，台账里还没有这次调用（id {call['id']}）的 intent{untyped}："
+                        + ("intent 记录要带 \"type\": \"intent\"，" if untyped else "意图要在执行之前写好，")
+                        + "否则崩溃在执行途中时，恢复代码会以为它从没开始")
         expect(same(intents[0].get("name"), call["name"]) and same(intents[0].get("input"), call["input"]),
                f"intent 记录要写下这次调用的 name 和 input（恢复时靠它们知道做的是什么），你的是 {short(intents[0])}")
         expect(not of(then, call["id"], "outcome"), f"执行 {call['name']} 之前台账里就有了它的 outcome：结果要在执行之后才记")
@@ -77,6 +79,10 @@ def test_intent_before_outcome_after(grading):
                 records, _ = records_in(content)
                 wanted = "intent" if kind == "tool" else "outcome"
                 found = of(records, call["id"], wanted)
+                untyped = untyped_said(records, call["id"], "outcome") if not found and wanted == "outcome" else ""
+                if untyped:
+                    fail(f"execute_with_ledger（{call['name']}）返回时，台账里没有这次调用的 outcome{untyped}："
+                         "outcome 记录要带 \"type\": \"outcome\"")
                 if not found and wanted == "outcome" and outcome_written_at(outcome, index, ledger, call["id"]) is None:
                     failed = contract_failed(ran[0]["output"])
                     fail(f"execute_with_ledger（{call['name']}）返回时，台账里没有这次调用的 outcome：它根本没有写"

@@ -226,6 +226,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_turns_off_by_one": {"test_run_agent": 1},  # a checkpoint with its turns used up: no model call
     # the grader's own error on a ledger record without "type"
     "wrong_mut_outcome_without_type": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_mut_intent_without_type": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
+                                      "test_incident_fix": 2},
     # the offline model's error on a tool_result whose content is null (feedback said APIConnectionError)
     "wrong_mut_execute_returns_none": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     # probing, round 8 (each 25/25 before): what a kernel runs around and between cells, which the grader did not.
@@ -562,7 +564,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_mut_reconcile_keeps_pending": "reconcile 补上结果之后要把 pendingToolUse 设为 None",
     "wrong_mut_fresh_state_without_task": "存下的检查点缺少 task",
     "wrong_mut_turns_off_by_one": "turns 达到 MAX_TURNS 就不再调用模型",
-    "wrong_mut_outcome_without_type": "台账里没有这次调用的 outcome",
+    "wrong_mut_outcome_without_type": "可它没有 \"type\": \"outcome\"",
+    "wrong_mut_intent_without_type": "可它没有 \"type\": \"intent\"",
     "wrong_mut_execute_returns_none": "你的返回了 null",
     "wrong_key_uuid": "要带上幂等键",
     "wrong_key_from_input": "不是这次调用的 tool_use id",
