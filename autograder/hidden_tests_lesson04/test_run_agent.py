@@ -26,13 +26,15 @@ GRADE = "test_run_agent"
 
 
 def send_id(outcome) -> str | None:
-    """The tool_use id the model gave the send_email call (from the grader's own record of its replies)."""
-    for model_call in outcome.model_calls:
-        reply = model_call.get("reply") or {}
-        for block in reply.get("content") or []:
-            if block.get("type") == "tool_use" and block.get("name") == "send_email":
-                return block.get("id")
-    return None
+    """The tool_use id the model gave the send_email call (from the grader's own record of its replies): the one in
+    the last reply before the first send ran (a run that called the model twice kept the second reply), else the
+    first asked for."""
+    first_send = min((c["seq"] for c in outcome.tool_calls if c["name"] == "send_email"), default=float("inf"))
+    asked = [(model_call["seq"], block.get("id")) for model_call in outcome.model_calls
+             for block in (model_call.get("reply") or {}).get("content") or []
+             if block.get("type") == "tool_use" and block.get("name") == "send_email"]
+    before = [call_id for seq, call_id in asked if seq < first_send]
+    return before[-1] if before else asked[0][1] if asked else None
 
 
 def unknown_results(messages) -> int:
@@ -244,8 +246,8 @@ def outcome_after_save_b(outcome, call_id: str) -> str | None:
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
     """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
-    for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
-                         ("agent_crash_after_send", "send_email 送达之后、记下结果之前")):
+    for name, moment in (("agent_crash_before_send", " send_email 到达服务器之前（意图已记、信还没发）"),
+                         ("agent_crash_after_send", " send_email 送达之后、记下结果之前")):
         outcome = grading.outcome(name)
         if outcome.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
             fail(f"发信任务没有走到 send_email：" + (problem(outcome, 0, "run_agent")
