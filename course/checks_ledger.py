@@ -196,6 +196,8 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         expect(_of(sent["ledger"], email["id"], "intent"),
                "send_email 执行的那一刻，台账里还没有它的 intent 记录：意图要在执行之前写好并落盘，"
                "否则崩溃在执行途中时，恢复代码会以为它从没开始。" + _untyped(sent["ledger"], email["id"], "intent"))
+        expect(len(_of(sent["ledger"], email["id"], "intent")) == 1,
+               "send_email 执行的那一刻，台账里它的 intent 多记了一条：每次执行只在执行之前记一条 intent。")
         expect(not _of(sent["ledger"], email["id"], "outcome"), "执行之前台账里就有了 outcome：结果要在执行之后才记。")
         expect(events.opened_synced(ledger) or sent["size"] in events.sizes,
                "send_email 执行的那一刻，台账里的 intent 已经写进文件，却还没有 fsync：这时断电，intent 可能不在磁盘上，"
@@ -573,7 +575,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                    f"{label}：执行之前台账里要有这次调用的 intent（走 execute_with_ledger）。")
             expect(carries_output(content, sends[0]["output"]),
                    f"{label}：tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）。")
-        expect(_of(after, email["id"], "outcome"), f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
+        outcomes = _of(after, email["id"], "outcome")
+        expect(outcomes, f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
+        expect(len(outcomes) == 1, f"{label}：对账给这次调用往台账里追加了 {len(outcomes)} 条 outcome：每个调用只记一条 "
+                                   "outcome，同一个结果不要追加两次。")
     _check_damaged_ledger(reconcile, namespace, saves)
     expect(not saves, RECONCILE_SAVES)
     print(PASSED)

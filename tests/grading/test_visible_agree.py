@@ -68,9 +68,6 @@ NOT_YET_VISIBLE = {
     # lesson 4, probed a ninth time: reconcile run twice in one kernel on a ledger grown in between, a service that
     # answers "" (the notebook's reconcile check calls it once per ledger, with email texts as answers)
     "wrong_reconcile_cached_records",
-    # lesson 4, probe 17c: reconcile appends the outcome it was told twice (the notebook's check counts no records)
-    "wrong_mut_reconcile_record_outcome_twice",
-    "wrong_mut_execute_intent_twice",  # 17c: the notebook's execute_with_ledger check counts one intent at least
     # lesson 4, probed an eleventh time: the model asking for the same call twice, a fresh start beside a ledger with
     # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
     # reconcile checks draw none of them)
