@@ -49,7 +49,7 @@ _READ_ONLY_INPUTS = {"grep": {"pattern": "结论", "path": "./notes"}, "list_dir
                      "web_search": {"query": "检查点 恢复"}}
 # Tools the lesson never names: an obvious verb, a read-only tool's name at the front, an unusual verb, a name that
 # sounds like reading (a deny-list of verbs, a test of how a name begins, or a guess by the name lets the last three
-# through). Lesson 4's checks use the first.
+# through). Lesson 4's checks use the first two.
 UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("read_file_and_purge", {"path": "./notes/meeting-08-25.md"}),
                     ("freeze_account", {"account": "ops-team"}),

@@ -15,8 +15,9 @@ import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (CHECKPOINT_FIELDS, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL, CheckFailed,
-                     _DiskEvents, _Recorder, _needs, _prepare, _results_of, _scratch, _with_pending, LEAK_COST, call, call_in_place, check_letter, carries_output, expect, fail, leaves_no_scratch,
+from .checks import (CHECKPOINT_FIELDS, LEAK_COST, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL,
+                     UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _needs, _prepare, _results_of, _scratch,
+                     _with_pending, call, call_in_place, carries_output, check_letter, expect, fail, leaves_no_scratch,
                      open_paths, opened_since, short, standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
@@ -218,6 +219,13 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
                "add_label 返回了空字符串：空的输出也是确定的结果，照样追加一条 outcome（output 是 \"\"）；"
                "不记的话台账里它只有 intent，崩溃后恢复时它就成了要去问服务端的「结果未知」。")
         expect(output == "", f"execute_with_ledger 要把 execute_tool 返回的文本原样返回：这里是 \"\"，你返回了 {short(output)}。")
+        name, tool_input = UNHEARD_OF_TOOLS[1]  # a read-only tool's name at the front
+        purge = {"id": "toolu_01P", "name": name, "input": dict(tool_input)}
+        call(f"execute_with_ledger（{name}，课程没提过的工具）", execute_with_ledger, purge, ledger)
+        records = read_ledger(ledger)
+        expect(_of(records, purge["id"], "intent") and _of(records, purge["id"], "outcome"),
+               f"{name} 不是只读工具：只读的只有 READ_ONLY_TOOLS 里那几个，工具名要整个相等，不能看开头。"
+               "课程没提过的工具可能有副作用，也要记台账：先 intent，执行之后 outcome。")
     print(PASSED)
 
 
@@ -551,6 +559,9 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(text_of(content).strip(), f"{label}：is_error 结果也要在 content 里写一句：结果未知、请先确认。")
             wrong = unknown_wording_problem(text_of(content))
             expect(wrong is None, f"{label}：is_error 结果{wrong}。content 要写明结果未知、可能已经生效、请先确认现状。")
+            guessed = [r for r in after if r.get("type") == "outcome" and r not in twin + records]
+            expect(not guessed, f"{label}：结果未知时台账不动，你的 reconcile 追加了 {short(guessed)}：记一条 outcome，"
+                                "下次恢复就会把「未知」当成确定的结果复用，is_error 也丢了。")
             continue
         expect(not flag, f"{label}：结果是查得到的，不应该标 is_error——这正是台账要消灭的“未知”。")
         expect(delivered == 1, f"{label}：对账之后邮件服务器一共有 {delivered} 封信，应该正好 1 封。")
@@ -558,6 +569,10 @@ def check_reconcile(reconcile, namespace: dict) -> None:
             expect(not spy.names(), f"{label}：台账里已经有 outcome，直接复用，不用再执行（你执行了 {spy.names()}）。")
             expect(carries_output(content, records[-1]["output"]),
                    f"{label}：tool_result 要带着台账 outcome 里记的 output（整段，前后加几句话可以）。")
+            before = twin + records
+            expect(after == before, f"{label}：复用台账里的 outcome 时台账不动，" + (
+                f"你的 reconcile 又追加了 {short(after[len(before):])}。" if after[:len(before)] == before
+                else "你的 reconcile 却改了台账里原有的记录。"))
             continue
         if name == "S2":
             # asking by key first, or sending again with the same key (the server answers "already delivered")
