@@ -259,44 +259,70 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     _check_other_effects(run_agent, namespace)
     _check_turns_spent(run_agent, namespace)
 
-    seen = []
-
-    def stand_in_reconcile(cp, ledger):
-        seen.append(Path(ledger))
-        pending = cp["pendingToolUse"]
-        result = delivered_text(EMAIL_CALL) if pending["name"] == "send_email" else "（检查程序临时补上的结果）"
-        cp["messages"].append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": pending["id"], "content": result}]})
-        cp["pendingToolUse"] = None
-        return cp
-
     # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write; the
     # last two called as the signature allows, with client=None and with no client (the notebook's make_client, here
-    # an offline one, makes it then)
-    for sample, start, emails, given in (
-            ("cpC", load_sample("cpC"), 0, {"client": make_client(offline=True)}),
-            ("cpB", load_sample("cpB"), 0, {"client": None}),
-            ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}), None, {})):
-        seen.clear()
+    # the recorder's offline one, makes it then)
+    for sample, start, emails, form in (("cpC", load_sample("cpC"), 0, "given"), ("cpB", load_sample("cpB"), 0, "none"),
+                                        ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}),
+                                         None, "absent")):
+        recorder = _Recorder(namespace)  # the model calls, saves and reconcile calls, in order
         pending = start["pendingToolUse"]
+
+        def stand_in_reconcile(cp, ledger):
+            recorder.log.append(("reconcile", Path(ledger)))
+            result = delivered_text(EMAIL_CALL) if cp["pendingToolUse"]["name"] == "send_email" else "（检查程序临时补上的结果）"
+            cp["messages"].append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"], "content": result}]})
+            cp["pendingToolUse"] = None
+            return cp
+
         path = _scratch("check-resume-") / "checkpoint.json"
         namespace["save_checkpoint"](start, path)
-        how = "" if given.get("client") else "，client=None" if given else "，照文档不传 client"
-        with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile), \
-                standing_in(namespace, "make_client", lambda *args, **kwargs: make_client(offline=True)):
-            call(f"run_agent（从 {sample} 续跑，悬空的是 {pending['name']}{how}）", run_agent, start["task"], **given,
-                 path=path)
+        given = {"given": {"client": recorder.client}, "none": {"client": None}, "absent": {}}[form]
+        how = {"given": "", "none": "，client=None", "absent": "，照文档不传 client"}[form]
+        label = f"从 {sample} 续跑，悬空的是 {pending['name']}{how}"
+        with MailServer() as mail, recorder.saves_logged(), standing_in(namespace, "reconcile", stand_in_reconcile), \
+                standing_in(namespace, "make_client", lambda *args, **kwargs: recorder.client):
+            call(f"run_agent（{label}）", run_agent, start["task"], **given, path=path)
             delivered = mail.count()
-        expect(seen, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{pending['name']}），要先对账，"
-                     "只读工具和幂等写也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400；"
-                     "自己把它再执行一次，就跳过了台账（已有 outcome 的也做了第二遍）。")
-        expect(seen[0] == ledger_path(path), f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {seen[0]}。")
+        reconciled = recorder.of("reconcile")
+        expect(reconciled, f"从 {sample} 续跑时没有调用 reconcile：检查点里有悬空调用（{pending['name']}），要先对账，"
+                           "只读工具和幂等写也一样：只清掉 pendingToolUse，它的 tool_use 就缺了 tool_result，API 会返回 400；"
+                           "自己把它再执行一次，就跳过了台账（已有 outcome 的也做了第二遍）。")
+        expect(reconciled[0][1] == ledger_path(path),
+               f"reconcile 的第二个参数应该是这个任务的台账 ledger_path(path)，你传的是 {reconciled[0][1]}。")
+        message = _resume_saves_problem(recorder.log, pending["id"])
+        expect(message is None, f"{label}：{message}")
         expect(not [r for r in read_ledger(ledger_path(path)) if r.get("toolUseId") == pending["id"]],
                f"从 {sample} 续跑时，run_agent 自己往台账里记了悬空调用 {pending['name']} 的记录：台账记什么由 reconcile 按"
                "对账的结果决定，补 is_error（结果未知）和重新执行只读工具时台账不动。把「未知」记成 outcome，"
                "下次恢复就会把它当成确定的结果复用。")
         expect(emails is None or delivered == emails, "对账已经补上了结果，续跑后不应该再发信。")
     print(PASSED)
+
+
+def _resume_saves_problem(log: list, call_id: str) -> str | None:
+    """What is wrong with a resume's saves around reconcile (`log` as _Recorder keeps it): a save before reconcile
+    that no longer names the dangling call, or a first model call after reconcile with no save of its result before it."""
+    first = next(number for number, entry in enumerate(log) if entry[0] == "reconcile")
+    if any(entry[0] == "save" and not _names(entry[1], call_id) for entry in log[:first]):
+        return ("对账之前你的 run_agent 存下了一份检查点，pendingToolUse 已经不是这次悬空调用，它的 tool_use 却还没有 "
+                "tool_result：此刻崩溃，下次续跑没有悬空调用可对账，发给模型的对话里这个 tool_use 缺了结果（API 回 400）。"
+                "pendingToolUse 要留到 reconcile 补上结果之后，再和结果一起存档。")
+    model = next((number for number, entry in enumerate(log) if entry[0] == "model" and number > first), None)
+    saves = [entry[1] for entry in log[first:model] if entry[0] == "save"]
+    if model is not None and not (saves and isinstance(saves[-1], dict) and saves[-1].get("pendingToolUse", "") is None
+                                  and _results_of(saves[-1].get("messages") or [], call_id)):
+        return ("reconcile 之后要照旧存一次档（pendingToolUse 为 None，带着对账补上的 tool_result），再调用模型："
+                "不存的话，此刻崩溃，续跑时磁盘上还是对账之前的检查点，又要对一次账，只读工具再执行一次。")
+    return None
+
+
+def _names(state, call_id: str) -> bool:
+    """Whether a saved state still names the dangling call as pending, or already holds its result."""
+    pending = state.get("pendingToolUse") if isinstance(state, dict) else None
+    return (isinstance(pending, dict) and pending.get("id") == call_id) or bool(
+        isinstance(state, dict) and _results_of(state.get("messages") or [], call_id))
 
 
 def _save_points_problem(log: list, task: str, final: dict, on_disk) -> str | None:

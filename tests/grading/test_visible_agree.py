@@ -47,7 +47,7 @@ NOT_YET_VISIBLE = {
     "wrong_execute_truncates_outcome",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
-    "wrong_agent_no_save_after_reconcile", "wrong_agent_save_a_after_execute",
+    "wrong_agent_save_a_after_execute",
     "wrong_rerun_idempotent_writes",
     "wrong_recovery_asks_before_outcome",  # lesson 4
     # lesson 4, probed again: a folder fsync of another folder, a power cut during reconcile's own appends
@@ -80,7 +80,6 @@ NOT_YET_VISIBLE = {
     # (the notebook's run_agent and reconcile checks meet no such output, and no failing tool in reconcile)
     "wrong_agent_flags_error_anywhere", "wrong_reconcile_flags_error_anywhere",
     "wrong_reconcile_flag_string_on_failure",
-    "wrong_agent_clears_pending_before_reconcile",  # the notebook's run_agent check looks at no save but the last
     # lesson 3, probed a fifteenth time: an atexit function that saves again (the notebook's checks end no kernel)
     "wrong_agent_atexit_save_latest",
 }
