@@ -855,13 +855,6 @@ class _Recorder:
 
     @contextlib.contextmanager
     def watching(self):
-        real_tool = self.namespace.get("execute_tool", course_execute_tool)
-
-        def execute_tool(*args, **kwargs):
-            self.log.append(("tool", args[0] if args else kwargs.get("name"),
-                             copy.deepcopy(args[1] if len(args) > 1 else kwargs.get("input"))))
-            return real_tool(*args, **kwargs)
-
         def reconcile(cp):
             # A placeholder that only closes the gap (no rule, no rerun): enough for run_agent to go on. It returns
             # a new checkpoint and leaves its argument alone, or closes the gap in its argument and returns that, as
@@ -878,9 +871,21 @@ class _Recorder:
             entry[2] = copy.deepcopy(closed["messages"])
             return closed
 
-        with self.saves_logged(), standing_in(self.namespace, "reconcile", reconcile), \
-                standing_in(self.namespace, "execute_tool", execute_tool):
+        with self.saves_logged(), self.tools_logged(), standing_in(self.namespace, "reconcile", reconcile):
             yield self
+
+    @contextlib.contextmanager
+    def tools_logged(self):
+        """The notebook's execute_tool, each call logged ("tool", name, input)."""
+        real_tool = self.namespace.get("execute_tool", course_execute_tool)
+
+        def execute_tool(*args, **kwargs):
+            self.log.append(("tool", args[0] if args else kwargs.get("name"),
+                             copy.deepcopy(args[1] if len(args) > 1 else kwargs.get("input"))))
+            return real_tool(*args, **kwargs)
+
+        with standing_in(self.namespace, "execute_tool", execute_tool):
+            yield
 
 
 def _overloaded() -> anthropic.APIStatusError:

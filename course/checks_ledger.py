@@ -238,7 +238,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     task = load_sample("cpC")["task"]
     path = _scratch("check-run-") / "checkpoint.json"
     recorder = _Recorder(namespace)  # the model calls and, stood in below, the saves, in order
-    with MailServer() as mail, recorder.saves_logged():
+    with MailServer() as mail, recorder.saves_logged(), recorder.tools_logged():
         final = call("run_agent（发信任务，从头开始）", run_agent, task, client=recorder.client, path=path)
         received = mail.received()
     expect(isinstance(final, dict) and final.get("pendingToolUse") is None, "run_agent 要返回最终状态，任务结束时没有悬空调用。")
@@ -328,7 +328,8 @@ def _names(state, call_id: str) -> bool:
 def _save_points_problem(log: list, task: str, final: dict, on_disk) -> str | None:
     """What is wrong with a run's saves (lesson 3's save points, the same with a ledger), `log` as _Recorder keeps it:
     a save that is not the checkpoint format or not this task's, a save whose pendingToolUse a tool_result already
-    answers, a model call after a tool's result with no save point B before it, a run that ends unlike its last save."""
+    answers, a tool run with no save point A naming it before, a model call after a tool's result with no save point
+    B before it, a run that ends unlike its last save."""
     saved, calls = None, 0
     for entry in log:
         if entry[0] == "save":
@@ -343,6 +344,13 @@ def _save_points_problem(log: list, task: str, final: dict, on_disk) -> str | No
                 return ("run_agent 存下的一份检查点里，pendingToolUse 还是一个已经有了 tool_result 的调用：此刻崩溃，续跑时又对一次账，"
                         "同一个 tool_use 得到第二个 tool_result（API 回 400）。结果追加进 messages 之后，先把 pendingToolUse 设为 "
                         "None，再存存档点 B。")
+        elif entry[0] == "tool":
+            pending = saved.get("pendingToolUse") if isinstance(saved, dict) else None
+            if not (isinstance(pending, dict) and pending.get("name") == entry[1] and pending.get("input") == entry[2]):
+                where = f"最近一次存档的 pendingToolUse 是 {short(pending)}" if isinstance(saved, dict) else "这时还没有存过档"
+                return (f"执行 {entry[1]} 的那一刻，磁盘上的检查点还没有记下这次调用（{where}）：存档点 A 要在执行工具之前。"
+                        "在执行途中或刚执行完时崩溃，检查点里就没有这次调用，续跑时模型会重新提出一个新 id 的调用，键变了，"
+                        "有副作用的工具就做了两遍。")
         elif entry[0] == "model":
             calls += 1
             sent = {b.get("tool_use_id") for m in entry[1] or [] if isinstance(m, dict) and isinstance(m.get("content"), list)

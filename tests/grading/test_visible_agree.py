@@ -47,7 +47,6 @@ NOT_YET_VISIBLE = {
     "wrong_execute_truncates_outcome",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
-    "wrong_agent_save_a_after_execute",
     "wrong_rerun_idempotent_writes",
     "wrong_recovery_asks_before_outcome",  # lesson 4
     # lesson 4, probed again: a folder fsync of another folder, a power cut during reconcile's own appends
