@@ -427,15 +427,20 @@ def build(max_turns: int, rng) -> dict:
     # ending on one that asks for no tool. The reference's run_agent on the same replies is the oracle.
     plans = drawn(rng, generated.reply_plans())
     tasks = [rng.choice((EMAIL_TASKS, MEETING_TASKS)[number % 2]) for number in range(len(plans))]
-    # The second read-only output (grep's) of some runs in a shape a student may misjudge (TOOL_OUTPUT_SHAPES), each
-    # in one run. Not the first: an empty listing ends a meeting run after two tool calls, before its plan does.
-    shaped = dict(zip(rng.sample(range(len(plans)), len(TOOL_OUTPUT_SHAPES)), TOOL_OUTPUT_SHAPES))
+    # The first read-only output (list_dir's: every run calls a tool first) of each run in a shape a student may
+    # misjudge (TOOL_OUTPUT_SHAPES), one shape a run. A listing with no notes in it ends a meeting run after two tool
+    # calls, before its plan's ending: those shapes go to email runs, which go on to team.md and send_email.
+    unlisting = ("empty", "nothing_found")
+    first = rng.sample(range(0, len(plans), 2), len(unlisting))  # the email runs
+    others = [shape for shape in TOOL_OUTPUT_SHAPES if shape not in unlisting]
+    shaped = {**dict(zip(first, unlisting)),
+              **dict(zip(rng.sample([n for n in range(len(plans)) if n not in first], len(others)), others))}
     where = [draw.file() for _ in plans]
     add(Scenario("agent_replies", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  meta={"tasks": tasks, "files": where},
                  steps=[{**call("run_agent", task, client=CLIENT, path=path(file, form)), "timeout": AGENT_TIMEOUT,
                          "quick_timeout": AGENT_QUICK_TIMEOUT, "replies": plan, "batch": "replies",
-                         "outputs": [None, shaped[number]] if number in shaped else []}
+                         "outputs": [shaped[number]] if number in shaped else []}
                         for number, (task, file, plan, form) in enumerate(zip(tasks, where, plans,
                                                                                draw.forms(len(plans))))]))
     return scenarios

@@ -463,11 +463,13 @@ def test_reply_plans_hold_every_shape_and_a_tool_call_in_every_run():
                    for run in plan)
 
 
-def test_every_planned_reply_shape_is_reached_in_agent_replies():
+def test_every_planned_shape_is_reached_in_agent_replies():
     """The scripted model, given the scenario's tool outputs (in their planned shapes), asks for a tool in every
-    reply its run's plan gives a tool call's shape, and gives the ending shape last: no run ends before its plan."""
+    reply its run's plan gives a tool call's shape, and gives the ending shape last: no run ends before its plan,
+    and every run reaches the read-only output planned in a shape, each shape in one run."""
     for seed in range(40):
         replies = scenarios.build(40, random.Random(seed))["agent_replies"]
+        assert sorted(shape for step in replies.steps for shape in step.get("outputs") or ()) == sorted(TOOL_OUTPUT_SHAPES)
         for step in replies.steps:
             plan, shapes = step["replies"], step.get("outputs") or ()
             messages, read_only, got = [{"role": "user", "content": step["args"][0]}], 0, []
@@ -485,8 +487,8 @@ def test_every_planned_reply_shape_is_reached_in_agent_replies():
                     output, read_only = TOOL_OUTPUT_SHAPES[shape](output) if shape else output, read_only + 1
                 messages.append({"role": "user", "content": [
                     {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": output}]})
-            assert len(got) == len(plan) and got[-1]["stop_reason"] == shaped(got[-1], plan[-1])["stop_reason"], \
-                (seed, step["args"][0], plan, shapes, [r["stop_reason"] for r in got])
+            assert len(got) == len(plan) and got[-1]["stop_reason"] == shaped(got[-1], plan[-1])["stop_reason"] \
+                and read_only >= len(shapes), (seed, step["args"][0], plan, shapes, [r["stop_reason"] for r in got])
 
 
 @pytest.mark.parametrize("shape", (*TOOL_CALL_SHAPES, *ENDING_SHAPES))
