@@ -15,10 +15,11 @@ import os
 from pathlib import Path
 
 from . import checks as lesson3_checks
-from .checks import (CHECKPOINT_FIELDS, LEAK_COST, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, UNHEARD_OF_TOOL,
-                     UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _needs, _prepare, _results_of, _scratch,
-                     _with_pending, call, call_in_place, carries_output, check_letter, expect, fail, leaves_no_scratch,
-                     open_paths, opened_since, short, standing_in, text_of, unknown_wording_problem, working_in)
+from .checks import (CHECKPOINT_FIELDS, LEAK_COST, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, TOOL_OUTPUT_SHAPES,
+                     UNHEARD_OF_TOOL, UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _needs, _prepare,
+                     _results_of, _scratch, _with_pending, call, call_in_place, carries_output, check_letter, expect,
+                     fail, leaves_no_scratch, open_paths, opened_since, short, standing_in, text_of,
+                     unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -175,7 +176,8 @@ def _untyped(records: list, call_id: str, kind: str) -> str:
 def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
     __tracebackhide__ = True
     ledger = _scratch("check-execute-") / "ledger.jsonl"
-    spy = _ToolSpy(ledger, outputs={"add_label": ""})
+    long_output = TOOL_OUTPUT_SHAPES["long"]("已清理 notes/meeting-08-25.md。")
+    spy = _ToolSpy(ledger, outputs={"add_label": "", UNHEARD_OF_TOOLS[1][0]: long_output})
     read_call = {"id": "toolu_01R", "name": "read_file", "input": {"path": "./team.md"}}
     with MailServer() as mail, standing_in(namespace, "execute_tool", spy):
         output = call("execute_with_ledger（read_file）", execute_with_ledger, read_call, ledger)
@@ -223,9 +225,13 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         purge = {"id": "toolu_01P", "name": name, "input": dict(tool_input)}
         call(f"execute_with_ledger（{name}，课程没提过的工具）", execute_with_ledger, purge, ledger)
         records = read_ledger(ledger)
-        expect(_of(records, purge["id"], "intent") and _of(records, purge["id"], "outcome"),
+        outcomes = _of(records, purge["id"], "outcome")
+        expect(_of(records, purge["id"], "intent") and outcomes,
                f"{name} 不是只读工具：只读的只有 READ_ONLY_TOOLS 里那几个，工具名要整个相等，不能看开头。"
                "课程没提过的工具可能有副作用，也要记台账：先 intent，执行之后 outcome。")
+        expect(outcomes[0].get("output") == long_output,
+               f"{name} 返回了一段 {len(long_output)} 个字符的长文本，outcome 的 output 要整段记下、不能截短："
+               "恢复时复用的就是它，截短了，续跑后模型拿到的就是不完整的结果。")
     print(PASSED)
 
 
@@ -391,22 +397,32 @@ def _check_other_effects(run_agent, namespace: dict) -> None:
     """A model that asks for tools with effects other than send_email: each goes through the ledger with its key."""
     __tracebackhide__ = True
     path = _scratch("check-effects-") / "checkpoint.json"
-    plan = [{"name": "charge_card", "input": {"customer": "cus_demo", "amount": 4200}},
-            {"name": "add_label", "input": {"issue": 7, "label": "urgent"}}]
+    charge = {"name": "charge_card", "input": {"customer": "cus_demo", "amount": 4200}}
+    # the same charge asked for twice (two calls, two ids: a second charge); another task's records already in the
+    # folder's ledger, its send_email still dangling
+    plan = [charge, {"name": "add_label", "input": {"issue": 7, "label": "urgent"}},
+            {"name": UNHEARD_OF_TOOL[0], "input": dict(UNHEARD_OF_TOOL[1])}, charge]  # and a tool no table names
+    others = records_for(dict(EMAIL_CALL, id="toolu_01" + "O" * 22), ("intent",))
+    ledger_path(path).write_text(ledger_text(others), encoding="utf-8")
     spy = _ToolSpy()
     with standing_in(namespace, "execute_tool", spy):
-        call("run_agent（模型要求 charge_card、add_label）", run_agent, "给客户扣款并打标签",
+        call(f"run_agent（模型依次要求 {'、'.join(step['name'] for step in plan)}）", run_agent, "给客户扣款并打标签",
              client=planned_client(plan), path=path)
     records = read_ledger(ledger_path(path))
+    expect(records[:len(others)] == others,
+           "检查点旁边的台账里原有另一个任务的记录（同一个文件夹里的检查点共用 ledger_path(path)），运行之后它们不见了或者变了："
+           "台账只追加、不修改，从头开始的新任务也一样；那个任务续跑时要靠它们对账。")
     for ran in spy.calls:
         expect(ran["key"] is not None and _of(records, ran["key"], "intent"),
                f"模型要求 {ran['name']} 时，run_agent 执行它没有带幂等键、台账里也没有它的 intent："
                "循环里每一个工具调用都要走 execute_with_ledger，不只是 send_email——charge_card、append_line "
-               "这些不幂等的工具崩溃后重做就是做两遍。")
+               "这些不幂等的工具崩溃后重做就是做两遍；哪张表都没列出的工具也可能有副作用，只有 READ_ONLY_TOOLS 里的不记。")
         expect(_of(records, ran["key"], "outcome"),
                f"模型要求 {ran['name']} 时，它执行完了（返回：{short(ran['output'], 60)}），台账里却没有它的 outcome："
                "工具返回的文本就是确定的结果，哪怕是一段错误也要记下，否则恢复时它只有 intent，成了「结果未知」。")
-    expect(len(spy.calls) == len(plan), f"模型依次要求了 {len(plan)} 个工具，实际执行的是 {spy.names()}。")
+    again = ("第二次 charge_card 和第一次同名同参数，却是另一次调用（id 不同）：模型要扣两次款，就执行两次，各带各的键。"
+             if spy.names() == [step["name"] for step in plan[:-1]] else "")
+    expect(len(spy.calls) == len(plan), f"模型依次要求了 {len(plan)} 个工具，实际执行的是 {spy.names()}。{again}")
 
 
 # --- recovery_action -------------------------------------------------------------------------

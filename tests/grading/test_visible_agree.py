@@ -41,10 +41,8 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 # each needs a visible check of its own (a failing tool between two saves, a recording client, the default path,
 # a torn ledger...). Listed so that the gap is seen; a new mistake outside this list still needs a visible check.
 NOT_YET_VISIBLE = {
-    # lesson 4, probed (round 7): inputs the visible checks do not draw (an intent that cannot be appended, a long
-    # output, a tool no table names, file modes)
-    "wrong_agent_ledger_only_effects_table", "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
-    "wrong_execute_truncates_outcome",
+    # lesson 4, probed (round 7): inputs the visible checks do not draw (an intent that cannot be appended, file modes)
+    "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
     "wrong_rerun_idempotent_writes",
@@ -66,10 +64,9 @@ NOT_YET_VISIBLE = {
     # lesson 4, probed a ninth time: reconcile run twice in one kernel on a ledger grown in between, a service that
     # answers "" (the notebook's reconcile check calls it once per ledger, with email texts as answers)
     "wrong_reconcile_cached_records",
-    # lesson 4, probed an eleventh time: the model asking for the same call twice, a fresh start beside a ledger with
-    # another task's records, a long recorded outcome, a torn ledger cut one byte short (the notebook's run_agent and
-    # reconcile checks draw none of them)
-    "wrong_agent_dedupes_repeated_call", "wrong_agent_fresh_start_clears_ledger", "wrong_reader_tail_window",
+    # lesson 4, probed an eleventh time: a long recorded outcome read back from a long ledger (the notebook's
+    # reconcile check has short ones)
+    "wrong_reader_tail_window",
     # lesson 3, probed an eleventh time: a save again at the turns a kill left its temporary file at, a power cut
     # between two renames (the notebook's checks save, kill and resume once each)
     "wrong_save_tmp_named_by_turns", "wrong_save_rotate_backup",
