@@ -456,6 +456,9 @@ def _cases() -> list:
     cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，台账里什么也没有", unheard, [], nothing_sent, "execute"))
     unheard_outcome = intent + [{"type": "outcome", "toolUseId": pending["id"], "output": "已完成"}]
     cases.append((f"悬空的 {UNHEARD_OF_TOOL[0]}，有意图也有结果", unheard, unheard_outcome, nothing_sent, "reuse"))
+    # an idempotent write is no read-only tool: "rerun" is for READ_ONLY_TOOLS only, it goes through the ledger
+    labelled = _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"})
+    cases.append(("悬空的 add_label（幂等写），台账里什么也没有", labelled, [], nothing_sent, "execute"))
     # an intent written twice: S3's call run again through execute_with_ledger (the server had said "not received")
     cp, records, lookup = load_situation("S3")
     cases.append(("情况 S3 之后又走了一遍 execute_with_ledger，崩溃在执行途中（两条 intent）", cp, records + records,
@@ -500,7 +503,11 @@ def check_recovery_action(recovery_action) -> None:
                 ours = [r.get("type") for r in records if r.get("toolUseId") == pending_id]
                 fail(f"{label}：你返回了 {action!r}。这里悬空的是 {short(cp['pendingToolUse'])}，台账里它的记录是 "
                      f"{ours or '（没有）'}，服务器的回答是 {_answer(lookup, cp)}。再对一遍对账的四条规则。")
-            expect(wanted == "rerun" or "intent" not in kinds or "outcome" in kinds or spy.calls,
+            intent_only = wanted != "rerun" and "intent" in kinds and "outcome" not in kinds
+            expect(intent_only or not spy.calls,
+                   f"{label}：只在台账里只有 intent 时才问服务端（lookup），这里用不着问（你返回的 {action!r} 是对的），"
+                   f"你的函数却问了 {len(spy.calls)} 次：台账里有 outcome 就直接复用，服务端连不上时也一样。")
+            expect(not intent_only or spy.calls,
                    f"{label}：台账里只有 intent，要先用悬空调用的 id 问服务端 lookup(name, id)，它答不上来"
                    "（抛出 ServiceUnavailable）才返回 'is_error'；你的函数没有问就下了结论：哪个工具的服务能按键查询，"
                    "由传进来的 lookup 回答，不能写死在代码里。")

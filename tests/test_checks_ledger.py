@@ -125,8 +125,9 @@ def test_an_intent_without_outcome_taken_as_never_started(namespace):
     fails_with("情况 S2：你返回了 'execute'", checks.check_recovery_action, namespace["recovery_action"])
 
 
-def test_asking_the_server_before_reading_the_ledger_passes(namespace, capsys):
-    """A lookup the ledger made unnecessary is harmless (it is read-only): the hidden tests accept it, so does the check."""
+def test_asking_the_server_before_reading_the_ledger_fails(namespace):
+    """A lookup where the ledger already answers (an outcome recorded): the lesson's table reuses it without asking,
+    and the hidden tests take the point off (wrong_recovery_asks_before_outcome); so does the check."""
     define(namespace, '''
     def recovery_action(cp, records, lookup):
         pending = cp["pendingToolUse"]
@@ -147,8 +148,7 @@ def test_asking_the_server_before_reading_the_ledger_passes(namespace, capsys):
             return "is_error"
         return "execute" if found is None else "record"
     ''')
-    checks.check_recovery_action(namespace["recovery_action"])
-    assert "✓" in capsys.readouterr().out
+    fails_with("情况 S1：只在台账里只有 intent 时才问服务端", checks.check_recovery_action, namespace["recovery_action"])
 
 
 def test_a_keyed_resend_without_asking_passes(namespace, capsys):

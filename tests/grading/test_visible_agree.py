@@ -45,8 +45,6 @@ NOT_YET_VISIBLE = {
     "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
-    "wrong_rerun_idempotent_writes",
-    "wrong_recovery_asks_before_outcome",  # lesson 4
     # lesson 4, probed again: a folder fsync of another folder, a power cut during reconcile's own appends
     "wrong_append_fsyncs_cwd",
     "wrong_reconcile_unsynced_own_append",
