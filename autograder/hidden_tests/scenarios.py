@@ -431,7 +431,7 @@ def build(max_turns: int, rng) -> dict:
     # misjudge (TOOL_OUTPUT_SHAPES), one shape a run. A listing with no notes in it ends a meeting run after two tool
     # calls, before its plan's ending: those shapes go to email runs, which go on to team.md and send_email.
     unlisting = ("empty", "nothing_found")
-    first = rng.sample(range(0, len(plans), 2), len(unlisting))  # the email runs
+    first = rng.sample([number for number, task in enumerate(tasks) if task in EMAIL_TASKS], len(unlisting))
     others = [shape for shape in TOOL_OUTPUT_SHAPES if shape not in unlisting]
     shaped = {**dict(zip(first, unlisting)),
               **dict(zip(rng.sample([n for n in range(len(plans)) if n not in first], len(others)), others))}
