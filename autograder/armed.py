@@ -40,13 +40,14 @@ import builtins
 import ctypes
 import functools
 import gc
-import operator
 import os
 import signal
 import sys
 import sysconfig
 import threading
 import types
+
+import numpy
 
 from .protocol import Left
 
@@ -71,17 +72,23 @@ NAMING_EVENTS = {"compile": 1, "code.__new__": 1}  # event -> position of the fi
 # counts and so copy the zygote's pages into each step (some 70 ms for its 86,000 module attributes)
 DICT_VERSION_OFFSET = 3 * ctypes.sizeof(ctypes.c_ssize_t)
 WORD = ctypes.sizeof(ctypes.c_uint64)
-# The process's memory as words, made once here: reading a word is an index, where a ctypes object made per address
-# raises an audit event ("ctypes.cdata") that `watch`'s hook is called for, some 1.5 us each
-_memory = (ctypes.c_uint64 * (sys.maxsize // WORD)).from_address(0)
+
+
+class _AddressSpace:
+    """The process's memory as an array of words, from address WORD on (numpy takes a null address for none): no
+    ctypes object made per address, which would raise an audit event ("ctypes.cdata") that `watch`'s hook is called
+    for, some 1.5 us each."""
+    __array_interface__ = {"shape": (sys.maxsize // WORD - 1,), "typestr": "<u8", "data": (WORD, True), "version": 3}
+
+
+_memory = numpy.asarray(_AddressSpace())
 # Where a function keeps its code (its __code__), and an object its class: read as a dict's version is, through the
 # address alone
 _probes = (lambda: None, lambda: 0)
 CODE_OFFSET = next(offset for offset in range(2 * WORD, 256, WORD)
-                   if all(_memory[(id(probe) + offset) // WORD] == id(probe.__code__) for probe in _probes))
+                   if all(_memory[(id(probe) + offset) // WORD - 1] == id(probe.__code__) for probe in _probes))
 TYPE_OFFSET = ctypes.sizeof(ctypes.c_ssize_t)  # after the reference count: ob_type
 _NOTHING = object()  # what a name stood for before it was added
-DIFF_BLOCK = 256  # versions compared at once: almost every block of them is as it was
 # Captured at import, in the zygote: what the student's code rebinds in these modules changes nothing here
 _callbacks, _collect = gc.callbacks, gc.collect  # the list the collector itself calls
 _add_audit_hook, _getframe = sys.addaudithook, sys._getframe
@@ -149,7 +156,7 @@ class Listed:
         if self.shell is not None:
             dicts += [(Left.SHELL_HOOK, _vars(self.shell)),
                       *((Left.SHELL_HOOK, _type_dict(cls)) for cls in _mro(_type(self.shell)))]
-        versions = Words([_id(values) + DICT_VERSION_OFFSET for _, values in dicts]).read()
+        versions = Words([_id(values) + DICT_VERSION_OFFSET for _, values in dicts]).read().tolist()
         reused = {(_id(values), version): held for _, values, version, held in earlier} if VERSIONED else {}
         return [(kind, values, version, reused.get((_id(values), version)) or
                  {_id(value): value for value in list(values.values())})
@@ -158,19 +165,17 @@ class Listed:
 
 class Words:
     """Words of memory at given addresses (each a field of an object: a dict's version, a function's code, an
-    object's class), read from `_memory` all at once: one C call (operator.itemgetter), where a call per word took
-    twice as long. Kept as the tuple it gives: making an array of it cost three times the read in a step's process."""
+    object's class), read from `_memory` all at once into an array: one gather in C, about 50 us for the zygote's
+    39,000, where making a Python int of each took 1.5 ms and wrote a new page of the step's memory every 128."""
 
     def __init__(self, addresses):
-        indices = [address // WORD for address in addresses]
-        self.count = len(indices)
-        self._get = operator.itemgetter(*indices, *indices[:1])  # one more: a tuple for a single word too
+        self._indices = numpy.array([address // WORD - 1 for address in addresses], dtype=numpy.intp)
 
     def __len__(self):
-        return self.count
+        return len(self._indices)
 
-    def read(self) -> tuple:
-        return self._get(_memory)[:self.count]
+    def read(self):
+        return _memory[self._indices]
 
 
 def _held(values) -> tuple:
@@ -269,13 +274,9 @@ def armed_kinds(mask: int) -> list:
 
 
 def _differing(before, now) -> list:
-    """The indices where two tuples of words as long differ: none, usually (one comparison in C); else found a block
-    at a time."""
-    if before == now:
-        return []
-    return [index for start in range(0, len(before), DIFF_BLOCK) if before[start:start + DIFF_BLOCK] !=
-            now[start:start + DIFF_BLOCK] for index in range(start, min(start + DIFF_BLOCK, len(before)))
-            if before[index] != now[index]]
+    """The indices where two arrays of words as long differ (ndarray's own methods, in C: no function the student's
+    code could have changed the code of)."""
+    return (before != now).nonzero()[0].tolist()
 
 
 def _changed(versions, now) -> list:
@@ -290,9 +291,9 @@ def _versions_tell_changes() -> bool:
     """Whether this interpreter keeps dict versions where `Modules` reads them (CPython 3.6 to 3.13)."""
     probe = {"value": None}
     word = Words([_id(probe) + DICT_VERSION_OFFSET])
-    before = word.read()[0]
+    before = int(word.read()[0])
     probe["value"] = probe
-    return word.read()[0] != before
+    return int(word.read()[0]) != before
 
 
 VERSIONED = _versions_tell_changes()  # else `_changed` would pass every module's attributes as untouched

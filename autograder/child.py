@@ -117,7 +117,7 @@ import course.mail
 import course.model
 import course.tools
 
-from .armed import ARMED, Modules, armed_kinds, watch
+from .armed import ARMED, DICT_VERSION_OFFSET, VERSIONED, Modules, Words, armed_kinds, watch
 from .contract import RETURNS_A_LIST, listed
 from .guise import (FUTURE_FLAGS, PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text,
                     holds_work, kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
@@ -280,8 +280,11 @@ _finalizers, _run_finalizers = weakref.finalize._registry, weakref.finalize._exi
 _threading_exit_functions = threading._threading_atexits
 _handlers_made, _shutdown_logging = logging._handlerList, logging.shutdown
 # ... and it takes the modules out of sys.modules, tearing down those the student's code added (the last imported
-# first): what only such a module held is finalized then
-_modules, _zygote_modules, _ModuleType = sys.modules, [frozenset()], types.ModuleType
+# first): what only such a module held is finalized then. Their names before the student's code ran are noted with
+# sys.modules' version then (`_note_modules`): listing the names touches each, and so copies the zygote's pages they
+# are on into the step (some 3 ms a step), so it is done in the zygote, and again only where sys.modules changed since
+_modules, _zygote_modules, _ModuleType = sys.modules, [frozenset(), None], types.ModuleType
+_modules_version = Words([id(sys.modules) + DICT_VERSION_OFFSET])
 _fork, _collect = os.fork, gc.collect
 _getframe = sys._getframe
 _TRANSPORT_CALL = httpx2.MockTransport.handle_request.__code__  # where an offline client hands over its request
@@ -652,7 +655,7 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     for finalizer in list(_finalizers):  # the same for weakref.finalize's
         finalizer.atexit = False
     del _threading_exit_functions[:], _handlers_made[:]  # ... for threading's, and for the handlers made so far
-    _zygote_modules[0] = frozenset(_modules)
+    _note_modules()
     given = []  # for each step so far, the transports of the clients the grader passed in to it
     _reach_the_grader(job, post, plain, given)
     loop = kernel_loop()
@@ -683,10 +686,17 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     exit_now(LEFT_RUNNING if threads_running() else LEFT_TOOL_AT_END if _tools_at_end[0] else 0)
 
 
+def _note_modules():
+    """Notes sys.modules' names now (`_zygote_modules`), unless sys.modules is as it was when they were last noted."""
+    version = int(_modules_version.read()[0])
+    if not VERSIONED or version != _zygote_modules[1]:
+        _zygote_modules[:] = [frozenset(_modules), version]
+
+
 def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functions=_run_exit_functions,
                       run_finalizers=_run_finalizers, collect=_collect, threading_exits=_threading_exit_functions,
                       shutdown_logging=_shutdown_logging, handlers=_handlers_made, modules=_modules,
-                      zygote_modules=_zygote_modules):
+                      zygote_modules=_zygote_modules, modules_version=_modules_version):
     """What a kernel does in later cells and when it shuts down, which runs what the student's code left for then:
     it forks (a shell command, `!ls`), which runs os.register_at_fork's functions (no one can list them); at its end
     it runs threading's exit functions (before it joins the threads), atexit's, logging.shutdown (it flushes and
@@ -710,7 +720,8 @@ def _as_a_kernel_ends(namespace, fork=_fork, exit_now=_os_exit, run_exit_functio
     except _BaseException:
         pass
     run_finalizers()
-    added = [name for name in list(modules) if name not in zygote_modules[0]]
+    unchanged = VERSIONED and int(modules_version.read()[0]) == zygote_modules[1]
+    added = [] if unchanged else [name for name in list(modules) if name not in zygote_modules[0]]
     for name in reversed(added):
         try:
             module = modules.pop(name, None)
@@ -833,8 +844,11 @@ def _define_and_perform(job: Job, post, plain, describe, loop, given: list, defi
         return _ask_service(post, plain, name, key, case=True)
 
     module = types.ModuleType("__main__")
+    noted = int(_modules_version.read()[0]) == _zygote_modules[1]
     as_in_a_kernel(module, job["argv"], job["workdir"], _DRIVER_MODULES, DRIVER if job["isolated"] else None,
                    _shell)
+    if noted:  # it put the cells' module in __main__'s place and took the driver's names out, and added no name
+        _zygote_modules[1] = int(_modules_version.read()[0])
     namespace = module.__dict__
     # How each cell ended goes to the grader with the step's start. Only once a definition has hung or
     # killed the process does the grader ask for a report before each cell, to learn which one it was.
@@ -1191,6 +1205,7 @@ def zygote(socket_path: str, isolated: bool):
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
     uid, gid = os.getuid(), os.getgid()
+    _note_modules()
     for line in sys.stdin:
         job = json.loads(line)
         _mark(job["id"], "begin")
