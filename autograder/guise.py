@@ -162,6 +162,9 @@ def kernel_shell(ipython_dir: str):
     shell = _named_as(KernelShell, ZMQInteractiveShell).instance(config=config, ipython_dir=ipython_dir,
                                                                   profile_dir=ProfileDir())
     shell.builtin_trap.activate()
+    # Its display formatters, a default IPython makes when they are first asked for (by a kernel's first output), made
+    # here once: else each step's process made its own when the armed check listed them (some 2 ms a step)
+    shell.display_formatter.formatters
     return shell
 
 
