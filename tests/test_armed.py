@@ -256,7 +256,7 @@ END = """
 import os, sys
 from autograder import child
 child._clear_exit_functions()  # as each step does: what the imports registered is the zygote's
-child._zygote_modules[0] = frozenset(sys.modules)  # ... and the modules are the zygote's
+child._note_modules()  # ... and the modules are the zygote's (noted with sys.modules' version, as the zygote does)
 class Held:
     def __del__(self):
         os.write(1, b"del ")
