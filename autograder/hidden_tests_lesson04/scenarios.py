@@ -57,6 +57,8 @@ EFFECT_KINDS = {"idempotent": ("add_label", "set_ticket_status", "write_file"),
                 "non_idempotent": ("append_line", "charge_card")}
 CHECKPOINT_NAME = "checkpoint.json"  # the lesson's CHECKPOINT_PATH
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
+# what the model may write after asking for a tool (lesson 3's checkpoints have such text: the API allows it)
+AFTER_CALL_WORDS = ("发出去之后我再确认一遍。", "稍等，结果出来我就汇报。", "I'll report back once it's done.")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break
 
 
@@ -65,7 +67,8 @@ def call(name: str, *args, **kwargs) -> dict:
 
 
 def path(name: str, form: str = "absolute") -> dict:
-    """`name` in the working folder, passed as a Path from the root ("absolute") or as the str `name` ("relative")."""
+    """`name` in the working folder, passed as a Path from the root ("absolute") or as the relative Path `name`
+    ("relative"): a Path either way, as every path in the notebook is (CHECKPOINT_PATH, ledger_path)."""
     return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
 
 
@@ -135,8 +138,8 @@ class Ledgers:
     def mixed(self, pending: dict, kinds, shape: str | None = None, key=None) -> list:
         """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
 
-        Beside any call with an effect there is always a finished twin: another call (another id) with
-        the same name and input, as when the model asks for the same email twice. Code that finds a
+        Beside any call with an effect there is always a finished twin (`self.twin` after this): another call
+        (another id) with the same name and input, as when the model asks for the same email twice. Code that finds a
         call's records by anything but its id answers for the twin, in every case, whatever the seed.
 
         The call's last record is the ledger's last, or another call's records follow it: a reader that looks at the
@@ -144,8 +147,10 @@ class Ledgers:
         the same `key` (a kind of case, judged by one check) take the two in turn, in the order they are drawn, so
         that every kind with two cases or more has both whatever the seed; without a key, either is drawn."""
         ours, theirs = self.records(pending, kinds, shape), self.others()
+        self.twin = None
         if pending["name"] not in READ_ONLY:
-            twin = self.records({**copy.deepcopy(pending), "id": self.draw.tool_id()}, ("intent", "outcome"))
+            self.twin = {**copy.deepcopy(pending), "id": self.draw.tool_id()}
+            twin = self.records(self.twin, ("intent", "outcome"))
             at = self.rng.randint(0, len(theirs))
             theirs[at:at] = twin
         if key is None:
@@ -165,6 +170,23 @@ class Ledgers:
 # before its line break (the JSON and the "\n" written apart, or the last of the write did not reach the disk); or
 # inside a character of several bytes (a power cut keeps bytes, not characters)
 TORN_AT = ("character", "line_break", "inside_character")
+
+
+def answered_before(cp: dict, twin: dict, output: str) -> dict:
+    """`cp` whose history already holds `twin` (its dangling call's name and input under another id), asked for and
+    answered in the turn before: that result is the twin's, and says nothing of the dangling call."""
+    cp["messages"][-1:-1] = [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": twin["id"], "name": twin["name"],
+                                           "input": copy.deepcopy(twin["input"])}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": twin["id"], "content": output}]}]
+    cp["turns"] += 1
+    return cp
+
+
+def words_after_call(cp: dict, text: str) -> dict:
+    """`cp` whose model wrote on after its dangling call: a text block after the tool_use, as the API allows."""
+    cp["messages"][-1]["content"].append({"type": "text", "text": text})
+    return cp
 
 
 def torn(text: str, rng, at: str = "character") -> bytes:
@@ -376,6 +398,13 @@ def build(max_turns: int, rng) -> dict:
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
             found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down))
+            # the call's twin asked for and answered in the history (every call with an effect; read-only ones in
+            # turn), and text after the call in every other case: the history and the last block say nothing of it
+            twin = ledgers.twin or {**copy.deepcopy(pending), "id": draw.tool_id()}
+            if ledgers.twin or number % 4 < 2:
+                answered_before(cp, twin, ledgers.output_of(twin))
+            if number % 2 == 1:
+                words_after_call(cp, rng.choice(AFTER_CALL_WORDS))
             if number in torn_ones and ledger_text(found).isascii():  # whole records before the half one, with Chinese
                 # in them: a reader that counts characters for bytes cuts into them
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
@@ -385,6 +414,8 @@ def build(max_turns: int, rng) -> dict:
                 text = ledger_text(found)
                 files[where] = torn(text, rng, torn_ones[number]) if number in torn_ones else \
                     torn(text, rng) if rng.random() < 0.3 else text
+            if twin["name"] == "send_email" and ledgers.twin:  # the twin went out with its own key
+                before.append((dict(twin["input"]), twin["id"]))
             if sent:  # delivered with the call's key just before the crash
                 before.append((dict(pending["input"]), pending["id"]))
             elif tool == "send_email":  # never arrived, but an earlier email (last week's, no key) has the same
