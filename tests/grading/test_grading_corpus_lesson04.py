@@ -476,6 +476,19 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_append_writes_twice": {"test_append_ledger": 0, "test_run_agent": 0},
     # two model calls a turn (judged right; the feedback only said turns must go on across restarts)
     "wrong_mut_agent_model_called_twice": {"test_run_agent": 0},
+    # probe 18: first attempts at idempotency keys and the ledger
+    # (the run killed after its intent, before sending: the resumed run sends nothing)
+    "wrong_execute_refuses_after_intent": {"test_run_agent": 1, "test_reconcile": 4},
+    # (reconcile then resends with the same key: full_keyed_resend's behaviour, right by the lead's decision)
+    "wrong_recovery_lookup_message_id": {"test_recovery_action": 3},
+    "wrong_recovery_outcome_next_to_intent": {"test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_key_only_on_retry": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
+                                "test_incident_fix": 2},  # the replayed incident: two emails
+    "wrong_key_task_and_turn": {"test_run_agent": 0, "test_incident_fix": 2},  # the replayed incident: two emails
+    "wrong_execute_retries_on_error": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "full_execute_asks_service_first": {},
+    "full_execute_ledgered_decorator": {},
+    "full_reconcile_own_records_only": {},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
