@@ -489,6 +489,10 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_asks_service_first": {},
     "full_execute_ledgered_decorator": {},
     "full_reconcile_own_records_only": {},
+    # (fails today: every lesson-4 dangling checkpoint is cpC's, its tool_use the last block; the model may write
+    # text after the call, as lesson 3's generated checkpoints have it: this reconcile raises KeyError there)
+    "wrong_reconcile_call_from_last_block": {"test_reconcile": 0},
+    "wrong_reconcile_trims_after_call": {"test_reconcile": 4},  # (fails today, same gap) lesson 3's: 4
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
