@@ -494,7 +494,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_call_from_last_block": {"test_reconcile": 0},
     "wrong_reconcile_trims_after_call": {"test_reconcile": 4},  # (fails today, same gap) lesson 3's: 4
     "wrong_reconcile_seen_in_history": {"test_reconcile": 4},
-    "full_append_pathlib_methods": {},  # (fails today?) cpC's history has no answered twin
+    "full_append_pathlib_methods": {},  # (fails today) the grader passes some paths as str, the notebook never does
+    "full_agent_pathlib_ledger_beside": {},  # (fails today) same: run_agent is given one path as a str  # (fails today?) cpC's history has no answered twin
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
