@@ -269,7 +269,7 @@ def build(max_turns: int, rng) -> dict:
     steps = [call("append_ledger", path(existing, forms[0]), new[0]),
              call("append_ledger", path(existing, forms[1]), new[1]),
              call("append_ledger", path(created, forms[2]), first),
-             call("append_ledger", LEDGER_NAME, bare),
+             call("append_ledger", path(LEDGER_NAME, "relative"), bare),
              *({**call("append_ledger", path(other["ledger"]), other["record"]), "batch": "two_ledgers"}
                for other in pair),
              *({**call("append_ledger", path(shared["ledger"]), record), "batch": "shared"}

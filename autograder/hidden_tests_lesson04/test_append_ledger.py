@@ -45,7 +45,7 @@ CREATING = (2, BARE, RECREATED[1])  # the steps whose append creates the ledger
 def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED, *RECREATED)):
     outcome = grading.outcome("append")
     for index in indices:
-        what = (f'append_ledger("{LEDGER_NAME}", record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
+        what = (f'append_ledger(Path("{LEDGER_NAME}"), record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
                 'os.path.dirname 是空字符串，它所在的文件夹是 "."）' if index == BARE else "append_ledger(path, record)")
         message = problem(outcome, index, what)
         expect(message is None, message)

@@ -489,13 +489,16 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_execute_asks_service_first": {},
     "full_execute_ledgered_decorator": {},
     "full_reconcile_own_records_only": {},
-    # (fails today: every lesson-4 dangling checkpoint is cpC's, its tool_use the last block; the model may write
-    # text after the call, as lesson 3's generated checkpoints have it: this reconcile raises KeyError there)
+    # probe 18 (all full marks before): every dangling checkpoint of reconcile's cases was cpC's, its tool_use the last
+    # block and no answered twin in its history; the model may write text after the call (lesson 3's generated
+    # checkpoints have it), and now every other case has some: this reconcile raises KeyError there
     "wrong_reconcile_call_from_last_block": {"test_reconcile": 0},
-    "wrong_reconcile_trims_after_call": {"test_reconcile": 4},  # (fails today, same gap) lesson 3's: 4
-    "wrong_reconcile_seen_in_history": {"test_reconcile": 4},
-    "full_append_pathlib_methods": {},  # (fails today) the grader passes some paths as str, the notebook never does
-    "full_agent_pathlib_ledger_beside": {},  # (fails today) same: run_agent is given one path as a str  # (fails today?) cpC's history has no answered twin
+    "wrong_reconcile_trims_after_call": {"test_reconcile": 4},  # lesson 3's wrong_reconcile_trims_assistant: 4
+    # each call with an effect now has its twin answered in the history too: reusing that result is wrong on every path
+    "wrong_reconcile_seen_in_history": {"test_reconcile": 1},
+    # the grader passed relative paths as str, where every path in the notebook is a Path (CHECKPOINT_PATH, ledger_path)
+    "full_append_pathlib_methods": {},
+    "full_agent_pathlib_ledger_beside": {},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
