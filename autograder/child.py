@@ -910,7 +910,10 @@ def _precompiled(cell):
 
 def _argument(value, workdir, given_client, case_lookup):
     if _type(value) is dict and "$path" in value:  # "relative": as written, from the working folder (the cwd)
-        return Path(value["$path"]) if value.get("relative") else workdir / value["$path"]
+        relative = value.get("relative")  # True: a str; "Path": a Path
+        if relative:
+            return Path(value["$path"]) if relative == "Path" else value["$path"]
+        return workdir / value["$path"]
     if _type(value) is dict and "$python" in value:
         return python_value(value["$python"])
     if _type(value) is dict and "$client" in value:

@@ -133,7 +133,8 @@ class Step(TypedDict, total=False):
     kind: str  # "call" or "value"
     name: str
     # an item {"$path": relative} becomes a path in the working folder ({"$path": relative, "relative": True}: that
-    # relative path, a Path, as the notebook's paths are), {"$client": ...} the client, and
+    # relative path, a str, as a student may pass it; "relative": "Path": as a relative Path), {"$client": ...} the
+    # client, and
     # {"$lookup": {"answers": {key: text}, "down": bool}} a lookup(name, key) that answers as such a service would,
     # and {"$python": value} the value with the marks of child.python_value turned into what JSON cannot hold
     args: list

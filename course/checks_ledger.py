@@ -580,6 +580,14 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         twin = [dict(r, output=r["output"] + "\u2028（回执）") if r["type"] == "outcome" else r
                 for r in records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome"))] \
             if cp["pendingToolUse"]["name"] == "send_email" else []
+        if twin:  # ... asked for and answered in the conversation too (a report sent twice): that result is not this call's
+            cp["messages"][-1:-1] = [
+                {"role": "assistant", "content": [{"type": "tool_use", "id": twin[0]["toolUseId"], "name": email["name"],
+                                                   "input": copy.deepcopy(email["input"])}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": twin[0]["toolUseId"],
+                                              "content": twin[-1]["output"]}]}]
+        if name in ("S2", "S3", "S5"):  # the model wrote on after asking for the tool (the API allows it)
+            cp["messages"][-1]["content"].append({"type": "text", "text": "发出去之后我再确认一遍。"})
         data = ledger_text(twin + records).encode("utf-8")
         torn = name in ("S2", "S3") and not empty  # reconcile appends here: after a torn last line, cut in a character
         if torn:

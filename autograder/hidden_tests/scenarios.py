@@ -160,9 +160,9 @@ def call(name: str, *args, **kwargs) -> dict:
 
 
 def path(name: str, form: str = "absolute") -> dict:
-    """`name` in the working folder, passed as a Path from the root ("absolute") or as the relative Path `name`
-    ("relative", with its folders: a save that changes the current folder sends the next one elsewhere). A Path
-    either way, as the notebook's CHECKPOINT_PATH is."""
+    """`name` in the working folder, passed as a Path from the root ("absolute") or as the str `name` ("relative",
+    with its folders: a save that changes the current folder sends the next one elsewhere). The notebook's own check
+    saves to the str "checkpoint.json": in lesson 3 a path may be either."""
     return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
 
 

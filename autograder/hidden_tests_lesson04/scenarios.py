@@ -69,7 +69,7 @@ def call(name: str, *args, **kwargs) -> dict:
 def path(name: str, form: str = "absolute") -> dict:
     """`name` in the working folder, passed as a Path from the root ("absolute") or as the relative Path `name`
     ("relative"): a Path either way, as every path in the notebook is (CHECKPOINT_PATH, ledger_path)."""
-    return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
+    return {"$path": name, "relative": "Path"} if form == "relative" else {"$path": name}
 
 
 class Ledgers:

@@ -124,7 +124,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # (dir_fd), bytes paths, os's functions held in a default, a factory's closure or a %%writefile module
     "full_save_dir_fd_openat": {},
     "full_save_bytes_paths": {},
-    "full_save_pathlib_methods": {},  # probe 18: relative paths reached the code as str (the notebook passes Path)
+    "wrong_save_path_methods_on_str": {"test_save_load": 3},  # probe 18: the notebook's own check saves to a str path
     "full_save_sync_default_arg": {},
     "full_save_closure_factory": {},
     "full_writefile_from_os_import": {},

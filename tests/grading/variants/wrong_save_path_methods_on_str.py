@@ -1,7 +1,7 @@
-"""满分（少见的写法）：学生把路径当成 Path 用（notebook 里的 CHECKPOINT_PATH 就是 Path），不先 Path(path)：
-path.parent、path.with_name、path.exists()、path.read_text()。步骤和参考答案一样：写临时文件、flush、fsync、
-os.replace、fsync 文件夹；出错时删掉临时文件再抛出去。评分器曾把相对路径当 str 传进来，在 notebook 里能跑的代码
-在评分时抛 AttributeError（第 18 轮探查）。"""
+"""错（第 3 课的路径也可以是 str）：学生把路径当成 Path 用，不先 Path(path)：path.parent、path.with_name、path.exists()、
+path.read_text()。notebook 的可见检查 check_save_load 就存到 str 的 "checkpoint.json"，这样写在 notebook 里也过不了；
+评分器的「相对路径」也以 str 传入，load_checkpoint 抛 AttributeError（第 18 轮探查：第 4 课 notebook 里的路径都是 Path，
+那里这样写是对的，见 variants_lesson04/full_append_pathlib_methods）。其余和参考答案一样。"""
 # %% save_load
 def save_checkpoint(state, path=CHECKPOINT_PATH):
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
