@@ -1298,16 +1298,22 @@ def _with_pending(sample: str, name: str, tool_input: dict) -> dict:
     return cp
 
 
+def _answered_before(cp: dict, earlier: dict, output) -> dict:
+    """`cp` whose conversation already holds `earlier` ({id, name, input}: the dangling call's name and input under
+    another id), asked for and answered with `output` in the turn before: that result is its, not the dangling one's."""
+    cp["messages"][-1:-1] = [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": earlier["id"], "name": earlier["name"],
+                                           "input": copy.deepcopy(earlier["input"])}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": earlier["id"], "content": output}]}]
+    return cp
+
+
 def _sent_before(sample: str) -> dict:
     """`sample`'s checkpoint with the same send_email asked for and answered earlier in the conversation (a report
     sent again, say): what became of the dangling one is unknown all the same."""
     cp = load_sample(sample)
     earlier = {**cp["pendingToolUse"], "id": "toolu_01E"}
-    cp["messages"][-1:-1] = [
-        {"role": "assistant", "content": [{"type": "tool_use", **earlier}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": earlier["id"],
-                                      "content": f"已发送给 {earlier['input']['to']}，主题「{earlier['input']['subject']}」"}]}]
-    return cp
+    return _answered_before(cp, earlier, f"已发送给 {earlier['input']['to']}，主题「{earlier['input']['subject']}」")
 
 
 class _ToolSpy:

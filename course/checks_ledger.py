@@ -16,9 +16,9 @@ from pathlib import Path
 
 from . import checks as lesson3_checks
 from .checks import (CHECKPOINT_FIELDS, LEAK_COST, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, TOOL_OUTPUT_SHAPES,
-                     UNHEARD_OF_TOOL, UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _needs, _prepare,
-                     _results_of, _scratch, _with_pending, call, call_in_place, carries_output, check_letter, expect,
-                     fail, leaves_no_scratch, open_paths, opened_since, short, standing_in, text_of,
+                     UNHEARD_OF_TOOL, UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _answered_before, _needs,
+                     _prepare, _results_of, _scratch, _with_pending, call, call_in_place, carries_output, check_letter,
+                     expect, fail, leaves_no_scratch, open_paths, opened_since, short, standing_in, text_of,
                      unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
@@ -581,11 +581,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                 for r in records_for({**email, "id": "toolu_01" + "T" * 22}, ("intent", "outcome"))] \
             if cp["pendingToolUse"]["name"] == "send_email" else []
         if twin:  # ... asked for and answered in the conversation too (a report sent twice): that result is not this call's
-            cp["messages"][-1:-1] = [
-                {"role": "assistant", "content": [{"type": "tool_use", "id": twin[0]["toolUseId"], "name": email["name"],
-                                                   "input": copy.deepcopy(email["input"])}]},
-                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": twin[0]["toolUseId"],
-                                              "content": twin[-1]["output"]}]}]
+            _answered_before(cp, {**email, "id": twin[0]["toolUseId"]}, twin[-1]["output"])
         if name in ("S2", "S3", "S5"):  # the model wrote on after asking for the tool (the API allows it)
             cp["messages"][-1]["content"].append({"type": "text", "text": "发出去之后我再确认一遍。"})
         data = ledger_text(twin + records).encode("utf-8")

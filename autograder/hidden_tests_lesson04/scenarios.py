@@ -30,7 +30,7 @@ from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TAS
 from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
 from autograder.sandbox import Scenario
 from autograder.scenario import Appended
-from course.checks import TOOL_OUTPUT_SHAPES
+from course.checks import TOOL_OUTPUT_SHAPES, _answered_before
 from course.ledger import LEDGER_NAME, delivered_text, ledger_text
 
 AGENT_TIMEOUT = 20.0
@@ -170,17 +170,6 @@ class Ledgers:
 # before its line break (the JSON and the "\n" written apart, or the last of the write did not reach the disk); or
 # inside a character of several bytes (a power cut keeps bytes, not characters)
 TORN_AT = ("character", "line_break", "inside_character")
-
-
-def answered_before(cp: dict, twin: dict, output: str) -> dict:
-    """`cp` whose history already holds `twin` (its dangling call's name and input under another id), asked for and
-    answered in the turn before: that result is the twin's, and says nothing of the dangling call."""
-    cp["messages"][-1:-1] = [
-        {"role": "assistant", "content": [{"type": "tool_use", "id": twin["id"], "name": twin["name"],
-                                           "input": copy.deepcopy(twin["input"])}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": twin["id"], "content": output}]}]
-    cp["turns"] += 1
-    return cp
 
 
 def words_after_call(cp: dict, text: str) -> dict:
@@ -402,7 +391,8 @@ def build(max_turns: int, rng) -> dict:
             # turn), and text after the call in every other case: the history and the last block say nothing of it
             twin = ledgers.twin or {**copy.deepcopy(pending), "id": draw.tool_id()}
             if ledgers.twin or number % 4 < 2:
-                answered_before(cp, twin, ledgers.output_of(twin))
+                _answered_before(cp, twin, ledgers.output_of(twin))
+                cp["turns"] += 1
             if number % 2 == 1:
                 words_after_call(cp, rng.choice(AFTER_CALL_WORDS))
             if number in torn_ones and ledger_text(found).isascii():  # whole records before the half one, with Chinese
