@@ -11,6 +11,7 @@ the same on both sides.
 """
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import course.model
@@ -43,6 +44,9 @@ UNLEDGERED_EXECUTE_ADVICE = ("你的 run_agent 对账时读了台账，之后执
 REPEAT_ADVICE = ("模型又要了一次 {name}，名字和参数都和前一次一样，tool_use id 是新的：这是另一次调用，幂等键是它自己的 id，"
                  "照样经 execute_with_ledger 执行。不同的调用，键一定不同：不能在对话里找同名、同参数、已经有结果的调用，"
                  "拿那次的结果顶替——模型要再发一次提醒、再扣一笔同样金额的款，就被悄悄吞掉，还告诉模型「做了」")
+RETRY_ADVICE = ("{name} 用同一个幂等键 {key} 执行了 {mine} 次，参考答案是 {wanted} 次：一个调用只执行一次。工具出错（返回一段错误）"
+                "也是确定的结果，照样记成 outcome、作为 tool_result 交给模型，要不要再试由模型决定；自己重试，"
+                "执行的次数就不再由台账说了算")
 KEPT_ADVICE = ("台账只追加、不修改：它原有的记录一条也不能少。ledger_path(path) 是 path 所在文件夹里的台账，同一个文件夹里"
                "别的检查点（别的任务）也记在这里；清空或重写它，那个任务停在悬空调用上时，续跑就当它从没开始，"
                "charge_card、append_line 这些不认键的工具就做两遍")
@@ -139,8 +143,13 @@ def _effects_problem(run: dict, mine: list, wanted: list, parted: str | None) ->
     """What the feedback says where the calls with effects differ from the reference's (`wanted`); `parted`: where
     the student's run first sent the model other messages (`reference_run`), said where no surer cause is seen."""
     merged = next((e for e in wanted if 0 < _times(mine, e) < _times(wanted, e)), None)
+    keys = Counter(key for _, _, key in mine if key is not None)
+    retried = next((e for e in mine if keys[e[2]] > max(1, sum(1 for w in wanted if w[2] == e[2]))), None)
     if merged is not None:  # the same call asked for again, by another id, run once
         advice = REPEAT_ADVICE.format(name=merged[0])
+    elif retried is not None:  # one call (one key) run more often than the reference runs it
+        advice = RETRY_ADVICE.format(name=retried[0], key=short(retried[2]), mine=keys[retried[2]],
+                                     wanted=sum(1 for w in wanted if w[2] == retried[2]))
     elif run["what"] == "fresh":
         unkeyed = [name for name, _, key in mine if key is None]
         advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else None

@@ -135,7 +135,7 @@ class Ledgers:
             records += self.records(other, self.rng.choice([("intent", "outcome"), ("intent",)]))
         return records
 
-    def mixed(self, pending: dict, kinds, shape: str | None = None, key=None) -> list:
+    def mixed(self, pending: dict, kinds, shape: str | None = None, key=None, apart: bool = False) -> list:
         """`pending`'s records among the others', in an order a ledger could have (each call's own in order).
 
         Beside any call with an effect there is always a finished twin (`self.twin` after this): another call
@@ -145,7 +145,10 @@ class Ledgers:
         The call's last record is the ledger's last, or another call's records follow it: a reader that looks at the
         ledger's last record only is wrong in the one, one that drops the last line in the other. Cases drawn with
         the same `key` (a kind of case, judged by one check) take the two in turn, in the order they are drawn, so
-        that every kind with two cases or more has both whatever the seed; without a key, either is drawn."""
+        that every kind with two cases or more has both whatever the seed; without a key, either is drawn.
+
+        `apart`: another call's record always lies between the call's intent and its outcome (a reader that looks only
+        at the record right after the intent misses the outcome); without it, they may lie together."""
         ours, theirs = self.records(pending, kinds, shape), self.others()
         self.twin = None
         if pending["name"] not in READ_ONLY:
@@ -157,6 +160,10 @@ class Ledgers:
             last = self.rng.random() < 0.5
         else:
             last, self.turns[key] = self.turns[key] % 2 == 1, self.turns[key] + 1
+        if apart and len(ours) > 1:  # the twin's two records at least: room before the outcome, and after it
+            cut = self.rng.randint(0, len(theirs) - (1 if last else 2))
+            end = len(theirs) if last else self.rng.randint(cut + 1, len(theirs) - 1)
+            return theirs[:cut] + ours[:-1] + theirs[cut:end] + ours[-1:] + theirs[end:]
         if not last:
             cut = self.rng.randint(0, max(0, len(theirs) - 1))
             return theirs[:cut] + ours + theirs[cut:]
@@ -381,12 +388,16 @@ def build(max_turns: int, rng) -> dict:
         run_agent is run again after an interrupt), its ledger as the first time left it: {"again": True}, read as it
         began (its step's "read_before")."""
         cases, files, before = [], {}, []
+        # every scenario has a call whose outcome lies apart from its intent, at a drawn case, the others drawn too
+        answered = [number for number, (_, records, _) in enumerate(specs) if "outcome" in records]
+        apart = {rng.choice(answered)} | {number for number in answered if rng.random() < 0.5}
         for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
             cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
-            found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down))
+            found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down),
+                                  apart=number in apart)
             # the call's twin asked for and answered in the history (every call with an effect; read-only ones in
             # turn), and text after the call in every other case: the history and the last block say nothing of it
             twin = ledgers.twin or {**copy.deepcopy(pending), "id": draw.tool_id()}

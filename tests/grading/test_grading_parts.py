@@ -779,6 +779,40 @@ def test_lesson4_a_send_that_never_arrived_has_a_look_alike_in_the_sent_list():
             assert never and all((i["to"], i["subject"]) in unkeyed for i in never), (unkeyed, never)
 
 
+def test_lesson4_every_reconcile_scenario_has_an_outcome_apart_from_its_intent():
+    """Whatever the seed: in reconcile_up and in reconcile_down, at least one dangling call with an outcome in its
+    ledger has another call's record between its intent and that outcome, so a reader that looks only at the record
+    right after the intent misses it every run, not when the draw happens to part them."""
+    from autograder.hidden_tests_lesson04 import scenarios as lesson4
+
+    for seed in range(6):
+        built = lesson4.build(40, random.Random(seed))
+        for name in ("reconcile_up", "reconcile_down"):
+            parted = []
+            for case in built[name].meta["cases"]:
+                if case.get("again"):
+                    continue
+                ids = [r["toolUseId"] for r in case["records"]]
+                ours = [n for n, r in enumerate(case["records"])
+                        if r["toolUseId"] == case["checkpoint"]["pendingToolUse"]["id"]]
+                if len(ours) == 2 and case["records"][ours[1]]["type"] == "outcome":
+                    parted.append(ours[1] - ours[0] > 1 and len(set(ids[ours[0]:ours[1] + 1])) > 1)
+            assert any(parted) and len(parted) >= 2, (seed, name, parted)
+
+
+@pytest.mark.parametrize("mine, told", [
+    ([("charge_card", {"amount": 5}, "toolu_a")] * 3, "用同一个幂等键 toolu_a 执行了 3 次，参考答案是 1 次"),  # retried
+    ([("charge_card", {"amount": 5}, "toolu_b")], "执行工具要走 execute_with_ledger"),  # another key, run once
+])
+def test_a_call_run_again_under_its_own_key_is_told_not_to_retry(mine, told):
+    """Calls with effects that differ from the reference's: one key run more often than the reference runs it is
+    called a retry; a key the reference never ran (the conversations parted) is not."""
+    from autograder.hidden_tests_lesson04.effects_runs import _effects_problem
+
+    wanted = [("charge_card", {"amount": 5}, "toolu_a")]
+    assert told in _effects_problem({"what": "fresh", "calls": [], "records": []}, mine, wanted, None)
+
+
 @pytest.mark.parametrize("opened, at, told", [
     ("O_RDONLY|O_CLOEXEC", 20, "execute_with_ledger(call, ledger)"),  # read (reconcile did) before the call ran
     ("O_RDONLY|O_CLOEXEC", 40, "续跑时要 reconcile"),  # read only after it ran
