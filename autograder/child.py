@@ -910,10 +910,10 @@ def _precompiled(cell):
 
 def _argument(value, workdir, given_client, case_lookup):
     if _type(value) is dict and "$path" in value:  # "relative": as written, from the working folder (the cwd)
-        relative = value.get("relative")  # True: a str; "Path": a Path
-        if relative:
-            return Path(value["$path"]) if relative == "Path" else value["$path"]
-        return workdir / value["$path"]
+        relative = value.get("relative")  # True: the str as written; "Path": a relative Path
+        if relative == "Path":
+            return Path(value["$path"])
+        return value["$path"] if relative else workdir / value["$path"]
     if _type(value) is dict and "$python" in value:
         return python_value(value["$python"])
     if _type(value) is dict and "$client" in value:

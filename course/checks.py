@@ -1308,6 +1308,12 @@ def _answered_before(cp: dict, earlier: dict, output) -> dict:
     return cp
 
 
+def _words_after_call(cp: dict, text: str) -> dict:
+    """`cp` whose model wrote on after its dangling call: a text block after the tool_use, as the API allows."""
+    cp["messages"][-1]["content"].append({"type": "text", "text": text})
+    return cp
+
+
 def _sent_before(sample: str) -> dict:
     """`sample`'s checkpoint with the same send_email asked for and answered earlier in the conversation (a report
     sent again, say): what became of the dangling one is unknown all the same."""
@@ -1406,8 +1412,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
                                  f"read_file 重新执行后返回了{said}")
         spy.shape = None
 
-        worded = _with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"])  # the model wrote on after its call
-        worded["messages"][-1]["content"].append({"type": "text", "text": "（先搜一下，再决定怎么整理。）"})
+        worded = _words_after_call(_with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"]), "（先搜一下，再决定怎么整理。）")
         _reconciled(reconcile, worded, spy)
 
         unknown = [load_sample("cpC"), _sent_before("cpC"), *(_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS)]

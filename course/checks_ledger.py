@@ -17,9 +17,9 @@ from pathlib import Path
 from . import checks as lesson3_checks
 from .checks import (CHECKPOINT_FIELDS, LEAK_COST, PASSED, RECONCILE_SAVES, RECOVERY_SAVES, TOOL_OUTPUT_SHAPES,
                      UNHEARD_OF_TOOL, UNHEARD_OF_TOOLS, CheckFailed, _DiskEvents, _Recorder, _answered_before, _needs,
-                     _prepare, _results_of, _scratch, _with_pending, call, call_in_place, carries_output, check_letter,
-                     expect, fail, leaves_no_scratch, open_paths, opened_since, short, standing_in, text_of,
-                     unknown_wording_problem, working_in)
+                     _prepare, _results_of, _scratch, _with_pending, _words_after_call, call, call_in_place,
+                     carries_output, check_letter, expect, fail, leaves_no_scratch, open_paths, opened_since, short,
+                     standing_in, text_of, unknown_wording_problem, working_in)
 from .ledger import SITUATIONS, delivered_text, ledger_path, ledger_text, load_situation, read_ledger, records_for
 from .mail import MailServer
 from .model import InvalidRequest, check_tool_pairing, make_client, planned_client
@@ -583,7 +583,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         if twin:  # ... asked for and answered in the conversation too (a report sent twice): that result is not this call's
             _answered_before(cp, {**email, "id": twin[0]["toolUseId"]}, twin[-1]["output"])
         if name in ("S2", "S3", "S5"):  # the model wrote on after asking for the tool (the API allows it)
-            cp["messages"][-1]["content"].append({"type": "text", "text": "发出去之后我再确认一遍。"})
+            _words_after_call(cp, "发出去之后我再确认一遍。")
         data = ledger_text(twin + records).encode("utf-8")
         torn = name in ("S2", "S3") and not empty  # reconcile appends here: after a torn last line, cut in a character
         if torn:

@@ -143,13 +143,13 @@ def _effects_problem(run: dict, mine: list, wanted: list, parted: str | None) ->
     """What the feedback says where the calls with effects differ from the reference's (`wanted`); `parted`: where
     the student's run first sent the model other messages (`reference_run`), said where no surer cause is seen."""
     merged = next((e for e in wanted if 0 < _times(mine, e) < _times(wanted, e)), None)
-    keys = Counter(key for _, _, key in mine if key is not None)
-    retried = next((e for e in mine if keys[e[2]] > max(1, sum(1 for w in wanted if w[2] == e[2]))), None)
+    keys, wanted_keys = Counter(key for _, _, key in mine if key is not None), Counter(key for _, _, key in wanted)
+    retried = next((e for e in mine if keys[e[2]] > max(1, wanted_keys[e[2]])), None)
     if merged is not None:  # the same call asked for again, by another id, run once
         advice = REPEAT_ADVICE.format(name=merged[0])
     elif retried is not None:  # one call (one key) run more often than the reference runs it
         advice = RETRY_ADVICE.format(name=retried[0], key=short(retried[2]), mine=keys[retried[2]],
-                                     wanted=sum(1 for w in wanted if w[2] == retried[2]))
+                                     wanted=wanted_keys[retried[2]])
     elif run["what"] == "fresh":
         unkeyed = [name for name, _, key in mine if key is None]
         advice = EVERY_TOOL_ADVICE if unkeyed or len(mine) < len(wanted) else None

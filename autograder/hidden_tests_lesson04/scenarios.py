@@ -30,7 +30,7 @@ from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TAS
 from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
 from autograder.sandbox import Scenario
 from autograder.scenario import Appended
-from course.checks import TOOL_OUTPUT_SHAPES, _answered_before
+from course.checks import TOOL_OUTPUT_SHAPES, _answered_before, _words_after_call
 from course.ledger import LEDGER_NAME, delivered_text, ledger_text
 
 AGENT_TIMEOUT = 20.0
@@ -177,12 +177,6 @@ class Ledgers:
 # before its line break (the JSON and the "\n" written apart, or the last of the write did not reach the disk); or
 # inside a character of several bytes (a power cut keeps bytes, not characters)
 TORN_AT = ("character", "line_break", "inside_character")
-
-
-def words_after_call(cp: dict, text: str) -> dict:
-    """`cp` whose model wrote on after its dangling call: a text block after the tool_use, as the API allows."""
-    cp["messages"][-1]["content"].append({"type": "text", "text": text})
-    return cp
 
 
 def torn(text: str, rng, at: str = "character") -> bytes:
@@ -405,7 +399,7 @@ def build(max_turns: int, rng) -> dict:
                 _answered_before(cp, twin, ledgers.output_of(twin))
                 cp["turns"] += 1
             if number % 2 == 1:
-                words_after_call(cp, rng.choice(AFTER_CALL_WORDS))
+                _words_after_call(cp, rng.choice(AFTER_CALL_WORDS))
             if number in torn_ones and ledger_text(found).isascii():  # whole records before the half one, with Chinese
                 # in them: a reader that counts characters for bytes cuts into them
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
