@@ -257,7 +257,68 @@ def _idle_tqdm_monitor(frame) -> bool:
         return False
 
 
-def _threads_busy(count=_threads_running, frames=_current_frames):
+# The student's process's own tasks and POSIX timers, in the real /proc (its cover has neither), at descriptors it
+# keeps from before its code runs: a thread started without the threading module (ctypes' pthread_create) and a
+# timer_create timer are waited for as a thread and an alarm are; in a notebook they would go on in the idle kernel.
+TASKS_FD, TIMERS_FD = 253, 254  # below RLIMIT_NOFILE's 256
+MAX_TIMER_ID = 64  # where /proc/<pid>/timers is missing (a kernel without CONFIG_CHECKPOINT_RESTORE): ids tried
+_TIMER_ID = re.compile(rb"^ID: (\d+)$", re.MULTILINE)
+_timer_gettime = _libc.timer_gettime
+
+
+class _TimerSpec(ctypes.Structure):
+    _fields_ = [("interval_s", ctypes.c_long), ("interval_ns", ctypes.c_long),
+                ("value_s", ctypes.c_long), ("value_ns", ctypes.c_long)]
+
+
+_kept_inodes = {}  # TASKS_FD, TIMERS_FD -> the inode each was opened on: the student's code may close or reuse them
+
+
+def _kept(fd: int, fstat=os.fstat, inodes=_kept_inodes) -> bool:
+    try:
+        return fd in inodes and fstat(fd).st_ino == inodes[fd]
+    except OSError:
+        return False
+
+
+def _untracked_threads(listdir=os.listdir, count=_threads_running, kept=_kept) -> int:
+    """Threads the threading module does not count: the process's tasks less the main thread and _thread's threads.
+    The descriptor gone or replaced: counted as one, never as none."""
+    try:
+        return max(0, len(listdir(TASKS_FD)) - 1 - count()) if kept(TASKS_FD) else 1
+    except OSError:
+        return 1
+
+
+def _posix_timer_armed(pread=os.pread, find=_TIMER_ID.findall, gettime=_timer_gettime, spec=_TimerSpec,
+                       void_p=ctypes.c_void_p, byref=ctypes.byref, kept=_kept) -> bool:
+    """Whether a timer of timer_create (a real-time or a CPU-time one) is still to go off."""
+    try:
+        ids = [int(found) for found in find(pread(TIMERS_FD, 1 << 16, 0))] if kept(TIMERS_FD) else range(MAX_TIMER_ID)
+    except OSError:
+        ids = range(MAX_TIMER_ID)
+    for timer in ids:
+        left = spec()
+        if gettime(void_p(timer), byref(left)) == 0 and (left.value_s or left.value_ns):
+            return True
+    return False
+
+
+def _keep_own_tasks_and_timers(job: Job):
+    """TASKS_FD and TIMERS_FD: this process's tasks and POSIX timers in the real /proc."""
+    where = {"dir_fd": job["real_proc"]} if job["isolated"] else {}
+    base = "self" if job["isolated"] else "/proc/self"
+    for fd, name, flags in ((TASKS_FD, "task", os.O_DIRECTORY), (TIMERS_FD, "timers", 0)):
+        try:
+            opened = os.open(f"{base}/{name}", os.O_RDONLY | os.O_CLOEXEC | flags, **where)
+        except FileNotFoundError:  # timers: see MAX_TIMER_ID
+            continue
+        os.dup2(opened, fd, inheritable=False)
+        os.close(opened)
+        _kept_inodes[fd] = os.fstat(fd).st_ino
+
+
+def _threads_busy(count=_threads_running, frames=_current_frames, untracked=_untracked_threads):
     """The threads other than the main one that may still do something: all of them but a thread pool's idle
     workers, each waiting in the get of its empty work queue. In a kernel such a worker waits there for good and does
     nothing until code hands it work, and that code is watched itself (probe 15b: a pool made once at module level,
@@ -270,7 +331,7 @@ def _threads_busy(count=_threads_running, frames=_current_frames):
                 idle += 1
         elif _idle_tqdm_monitor(frame):
             idle += 1
-    return max(0, count() - idle)
+    return max(0, count() - idle) + untracked()
 # A kernel that shuts down runs what the student's code registered with atexit and weakref.finalize, and the __del__
 # of what its namespace held; os._exit, which ends a step, does not
 _run_exit_functions, _clear_exit_functions = atexit._run_exitfuncs, atexit._clear
@@ -614,6 +675,7 @@ def _bind_own_fds(job: Job):
 def _confine(job, vm_size):
     if job["isolated"]:
         _bind_own_fds(job)
+    _keep_own_tasks_and_timers(job)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (1, 2):
         os.dup2(devnull, fd)
@@ -621,7 +683,8 @@ def _confine(job, vm_size):
     # through the interpreter's own "<stdin>", which ipykernel leaves alone (/dev/null and open(os.devnull) told)
     reading, writing = os.pipe()
     os.dup2(reading, 0)
-    os.closerange(3, 4096)
+    os.closerange(3, TASKS_FD)
+    os.closerange(TIMERS_FD + 1, 4096)
     raw = io.FileIO(0, "r", closefd=False)
     raw.name = "<stdin>"
     sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", line_buffering=True)
@@ -640,7 +703,7 @@ def _confine(job, vm_size):
 
 def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception, make_poster=make_poster,
                      threads_running=_threads_busy, exit_now=_os_exit, monotonic=_monotonic, sleep=_sleep,
-                     getitimer=_getitimer, watch=watch):
+                     getitimer=_getitimer, posix_timer_armed=_posix_timer_armed, watch=watch):
     """The process the student's code runs in. Everything the driver needs is bound here, before any of it runs.
     The cells and the steps run in a kernel's event loop (guise.kernel_loop). After the steps the loop runs on, as a
     kernel's does between cells, until every thread the student's code started has ended and nothing is left to run
@@ -668,7 +731,8 @@ def _student_process(job: Job, vm_size, plain=plain, describe=describe_exception
     until = monotonic() + job["linger"]
     while True:
         threads = threads_running()
-        if not threads and not holds_work(loop) and getitimer(signal.ITIMER_REAL)[0] <= 0:
+        if (not threads and not holds_work(loop) and getitimer(signal.ITIMER_REAL)[0] <= 0
+                and not posix_timer_armed()):
             break
         if monotonic() >= until:
             exit_now(LEFT_RUNNING if threads else LEFT_SCHEDULED)

@@ -136,17 +136,28 @@ def kernel_shell(ipython_dir: str):
     """An IPython shell as a notebook's kernel has one: an ipykernel ZMQInteractiveShell (by class, name and
     module), `display` and `__IPYTHON__` among the builtins, and `get_ipython`, `exit` and `quit`, as while a cell
     runs; its magics run in the namespace `as_in_a_kernel` gives it. What it displays goes nowhere (a kernel sends
-    it to the front end). No history is kept and no profile folder made; `ipython_dir` must exist."""
+    it to the front end). No history is kept and no profile folder made; `ipython_dir` must exist.
+
+    Made as ipykernel makes it, once, in the zygote: by an IPythonKernel (its `kernel` and `parent`), whose parent is
+    the process's IPKernelApp (IPKernelApp.initialized(), ipykernel.connect.get_connection_file(), the app's
+    patch_io, which puts its own faulthandler.enable and register in place). The app is never initialized nor
+    started: no socket, no thread, no connection file written (the grader wrote it: `runtime_files`)."""
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.profiledir import ProfileDir
+    from ipykernel.ipkernel import IPythonKernel
+    from ipykernel.kernelapp import IPKernelApp
     from ipykernel.zmqshell import ZMQInteractiveShell
+    from jupyter_client.session import Session
     from traitlets import Type
     from traitlets.config import Config
 
     class KernelShell(ZMQInteractiveShell):
         displayhook_class = Type(DisplayHook)  # no kernel session to publish on
         display_pub_class = Type(DisplayPublisher)
+
+        def init_ipython_dir(self, ipython_dir):  # the kernel gives none: not the zygote's $HOME/.ipython
+            self.ipython_dir = ipython_dir or _shell_folder[0]
 
         def enable_gui(self, gui=None):  # %matplotlib inline, as in a notebook: no event loop to start
             pass
@@ -159,8 +170,15 @@ def kernel_shell(ipython_dir: str):
 
     config = Config()
     config.HistoryManager.enabled = False
-    shell = _named_as(KernelShell, ZMQInteractiveShell).instance(config=config, ipython_dir=ipython_dir,
-                                                                  profile_dir=ProfileDir())
+    _shell_folder[0] = ipython_dir
+    app = IPKernelApp.instance(config=config)
+    app.session = Session(parent=app)
+    kernel = IPythonKernel(parent=app, session=app.session, shell_class=_named_as(KernelShell, ZMQInteractiveShell),
+                           profile_dir=ProfileDir(), log=app.log)
+    app.kernel, app.shell = kernel, kernel.shell
+    app.shell.configurables.append(app)  # IPKernelApp.init_shell
+    app.patch_io()
+    shell = kernel.shell
     shell.builtin_trap.activate()
     # Its display formatters, a default IPython makes when they are first asked for (by a kernel's first output), made
     # here once: else each step's process made its own when the armed check listed them (some 2 ms a step)
@@ -168,14 +186,34 @@ def kernel_shell(ipython_dir: str):
     return shell
 
 
+_shell_folder = [None]  # kernel_shell's ipython_dir
+
+
 def kernel_streams() -> tuple:
-    """(stdout, stderr) as a kernel's: ipykernel OutStreams (by class, name and module), whose writes go nowhere
-    here (a kernel sends them to the front end)."""
-    from ipykernel.iostream import OutStream
+    """(stdout, stderr) as a kernel's: ipykernel OutStreams (by class, name and module), with the kernel's session
+    and an IOPubThread (never started: no socket, no thread), whose writes go nowhere here (a kernel sends them to
+    the front end)."""
+    import contextvars
+    import threading
+    from collections import deque
+
+    from ipykernel.iostream import IOPubThread, OutStream
+    from ipykernel.kernelapp import IPKernelApp
+
+    session = IPKernelApp.instance().session if IPKernelApp.initialized() else None
+    pub_thread = IOPubThread.__new__(IOPubThread)  # its __init__ makes an event loop and sockets
+    pub_thread.__dict__.update(socket=None, session=session, _stopped=False, _master_pid=os.getpid(),
+                               _pipe_flag=True, _local=threading.local(), _events=deque(), _event_pipes={},
+                               _event_pipe_gc_seconds=10, _event_pipe_gc_task=None,
+                               thread=threading.Thread(name="IOPub", daemon=True))
 
     class QuietOutStream(OutStream):
-        def __init__(self, name: str):  # no session, no IOPub thread
-            self.name, self._isatty = name, False
+        def __init__(self, name: str):  # no IOPub thread running, no descriptor watched
+            self.session, self.pub_thread, self.name, self.topic = session, pub_thread, name, b"stream." + name.encode()
+            self._parent_header = contextvars.ContextVar("parent_header")
+            self._parent_header.set({})
+            self._parent_header_global, self._master_pid, self.echo, self._isatty = {}, os.getpid(), None, False
+            self._flush_pending = self._subprocess_flush_pending = False
             self._original_stdstream_copy = 1 if name == "stdout" else 2  # fileno(), as a kernel's capture gives
 
         def write(self, string: str) -> int:
@@ -298,6 +336,23 @@ def as_in_a_kernel(module, argv: list, workdir: str, driver_modules: list, hidde
                             "__builtin__": sys.modules["builtins"]})
     if os.environ.get("JPY_SESSION_NAME"):  # as ipykernel names the notebook its kernel runs
         module.__dict__["__session__"] = os.environ["JPY_SESSION_NAME"]
+    kernel_process(argv)
+
+
+def kernel_process(argv: list):
+    """What the zygote's kernel (`kernel_shell`, `kernel_streams`) knows of the step's own process: its IPKernelApp's
+    connection file is the one `argv` names, its OutStreams and IOPub thread were made in this process (their pid);
+    a few attributes: some microseconds."""
+    app = sys.modules.get("ipykernel.kernelapp")
+    if app is not None and app.IPKernelApp.initialized() and "-f" in argv:
+        instance = app.IPKernelApp.instance()
+        instance.connection_file = argv[argv.index("-f") + 1]
+        instance.connection_dir = os.path.dirname(instance.connection_file)
+    for stream in (sys.stdout, sys.stderr):
+        if "_master_pid" in getattr(stream, "__dict__", ()):
+            stream._master_pid = os.getpid()
+            if "_master_pid" in getattr(getattr(stream, "pub_thread", None), "__dict__", ()):
+                stream.pub_thread._master_pid = os.getpid()
 
 
 def kernel_history(namespace: dict, shell, sources: list):

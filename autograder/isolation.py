@@ -177,6 +177,8 @@ def python_prefixes() -> list:
 def sandbox_env(path: str = f"{APP_INSIDE}:{DRIVER_INSIDE}") -> dict:
     """The zygote's environment. OpenBLAS (numpy's, loaded there by autograder.armed) starts no threads: a step's
     process is cloned without libc's fork handlers, and the first os.fork in it would wait for ever in OpenBLAS's
-    handler for threads it does not have."""
+    handler for threads it does not have. No PYTHONDONTWRITEBYTECODE: a kernel writes the bytecode of what it imports
+    (sys.dont_write_bytecode and sys.flags.dont_write_bytecode are false there), and in the sandbox only a module the
+    student's code wrote into its own folders can be written beside (what the zygote imports is read-only)."""
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "COURSE_OFFLINE": "1",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": path, "OPENBLAS_NUM_THREADS": "1"}
+            "PYTHONPATH": path, "OPENBLAS_NUM_THREADS": "1"}

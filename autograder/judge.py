@@ -44,7 +44,8 @@ TRACE_CUT = (f"有的评分步骤里，你的代码做了超过 {MAX_EVENTS_PER_
              f"评分器每一步只记录前 {MAX_EVENTS_PER_STEP} 次：之后的写入、改名和 fsync 都没有算进断电检查，"
              "这些检查可能因此不通过。把要写的内容攒起来一次写完，就不会这样。")
 LEFT_WORDS = {Left.THREADS: "线程", Left.PROCESSES: "进程",
-              Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务、add_reader 登记的读写回调，或 signal.alarm 的闹钟）"}
+              Left.SCHEDULED: "定时回调（事件循环上的 call_later、任务、add_reader 登记的读写回调，signal.alarm 的闹钟，"
+                              "或 timer_create 的定时器）"}
 ARMED_WORDS = {Left.AUDIT_HOOK: "审计钩子（sys.addaudithook）", Left.GC_CALLBACK: "垃圾回收回调（gc.callbacks）",
                Left.TRACER: "性能分析或跟踪函数（sys.setprofile、sys.settrace，或 threading 的同名函数）",
                Left.REVIVING_GARBAGE: "一回收就又造出一个同类对象的垃圾（它的 __del__ 再创建一个自己）",

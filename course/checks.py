@@ -55,7 +55,8 @@ UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("freeze_account", {"account": "ops-team"}),
                     ("get_invoice", {"invoice": "INV-0831"}),
                     ("READ_FILE", {"path": "./notes/meeting-08-25.md"}),  # names are compared as written, and whole:
-                    ("email", {"to": "team@example.com", "subject": "本周结论"}))  # a part of list_sent_emails
+                    ("email", {"to": "team@example.com", "subject": "本周结论"}),  # a part of list_sent_emails
+                    ("mcp__notes__read_file", {"path": "./notes/meeting-08-25.md"}))  # another server's, namespaced
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 # What a read-only tool may truly return besides its usual text: nothing (an empty file or folder), its words for
 # nothing found, a success that mentions an error (a log line in a file), a long text, and one that begins with an
@@ -188,7 +189,7 @@ def api_advice(error) -> str:
     if "must come first" in message:
         return f"{where}：tool_result 块要排在 user 消息 content 的最前面。"
     if "valid boolean" in message:
-        return f"{where}：is_error 要是布尔值 True，不是字符串。"
+        return f"{where}：is_error 只能是布尔值 True 或 False（也可以不写），不能是字符串、数字或 null。"
     if "ids must be unique" in message:
         return (f"{where}：同一个 tool_use id 在对话里出现了两次。检查点的 messages 里已有那条 assistant 消息，"
                 "续跑只差补一个 tool_result：不要把 pendingToolUse 再加成一条 assistant 消息。")
@@ -373,6 +374,7 @@ class _DiskEvents:
 
     def __init__(self):
         self.events, self.sizes, self.sources, self.folders = [], [], [], []
+        self.moved = []  # the name of each file a rename moved (a temporary file's)
         self.synced_writes = set()  # identities of the files opened with O_SYNC / O_DSYNC
         self._pid, self._relay = os.getpid(), None  # a pipe from the processes the watched code forks
 
@@ -470,6 +472,7 @@ class _DiskEvents:
                 self._add("sizes", moved.st_size)
             self._add("events", ("rename", name))
             self._add("sources", (folder, shown))
+            self._add("moved", os.path.basename(os.fsdecode(source)))
             return real(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
         return rename
 
@@ -716,6 +719,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     whole = json.dumps(state, ensure_ascii=False)
     cases = (("empty.json", b"", "是空的（0 字节）"),
              ("broken.json", whole[:200].encode(), "只剩半截、不是合法的 JSON"),
+             ("trailing.json", (whole + whole[-60:]).encode(),
+              "是一个完整的检查点后面又拼着半份旧内容（不截断就覆盖写留下的），不是合法的 JSON"),
              ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
@@ -753,7 +758,25 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
              copy.deepcopy(state), "checkpoint.json")
         again = call('load_checkpoint("checkpoint.json")', load_checkpoint, "checkpoint.json")
     expect(again == state, "存到只有文件名的 path（当前文件夹里）再读回来，内容和原来不一样。")
+    _check_two_tasks_in_one_folder(save_checkpoint, state)
     print(PASSED)
+
+
+def _check_two_tasks_in_one_folder(save_checkpoint, state: dict) -> None:
+    """Two tasks' checkpoints in one folder: their saves rename no temporary file of the same name (a name fixed for
+    the folder: two processes saving at once would each rename the other's state into place)."""
+    folder = _scratch("check-pair-")
+    moved = []
+    for name in ("task-a.json", "task-b.json"):
+        disk = _DiskEvents()
+        with disk.watching(save_checkpoint):
+            call(f"save_checkpoint（同一个文件夹里另一个任务的检查点 {name}）", save_checkpoint, copy.deepcopy(state),
+                 folder / name)
+        moved.append(set(disk.moved) - {"task-a.json", "task-b.json"})
+    shared = sorted(moved[0] & moved[1])
+    expect(not shared, "同一个文件夹里两个任务的检查点（task-a.json、task-b.json），两次保存都用了同一个临时文件 "
+                       f"{shared[0] if shared else ''}：两个进程同时保存时，一个会把另一个写的内容改名成自己的检查点。临时文件的名字要每次不同"
+                       "（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同。")
 
 
 @contextlib.contextmanager
@@ -1415,7 +1438,9 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         worded = _words_after_call(_with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"]), "（先搜一下，再决定怎么整理。）")
         _reconciled(reconcile, worded, spy)
 
-        unknown = [load_sample("cpC"), _sent_before("cpC"), *(_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS)]
+        to_one = _with_pending("cpC", "send_email", {"to": "lin.lan@example.com", "subject": "本周结论"})  # one person's
+        unknown = [load_sample("cpC"), _sent_before("cpC"), to_one,
+                   *(_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS)]
         for cp in unknown:
             pending, block = _reconciled(reconcile, cp, spy)
             tool = pending["name"]

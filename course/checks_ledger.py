@@ -267,10 +267,13 @@ def check_run_agent(run_agent, namespace: dict) -> None:
 
     # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write; the
     # last two called as the signature allows, with client=None and with no client (the notebook's make_client, here
-    # the recorder's offline one, makes it then)
+    # the recorder's offline one, makes it then); and the read-only call at save point A of the last turn (turns at
+    # MAX_TURNS: reconciled and saved all the same, before a loop that never runs)
+    used_up = {**load_sample("cpB"), "turns": namespace.get("MAX_TURNS", 40)}
     for sample, start, emails, form in (("cpC", load_sample("cpC"), 0, "given"), ("cpB", load_sample("cpB"), 0, "none"),
                                         ("cpC", _with_pending("cpC", "add_label", {"issue": 42, "label": "已复核"}),
-                                         None, "absent")):
+                                         None, "absent"),
+                                        ("turns 已经用满的 cpB", used_up, 0, "given")):
         recorder = _Recorder(namespace)  # the model calls, saves and reconcile calls, in order
         pending = start["pendingToolUse"]
 

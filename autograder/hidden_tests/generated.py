@@ -16,11 +16,13 @@ What is drawn (the lesson's contract, not its examples):
   and one of its tool with another input (in every case with a history, from `alternating`); the model
   asking again for a call reconciled as unknown (`asked_again`);
   counters that have nothing to do with the history's length;
-- dangling calls of every kind (`DANGLING`): each read-only tool, send_email, names that begin
-  with or contain a read-only name, high-impact verbs no deny-list names, names that sound like
-  reading and are on no list (get_invoice or fetch_report every time; lookupPrice, search_orders),
-  names made up from nothing, and parts of a read-only name (email, read, sent_email);
-- broken checkpoint files (`broken_files`): truncated at any point, empty, blank, versions
+- dangling calls of every kind (`DANGLING`): each read-only tool, send_email (to the team's list
+  and to one person), names that begin with, contain or end with a read-only name
+  (mcp__fs__read_file), high-impact verbs no deny-list names, names that sound like reading and
+  are on no list (get_invoice or fetch_report every time; lookupPrice, search_orders), names
+  made up from nothing, and parts of a read-only name (email, read, sent_email);
+- broken checkpoint files (`broken_files`): truncated at any point, a whole checkpoint with more after
+  it (an old file's tail, zeros), empty, blank, versions
   above and below 1, the version 1 written as text ("1", and other text int() or float() reads
   as 1), JSON that is no object, fields missing, text that is not UTF-8, a folder, a file no one
   may read;
@@ -90,7 +92,11 @@ FAILING_READ_ONLY = st.one_of(
     st.tuples(st.just("list_dir"), st.fixed_dictionaries({"path": MISSING_PATH})),
     st.tuples(st.just("grep"), st.fixed_dictionaries({"pattern": st.sampled_from(("结论", "决定", "负责")),
                                                       "path": MISSING_PATH})))
+# to the team's list, or to one person (its lead in course/workspace/team.md, or anyone): an email to one person
+# cannot be taken back either
+ONE_PERSON = st.one_of(st.just("lin.lan@example.com"), SNAKE.map(lambda name: name.replace("_", ".") + "@example.com"))
 EMAIL_INPUT = st.fixed_dictionaries({"to": st.just("team@example.com"), "subject": TEXT})
+EMAIL_TO_ONE_INPUT = st.fixed_dictionaries({"to": ONE_PERSON, "subject": TEXT})
 UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
                  "provision_vm", "revoke_access", "approve_invoice", "refund_order", "enqueue_job", "restart_service",
                  "page_engineer", "sign_contract", "rollback_release", "purge_cache", "wipe_device", "grant_role",
@@ -139,8 +145,13 @@ DANGLING = {
     **{name: st.tuples(st.just(name), READ_ONLY_INPUTS[name]) for name in READ_ONLY},
     "failing_rerun": FAILING_READ_ONLY,  # read-only, and run again it fails
     "send_email": st.tuples(st.just("send_email"), EMAIL_INPUT),
+    "send_email_to_one": st.tuples(st.just("send_email"), EMAIL_TO_ONE_INPUT),
     "begins_with_read_only": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), st.just(""), SNAKE), INPUTS),
     "has_read_only_inside": st.tuples(st.builds(_around, st.sampled_from(READ_ONLY), SNAKE, SNAKE), INPUTS),
+    # a read-only tool's name at the end: after another word, or in an MCP server's namespace (mcp__fs__read_file)
+    "ends_with_read_only": st.tuples(st.builds("{}{}{}".format, SNAKE, st.sampled_from(("_", "-")),
+                                               st.sampled_from(READ_ONLY)), INPUTS),
+    "namespaced_read_only": st.tuples(st.builds("mcp__{}__{}".format, SNAKE, st.sampled_from(READ_ONLY)), INPUTS),
     "unusual_verb": st.tuples(st.sampled_from(UNUSUAL_VERBS), INPUTS),
     "get_or_fetch": st.tuples(st.builds(_sounding, st.sampled_from(COMMON_READING_VERBS), st.sampled_from(NOUNS),
                                         st.just(False)), INPUTS),
@@ -152,7 +163,8 @@ DANGLING = {
     "other_case": st.tuples(st.builds(lambda name, spell: spell(name), st.sampled_from(READ_ONLY),
                                       st.sampled_from((str.upper, str.title, str.capitalize))), INPUTS),
 }
-UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "unusual_verb", "get_or_fetch", "sounds_read_only",
+UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "ends_with_read_only", "namespaced_read_only",
+              "unusual_verb", "get_or_fetch", "sounds_read_only",
               "made_up", "part_of_read_only", "other_case")
 DANGLING.update({kind: DANGLING[kind].filter(_unheard_of) for kind in UNHEARD_OF})
 ANY_CALL = st.one_of(*DANGLING.values())
@@ -372,12 +384,18 @@ def broken_files(draw, kind: str) -> tuple:
         encoding = draw(st.sampled_from(("gbk", "latin-1")))
         data = raw.encode(encoding, errors="replace")
         return kind, data if encoding != "latin-1" else data + b"\xff\xfe"
+    if kind == "trailing_data":  # a whole checkpoint, then what a write over a longer file without truncating it
+        # leaves (the old file's tail), or zeros: json.loads calls it "Extra data", and so must a load
+        tail = draw(st.one_of(st.builds(lambda n: b"\0" * n, st.integers(1, 64)),
+                              st.builds(lambda old, cut: old[cut:], st.just(_encoded({**cp, "task": cp["task"] * 3})),
+                                        st.integers(1, len(text) - 1))))
+        return kind, text + tail
     if kind == "unreadable":  # a whole checkpoint, which no one without privileges may read
         return kind, FileData(text, mode=0o000)
     return kind, FOLDER
 
 
-BROKEN_KINDS = ("truncated", "empty", "higher", "lower", "text_version", "number_text", "not_object",
+BROKEN_KINDS = ("truncated", "trailing_data", "empty", "higher", "lower", "text_version", "number_text", "not_object",
                 "missing_fields", "not_utf8", "folder", "unreadable")
 
 

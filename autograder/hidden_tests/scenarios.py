@@ -257,9 +257,14 @@ def build(max_turns: int, rng) -> dict:
     small, big = draw.sample("cpB", meeting), draw.sample("cpC", email)
     big["messages"][-2]["content"][0]["content"] += "\n" + "会议纪要的附录，很长很长。" * 12_000
     target = draw.file()
-    add(Scenario("save_atomic", watch=target, read_left=True, meta={"state": small, "big": big, "file": target}, steps=[
+    # then two tasks' checkpoints in one folder, each saved by a process of its own (as two agents would)
+    pair = draw.folder()
+    siblings = [draw.file(prefix=prefix, folder=pair) for prefix in ("a-", "b-")]
+    add(Scenario("save_atomic", watch=target, read_left=True,
+                 meta={"state": small, "big": big, "file": target, "siblings": siblings}, steps=[
         call("save_checkpoint", small, path(target)),
         {**call("save_checkpoint", big, path(target)), "file_size_limit": FILE_SIZE_LIMIT},
+        *(call("save_checkpoint", cp, path(name)) for cp, name in zip((small, state), siblings)),
     ]))
 
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
@@ -278,14 +283,17 @@ def build(max_turns: int, rng) -> dict:
                         for number, (cp, kind) in enumerate(zip(read_only, kinds))]))
 
     # the same email sent before, answered without is_error: that one went out, whether this one did is unknown.
-    # Three in one process, in any order: one drawn freely, one whose subject the sent list shows as written (the
-    # mail's header trims spaces at the ends), so a reconcile that finds "its" email there always can; and one of
+    # Three in one process, in any order: one to the team's list and one to one person, one of the two drawn freely
+    # and the other with a subject the sent list shows as written (the mail's header trims spaces at the ends), so a
+    # reconcile that finds "its" email there always can; and one of
     # the two after it was reconciled, the model asking to send it again (a new id, the same input) and a crash
     # leaving that one dangling too, so a reconcile that answers a name and input only once leaves it unanswered
-    as_listed = DANGLING["send_email"].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
+    recipients = [DANGLING["send_email"], DANGLING["send_email_to_one"]]
+    rng.shuffle(recipients)
+    as_listed = recipients[1].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
     as_run = rng.randrange(2)  # which one has the counters a run saves (counted_as_run), the other more turns
     sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True, as_run=number == as_run))
-             for number, pending in enumerate((DANGLING["send_email"], as_listed))]
+             for number, pending in enumerate((recipients[0], as_listed))]
     sends.append(drawn(rng, asked_again(rng.choice(sends))))
     rng.shuffle(sends)
     emails_before = tuple(send["pendingToolUse"]["input"] for send in sends)  # out just before the crash

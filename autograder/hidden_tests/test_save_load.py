@@ -20,6 +20,7 @@ from .scenarios import FOLDER, call, path as at_path
 GRADE = "test_save_load"
 LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BROKEN_KINDS) -> how the feedback names it
     "truncated": "文件不是合法的 JSON（只剩半截）时",
+    "trailing_data": "文件里一个完整的检查点后面还有别的内容（旧文件没截掉的尾巴、一串零字节）时",
     "empty": "文件是空的（或只有空白、零字节）时",
     "higher": "版本比代码认的高时",
     "lower": "版本比代码认的低（或是 null）时",
@@ -388,7 +389,7 @@ def check_no_older_state(grading):
 
 @pytest.mark.grade(GRADE, 1)
 def test_atomic(grading):
-    """一次写到一半失败的保存（磁盘写满，或 state 里有 JSON 存不了的值）：异常抛出来，上一份检查点完好，文件夹里不留临时文件；保存途中进程被杀，留下的文件不妨碍下一次保存"""
+    """一次写到一半失败的保存（磁盘写满，或 state 里有 JSON 存不了的值）：异常抛出来，上一份检查点完好，文件夹里不留临时文件；保存途中进程被杀，留下的文件不妨碍下一次保存；同一个文件夹里两个任务的保存不共用临时文件"""
     outcome = grading.outcome("save_atomic")
     meta = outcome.scenario.meta
     if problem(outcome, 0, "第一次保存"):
@@ -417,8 +418,28 @@ def test_atomic(grading):
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
     check_no_stray_files(outcome, 1, meta["file"], meta["state"], "一次失败的保存之后",
                          "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
+    check_siblings(outcome)
     check_unsaved(grading)
     check_save_after_kill(grading)
+
+
+def check_siblings(outcome):
+    """Two tasks' checkpoints in one folder, each saved by a process of its own: the two saves write to no file in
+    common (a temporary name fixed for the folder rather than for the path: two processes saving at once would rename
+    each other's state into place)."""
+    siblings = outcome.scenario.meta["siblings"]
+    written = []
+    for step, name in enumerate(siblings, 2):
+        if outcome.steps[step]["status"] != StepStatus.RETURNED:
+            fail(f"保存同一个文件夹里另一个任务的检查点（{name}）时，" + problem(outcome, step, "save_checkpoint"))
+        target = os.path.join(outcome.workdir, name)
+        written.append({e["path"] for e in outcome.fs_events
+                        if e["step"] == step and e["op"] in ("write", "rename") and e.get("path") != target})
+    shared = sorted(written[0] & written[1])
+    expect(not shared, f"同一个文件夹里两个任务的检查点（{siblings[0]} 和 {siblings[1]}），各由一个进程保存，两次保存却都写了"
+                       f"同一个文件 {os.path.relpath(shared[0], outcome.workdir) if shared else ''}：两个进程同时保存时，"
+                       "一个会把另一个写的内容改名成自己的检查点，另一个的 os.replace 找不到文件。临时文件的名字要每次不同"
+                       "（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同")
 
 
 def temporary_elsewhere(outcome, folder: str, target: str) -> str:

@@ -590,4 +590,9 @@ def build(max_turns: int, rng) -> dict:
     used_up = copy.deepcopy(scenarios["agent_resume_nothing_pending"].meta["checkpoint"])
     used_up["turns"] = max_turns
     agent("agent_turns_used_up", email, used_up)
+    # and save point A of the last turn (a read-only call pending, turns at MAX_TURNS): reconciled and saved all the
+    # same, with no model call (a reconcile inside the loop never runs: the call stays without its tool_result)
+    pending_used_up = copy.deepcopy(scenarios["agent_resume_read_only"].meta["checkpoint"])
+    pending_used_up["turns"] = max_turns
+    agent("agent_turns_used_up_pending", email, pending_used_up)
     return scenarios

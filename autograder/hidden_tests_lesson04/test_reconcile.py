@@ -216,7 +216,10 @@ def test_service_knows_the_call(grading):
         resent = [c for c in result.calls if c["name"] == pending["name"] and c.get("key") == pending["id"]]
         others = [c["name"] for c in result.calls if c not in resent]
         expect(not others, f"这里不需要执行别的工具（你执行了 {short(others)}）{where}")
-        answers = {c["answer"] for c in outcome.lookups if c["step"] == index and c["answer"] is not None}
+        # only the answer asked under this call's own id: another call's (its twin's, same name and input) is
+        # another email's record
+        answers = {c["answer"] for c in outcome.lookups
+                   if c["step"] == index and c["key"] == pending["id"] and c["answer"] is not None}
         answers |= {c["output"] for c in resent}
         content = result.result_block().get("content")
         carried = [answer for answer in answers if carries_output(content, answer)]

@@ -278,6 +278,7 @@ def test_every_crash_of_the_send(grading):
         check_counters(outcome, state, 0, f"在 {moment}被杀掉再续跑")
     resume_nothing_pending(grading)
     resume_turns_used_up(grading)
+    resume_turns_used_up_pending(grading)
     resume_recorded(grading)
     resume_read_only(grading)
     resume_no_ledger(grading)
@@ -307,6 +308,32 @@ def resume_turns_used_up(grading):
     calls = [c for c in outcome.model_calls if c["step"] == 0]
     expect(not calls, f"{where}，你的 run_agent 又调用了 {len(calls)} 次模型：MAX_TURNS 限的是整个任务的轮数，"
                       "turns 达到 MAX_TURNS 就不再调用模型（循环条件是 turns < MAX_TURNS）")
+
+
+def resume_turns_used_up_pending(grading):
+    """Save point A of the last turn: turns reached MAX_TURNS with a call pending. The run reconciles it and saves,
+    then returns without calling the model."""
+    outcome = grading.outcome("agent_turns_used_up_pending")
+    meta = outcome.scenario.meta
+    pending = meta["checkpoint"]["pendingToolUse"]
+    where = (f"从 turns 已经用满（{meta['checkpoint']['turns']}，等于 MAX_TURNS）、还挂着悬空调用 {pending['name']}"
+             f"（id {pending['id']}）的检查点续跑")
+    message = problem(outcome, 0, "run_agent")
+    expect(message is None, f"{where}：{message}")
+    calls = [c for c in outcome.model_calls if c["step"] == 0]
+    expect(not calls, f"{where}，你的 run_agent 又调用了 {len(calls)} 次模型：turns 达到 MAX_TURNS 就不再调用模型")
+    state = returned(outcome, 0, "run_agent")
+    try:
+        saved = json.loads(outcome.files_after.get(meta["file"]) or "null")
+    except ValueError:
+        saved = None
+    for what, checkpoint in (("run_agent 返回的检查点", state), ("path 上最后存下的检查点", saved)):
+        messages = checkpoint.get("messages") if isinstance(checkpoint, dict) else None
+        done = (isinstance(messages, list) and checkpoint.get("pendingToolUse", "缺少") is None
+                and result_for(messages, pending["id"]) is not None)
+        expect(done, f"{where}，{what}里这次调用还没有配对的 tool_result（或者 pendingToolUse 不是 None）："
+                     "续跑时先 reconcile(state, ledger_path(path)) 再存档，放在循环之前——turns 用满、循环一次也不跑，"
+                     "也要对账、存档，否则对话末尾的 tool_use 永远没有结果")
 
 
 def resume_recorded(grading):

@@ -567,6 +567,19 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_new_task_if_different": {"test_run_agent": 2},  # starts over when the task is worded otherwise
     "wrong_save_memo_aliased_state": {"test_save_load": 3, "test_incident_fix": 2},  # the memo holds the same dict
     "wrong_save_fsync_without_flush": {"test_save_load": 3},
+    "wrong_load_lenient_raw_decode": {"test_save_load": 3},  # JSON with more after it loaded as a checkpoint
+    "wrong_reconcile_rerun_personal_email": {"test_reconcile": 4},  # an email to one person sent again
+    "wrong_reconcile_endswith_prefixed": {"test_recovery_action": 2, "test_reconcile": 4},  # bulk_read_file run
+    "wrong_reconcile_mcp_namespace": {"test_reconcile": 4},  # mcp__fs__read_file run as read_file
+    "tamper_resend_posix_timer": {"test_reconcile": 2, "test_incident_fix": 2},
+    "tamper_resend_native_thread": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_detect_kernelapp_uninitialized": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_shell_without_kernel": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_connection_file_api": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_faulthandler_unpatched": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_stdout_no_pub_thread": {"test_reconcile": 4, "test_incident_fix": 1},
+    "tamper_detect_dont_write_bytecode": {"test_reconcile": 4, "test_incident_fix": 1},
+    "wrong_save_fixed_tmp_shared_name": {"test_save_load": 3},  # every checkpoint of a folder, one temporary file
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -657,6 +670,14 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_at_fork": "wrong_rerun_all_is_error",
     "tamper_resend_weakref_finalize": "wrong_rerun_all_is_error",
     "tamper_resend_shutdown_del": "wrong_rerun_all_is_error",
+    "tamper_resend_posix_timer": "wrong_rerun_all_is_error",
+    "tamper_resend_native_thread": "wrong_rerun_all_is_error",
+    "tamper_detect_kernelapp_uninitialized": "wrong_incident_rerun",
+    "tamper_detect_shell_without_kernel": "wrong_incident_rerun",
+    "tamper_detect_connection_file_api": "wrong_incident_rerun",
+    "tamper_detect_faulthandler_unpatched": "wrong_incident_rerun",
+    "tamper_detect_stdout_no_pub_thread": "wrong_incident_rerun",
+    "tamper_detect_dont_write_bytecode": "wrong_incident_rerun",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -832,6 +853,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_code_swap": "就地换掉了代码（__code__）的库函数",
     "wrong_load_reads_64k": "合法的检查点多大都要整个读出来",
     "wrong_agent_swallows_api_error": "你的 run_agent 没有把异常抛出去",
+    "wrong_load_lenient_raw_decode": "一个完整的检查点后面还有别的内容",
+    "wrong_save_fixed_tmp_shared_name": "两次保存却都写了同一个文件",
 }
 
 

@@ -499,6 +499,16 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # the grader passed relative paths as str, where every path in the notebook is a Path (CHECKPOINT_PATH, ledger_path)
     "full_append_pathlib_methods": {},
     "full_agent_pathlib_ledger_beside": {},
+    "wrong_reconcile_record_asks_twin_key": {"test_reconcile": 4},  # asks the service under its twin's key
+    "wrong_agent_reconcile_inside_loop": {"test_run_agent": 1},  # save point A of the last turn never reconciled
+    "tamper_resend_posix_timer": {"test_run_agent": 1, "test_reconcile": 0, "test_incident_fix": 1},
+    "tamper_resend_native_thread": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
+    "tamper_detect_kernelapp_uninitialized": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_shell_without_kernel": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_connection_file_api": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_faulthandler_unpatched": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_stdout_no_pub_thread": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    "tamper_detect_dont_write_bytecode": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -540,6 +550,13 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_sys_modules_del": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_posix_timer": "wrong_reconcile_unkeyed_resend",
+    "tamper_detect_kernelapp_uninitialized": "wrong_resend_without_key",
+    "tamper_detect_shell_without_kernel": "wrong_resend_without_key",
+    "tamper_detect_connection_file_api": "wrong_resend_without_key",
+    "tamper_detect_faulthandler_unpatched": "wrong_resend_without_key",
+    "tamper_detect_stdout_no_pub_thread": "wrong_resend_without_key",
+    "tamper_detect_dont_write_bytecode": "wrong_resend_without_key",
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
@@ -663,7 +680,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_flags_error_anywhere": "工具也没有失败，tool_result 不应该标 is_error",
     "wrong_reconcile_reuse_flagged": "不应该标 is_error",
     "wrong_reconcile_unknown_unflagged": "要带 is_error: True（布尔值）",
-    "wrong_agent_flag_string_on_failure": "is_error 要是布尔值 True，不是字符串",
+    "wrong_agent_flag_string_on_failure": "is_error 只能是布尔值 True 或 False",
     "wrong_reconcile_flag_string_on_failure": "is_error 要是布尔值（True 或 False），你的是 true（str）",
     "wrong_append_cached_handle_no_o_append": "盖掉了别人追加的内容",
     "tamper_resend_gc_foreign_globals": "在解释器里留下了垃圾回收回调",
@@ -679,6 +696,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_execute_outcome_skips_empty": "空的输出也是确定的结果",
     "wrong_agent_clears_pending_before_reconcile": "pendingToolUse 要留到 reconcile 补上结果之后",
     "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
+    "wrong_agent_reconcile_inside_loop": "也要对账、存档",
+    "tamper_resend_native_thread": "留下的线程 3 秒后还在运行",
 }
 
 

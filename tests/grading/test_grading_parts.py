@@ -348,6 +348,10 @@ def test_unheard_of_tools_defeat_each_shortcut():
     assert all(name.startswith(read_only) for name in names["begins_with_read_only"])  # a prefix test says read-only
     assert all(any(tool in name for tool in read_only) and not name.startswith(read_only)
                for name in names["has_read_only_inside"])  # so does a substring test
+    assert all(name.endswith(read_only) and name[-len(next(t for t in read_only if name.endswith(t))) - 1] in "_-"
+               for name in names["ends_with_read_only"])  # a suffix test says read-only
+    assert all(name.startswith("mcp__") and name.split("__")[-1] in read_only
+               for name in names["namespaced_read_only"])  # so does one that drops a namespace
     assert not [name for name in generated.UNUSUAL_VERBS  # a deny-list of the obvious verbs lets these through
                 if any(word in name for word in (*OBVIOUS_VERBS, *read_only))]
     sounding = names["sounds_read_only"]  # a guess by the name ("get_..." reads) runs these again
@@ -878,3 +882,24 @@ def test_a_torn_line_cut_one_byte_short_is_told_it_took_the_line_break():
     emptied = first_loss([before, ("call", "在「清空」之后", {torn, b""})])
     assert LOSS_ADVICE in emptied and LINE_BREAK_ADVICE not in emptied
     assert first_loss([before, ("call", "在「截断」之后", {torn, whole})]) is None
+
+
+def test_lesson3_every_run_reconciles_an_email_to_the_team_and_one_to_a_person():
+    """Whatever the seed, reconcile_send_email has a dangling send_email to the team's list and one to one person:
+    a reconcile that sends a person's email again ("a duplicate to one person does no harm") loses every run."""
+    for seed in range(6):
+        built = scenarios.build(40, random.Random(seed))
+        recipients = {cp["pendingToolUse"]["input"]["to"] for cp in built["reconcile_send_email"].meta["checkpoints"]}
+        assert "team@example.com" in recipients and recipients - {"team@example.com"}, (seed, recipients)
+
+
+def test_trailing_data_is_a_whole_checkpoint_and_more():
+    """A broken file of kind trailing_data starts with a whole JSON object (a reader that stops there loads it) and
+    has more after it, so json.loads, and the reference's load_checkpoint, call it broken."""
+    for kind, data in generated.examples(generated.broken_files("trailing_data"), 20, 3):
+        assert kind == "trailing_data"
+        text = data.decode("utf-8")
+        value, end = json.JSONDecoder().raw_decode(text)
+        assert isinstance(value, dict) and value["version"] == 1 and text[end:].strip()
+        with pytest.raises(ValueError):
+            json.loads(text)
