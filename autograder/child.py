@@ -122,7 +122,8 @@ from .contract import RETURNS_A_LIST, listed
 from .guise import (FUTURE_FLAGS, PROC_FOLDER, PROC_MACHINE, STUDENT_UID, as_in_a_kernel, cell_file, environ_text,
                     holds_work, kernel_history, kernel_loop, kernel_shell, kernel_streams, looking_like, run_as_a_cell,
                     run_loop_for)
-from .protocol import ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute, StepStatus
+from .protocol import (INTERRUPT, ZYGOTE_TOKEN, CellStatus, Endpoint, EventKind, EventStatus, Job, Left, ModelRoute,
+                       StepStatus)
 
 CHILD_FAILED = 70  # exit code of a step whose driver failed; the traceback goes to the grader
 # exit code of the student's process (its threads) or of pid 1 (the processes the step left) when something still ran
@@ -504,6 +505,11 @@ def make_poster(socket_path: str, token: str):
                     held[0].close()
                 held[0] = None
                 content = exchange(request, wait)
+            except _BaseException:  # interrupted (KeyboardInterrupt) while waiting: that reply never comes
+                if held[0] is not None:
+                    held[0].close()
+                held[0] = None
+                raise
         return _json_loads(content) if content else {}
 
     return post
@@ -1157,6 +1163,7 @@ def _run_step(job: Job, uid: int, gid: int, status_fd: int):
     if student == 0:  # dumpable, as the uid_map needed: strace, outside, reads its descriptors' paths in /proc
         _student_process(job, vm_size)
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # and the student's process cannot read this one's memory
+    signal.signal(INTERRUPT, lambda signum, frame: os.kill(student, signal.SIGINT))  # the grader's interrupt
     os.close(job["real_proc"])
     until = None  # once the student's process has ended: how long what it left behind is still watched
     while True:

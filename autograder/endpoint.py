@@ -20,6 +20,7 @@ from .protocol import ZYGOTE_TOKEN, Endpoint
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 MAX_HEADER_LINE, MAX_HEADERS = 65536, 100  # what http.server allows
 CRASH_WAIT = 10.0  # seconds a killed step's process may take to be gone
+INTERRUPT_WAIT = 2.0  # seconds an interrupted call's caller may take to give up its connection (else it was not)
 MAX_SCENARIO_BYTES = 128 * 1024 * 1024  # all requests of one scenario: a child cannot fill the grader's memory
 
 
@@ -125,12 +126,29 @@ class Handler(socketserver.StreamRequestHandler):
                 except OSError:
                     pass
                 return
+            if reply.pop("interrupted", False) and self._closed_within(INTERRUPT_WAIT):
+                return
             return self._reply(200, reply)
         if endpoint == Endpoint.LOOKUP:
             return self._reply(200, run.lookup(payload))
         if endpoint == Endpoint.STANDIN:
             return self._reply(200, run.standin(detail, payload))
         return self._reply(404, {"error": "unknown"})
+
+    def _closed_within(self, seconds: float) -> bool:
+        """Whether the caller closes the connection within `seconds`, sending nothing (a caller waits for its reply)."""
+        self.close_connection = True
+        self.connection.settimeout(seconds)
+        try:
+            if not self.connection.recv(1):
+                return True
+        except TimeoutError:
+            self.close_connection = False
+        except OSError:
+            return True
+        finally:
+            self.connection.settimeout(None)
+        return False
 
     def _reply(self, status: int, body: dict):
         data = json.dumps(body, ensure_ascii=False).encode()

@@ -11,6 +11,7 @@ The values are plain strings on the wire (the enums below are str subclasses), s
 them with `==` and a JSON reader sees nothing unusual. Nothing here is trusted because it was received:
 the grader checks every field it reads (autograder.sandbox).
 """
+import signal
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypedDict
@@ -27,6 +28,7 @@ class _Name(str, Enum):
 
 
 ZYGOTE_TOKEN = "zygote"  # in the path of the zygote's own hello, the one request outside any scenario
+INTERRUPT = signal.SIGUSR1  # grader -> a step's pid 1: interrupt the student's process (SIGINT, as Jupyter does)
 
 
 class Endpoint(_Name):

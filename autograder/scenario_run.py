@@ -17,7 +17,7 @@ from course import TOOLS, ServiceUnavailable
 
 from .folder import Places
 from .mail_door import MailDoor
-from .protocol import (BEFORE, DEFINING, REPORTED_STATUSES, CellStatus, EventKind, EventStatus, ModelRoute, Phase,
+from .protocol import (BEFORE, DEFINING, INTERRUPT, REPORTED_STATUSES, CellStatus, EventKind, EventStatus, ModelRoute, Phase,
                        PhaseKind, StepStatus)
 from .scenario import Scenario, SubmissionTrouble
 
@@ -339,6 +339,11 @@ class ScenarioRun:
         if crash.get("after_tool") == name and not self.crash_done:
             self.crash_now()
             return None
+        if crash.get("interrupt_after_tool") == name and not self.crash_done:
+            self.interrupt_now()
+            # the interrupted caller closes its connection (child.make_poster): a call made in another thread
+            # than the main one goes on, and gets its reply (endpoint.INTERRUPT_WAIT)
+            return {"output": record["output"], "interrupted": True}
         return {"output": record["output"]}
 
     def lookup(self, payload: dict) -> dict:
@@ -390,6 +395,20 @@ class ScenarioRun:
         with self.lock:
             self.crashed = self.crash_done = True
         self.kill_step()
+
+    def interrupt_now(self):
+        """What Jupyter's "interrupt the kernel" does: SIGINT to the student's process (KeyboardInterrupt in its main
+        thread). Isolated, through the step's pid 1 (child.INTERRUPT: it alone knows the student's pid there)."""
+        with self.lock:
+            self.crash_done = True
+            pid, pidfd = self.step_pid, self.step_pidfd
+        try:
+            if self.sandbox.isolated and pidfd is not None:
+                signal.pidfd_send_signal(pidfd, INTERRUPT)
+            elif pid is not None:
+                os.killpg(pid, signal.SIGINT)
+        except OSError:
+            pass
 
     # -- the grader's own save / load / reconcile --
 

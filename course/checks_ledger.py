@@ -144,6 +144,7 @@ class _ToolSpy:
     def __init__(self, ledger: Path | None = None, outputs: dict | None = None):
         self.ledger, self.calls = ledger, []
         self.outputs = outputs or {}  # tool name -> its answer here, not run (the course has no such tool)
+        self.interrupted = False  # the next call runs, then the kernel is interrupted before it returns
 
     def __call__(self, name, input, idempotency_key=None):
         try:
@@ -155,10 +156,34 @@ class _ToolSpy:
             course_execute_tool(name, input, idempotency_key=idempotency_key)
         self.calls.append({"name": name, "input": input, "key": idempotency_key, "ledger": ledger_then,
                            "size": size, "output": output})
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt  # Jupyter's stop button: the email went out, its result never came back
         return output
 
     def names(self) -> list:
         return [c["name"] for c in self.calls]
+
+
+def _check_interrupted_send(execute_with_ledger, spy: _ToolSpy, ledger: Path) -> None:
+    """The kernel interrupted (KeyboardInterrupt) while send_email runs, after the server took the email: the
+    interrupt goes on to the caller, and the ledger keeps the intent alone (the result is unknown, not an error)."""
+    email = {**copy.deepcopy(EMAIL_CALL), "id": "toolu_01I"}
+    spy.interrupted = True
+    try:
+        execute_with_ledger(email, ledger)
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:
+        fail(f"send_email 执行途中 kernel 被中断（KeyboardInterrupt），execute_with_ledger 却抛出了 {type(exc).__name__}：{exc}")
+    else:
+        fail("send_email 执行途中 kernel 被中断（KeyboardInterrupt），execute_with_ledger 却正常返回了：中断要让它抛出去，"
+             "不要用 except BaseException 接住、当成一次失败记下来（信可能已经发出）。")
+    records = read_ledger(ledger)
+    expect(_of(records, email["id"], "intent") and not _of(records, email["id"], "outcome"),
+           "send_email 执行途中 kernel 被中断（KeyboardInterrupt），信已经到了服务器，工具却没有返回：台账里这次调用只该有 "
+           f"intent，你的台账是 {short(_of(records, email['id'], 'outcome') or records, 80)}。没有返回值，就没有 outcome 可记："
+           "不要在 finally 或 except BaseException 里补记一条「错误」，恢复时才会按键去问服务端。")
 
 
 def _of(records: list, call_id: str, kind: str) -> list:
@@ -214,6 +239,7 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
                "台账里 outcome 要在 intent 之后。")
         expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
         expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
+        _check_interrupted_send(execute_with_ledger, spy, ledger)
         label = {"id": "toolu_01L", "name": "add_label", "input": {"issue": 7, "label": "urgent"}}
         output = call("execute_with_ledger（add_label，它的输出是空字符串）", execute_with_ledger, label, ledger)
         outcomes = _of(read_ledger(ledger), label["id"], "outcome")

@@ -510,6 +510,10 @@ def build(max_turns: int, rng) -> dict:
     agent("agent_email", email, form=forms[0])
     agent("agent_crash_before_send", email, runs=2, crash={"before_tool": "send_email"}, form=forms[1])
     agent("agent_crash_after_send", email, runs=2, crash={"after_tool": "send_email"}, form=forms[2])
+    # interrupted (Jupyter's stop button: SIGINT, a KeyboardInterrupt) as the send is delivered, then resumed: the
+    # send's result is as unknown as after a kill, not an error to record (a finally or an except BaseException
+    # that writes one, or a run_agent that answers the call with "interrupted", turns unknown into a wrong answer)
+    agent("agent_interrupt_after_send", email, runs=2, crash={"interrupt_after_tool": "send_email"})
     # resuming from the other checkpoints a crash leaves: at save point B (nothing pending: no reconcile), and at
     # save point A with a tool no service can be asked about by key (append_line, charge_card) pending, its outcome
     # already in the ledger beside the checkpoint: running it again does it twice

@@ -245,37 +245,52 @@ def outcome_after_save_b(outcome, call_id: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
-    """send_email 执行前、送达后各被 SIGKILL 一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
+    """send_email 执行前、送达后各被 SIGKILL 一次、送达后被中断（KeyboardInterrupt）一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
     for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
-                         ("agent_crash_after_send", "send_email 送达之后、记下结果之前")):
+                         ("agent_crash_after_send", "send_email 送达之后、记下结果之前"),
+                         ("agent_interrupt_after_send", "send_email 送达之后、返回之前")):
         outcome = grading.outcome(name)
-        if outcome.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER:
+        stopped = "被中断（KeyboardInterrupt：notebook 里按下「中断」）" if name == "agent_interrupt_after_send" else "被杀掉"
+        reached = any(c["step"] == 0 and c["name"] == "send_email" for c in outcome.tool_calls)
+        if not reached or (name != "agent_interrupt_after_send"
+                           and outcome.steps[0]["status"] != StepStatus.CRASHED_BY_GRADER):
             fail(f"发信任务没有走到 send_email：" + (problem(outcome, 0, "run_agent")
                                                  or "run_agent 没有通过 execute_tool 执行 send_email"))
         expect(not unanswered_save(outcome),
-               f"在 {moment}被杀掉再续跑：你的 run_agent 存下了一份检查点，最后一条 assistant 消息要了工具，pendingToolUse "
+               f"在 {moment}{stopped}再续跑：你的 run_agent 存下了一份检查点，最后一条 assistant 消息要了工具，pendingToolUse "
                "却是 None：此刻崩溃，下次续跑没有悬空调用可对账，发给模型的对话里这个 tool_use 缺了它的 tool_result"
                "（API 回 400）。pendingToolUse 要留到 reconcile 补上结果之后，再和结果一起存档")
         state = final(outcome, 1)
         call_id = send_id(outcome)
         expect(outcome.delivered_ids == [keyed(call_id)],
-               f"在 {moment}被杀掉再续跑，邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键："
+               f"在 {moment}{stopped}再续跑，邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键："
                + (key_fault(outcome, call_id) or "续跑时要 reconcile(state, ledger_path(path))，按台账和幂等键决定"))
         messages = state.get("messages") if isinstance(state.get("messages"), list) else []
         unknown = unknown_results(messages)
-        expect(not unknown, f"在 {moment}被杀掉再续跑，对话里有 {unknown} 个 is_error 结果：服务器答得上来，结果就是确定的")
+        expect(not unknown, f"在 {moment}{stopped}再续跑，对话里有 {unknown} 个 is_error 结果：服务器答得上来，结果就是确定的")
+        # what the server said of this call: asked by its key, or the send made again under it
+        answers = [c["answer"] for c in outcome.lookups if c["key"] == call_id and c["answer"] is not None]
+        answers += [c["output"] for c in outcome.tool_calls if c["name"] == "send_email" and c.get("key") == call_id
+                    and c["output"] is not None and c["step"] == 1]
+        block = result_for(messages, call_id)
+        expect(block is not None and any(carries_output(block.get("content"), answer) for answer in answers),
+               f"在 {moment}{stopped}再续跑，这次 send_email 的 tool_result 是 {short(block and block.get('content'), 60)}，"
+               "不是服务器对这把键的回答：信送到没有要按台账和幂等键去问（只有 intent 时 lookup_effect(name, id)），"
+               "不能自己写一个结果。" + ("执行被打断（KeyboardInterrupt）时工具没有返回，台账里就只该有 intent：不要在 "
+                                   "finally 或 except BaseException 里记一条「错误」outcome、也不要替它补一个「已中断」的结果"
+                                   if name == "agent_interrupt_after_send" else ""))
         trouble = pairing_problem(messages)
         expect(trouble is None, f"续跑后的对话过不了 API 的配对检查：{short(trouble, 160)}")
         asked = [c for c in outcome.model_calls if c["step"] == 1][:1]
         saved = saved_state(asked[0]) if asked else {}
         if asked and call_id in results_in(saved) and saved.get("pendingToolUse", "缺少") is not None:
-            fail(f"在 {moment}被杀掉再续跑：对账之后存下的检查点里，这次调用已经有了 tool_result，pendingToolUse 却还是 "
+            fail(f"在 {moment}{stopped}再续跑：对账之后存下的检查点里，这次调用已经有了 tool_result，pendingToolUse 却还是 "
                  f"{short(saved.get('pendingToolUse', '缺少'))}：此刻崩溃，续跑时又对一次账，同一个 tool_use 得到第二个结果。"
                  "reconcile 补上结果之后要把 pendingToolUse 设为 None")
         expect(not asked or (saved.get("pendingToolUse", "缺少") is None and call_id in results_in(saved)),
-               f"在 {moment}被杀掉再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
+               f"在 {moment}{stopped}再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
-        check_counters(outcome, state, 0, f"在 {moment}被杀掉再续跑")
+        check_counters(outcome, state, 0, f"在 {moment}{stopped}再续跑")
     resume_nothing_pending(grading)
     resume_turns_used_up(grading)
     resume_turns_used_up_pending(grading)

@@ -509,6 +509,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_detect_faulthandler_unpatched": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_stdout_no_pub_thread": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_dont_write_bytecode": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # interrupted (KeyboardInterrupt) as the send was delivered: an "error" outcome written in finally, or in an
+    # except BaseException that returns, or run_agent answering the call with "interrupted" itself
+    "wrong_execute_finally_outcome": {"test_run_agent": 1},
+    "wrong_execute_base_exception_recorded": {"test_run_agent": 1},
+    "wrong_agent_interrupt_marks_done": {"test_run_agent": 1},
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
@@ -698,6 +703,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
     "wrong_agent_reconcile_inside_loop": "也要对账、存档",
     "tamper_resend_native_thread": "留下的线程 3 秒后还在运行",
+    "wrong_execute_finally_outcome": "不要在 finally 或 except BaseException 里记一条「错误」outcome",
 }
 
 
