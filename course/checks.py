@@ -772,11 +772,13 @@ def _check_two_tasks_in_one_folder(save_checkpoint, state: dict) -> None:
         with disk.watching(save_checkpoint):
             call(f"save_checkpoint（同一个文件夹里另一个任务的检查点 {name}）", save_checkpoint, copy.deepcopy(state),
                  folder / name)
-        moved.append(set(disk.moved) - {"task-a.json", "task-b.json"})
-    shared = sorted(moved[0] & moved[1])
-    expect(not shared, "同一个文件夹里两个任务的检查点（task-a.json、task-b.json），两次保存都用了同一个临时文件 "
-                       f"{shared[0] if shared else ''}：两个进程同时保存时，一个会把另一个写的内容改名成自己的检查点。临时文件的名字要每次不同"
-                       "（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同。")
+        renames = [event for event in disk.events if event[0] == "rename"]
+        moved.append({source for event, source in zip(renames, disk.moved) if event == ("rename", name)})
+    # a name with the pid in it differs between two processes (both saves here are this kernel's)
+    shared = sorted(name for name in moved[0] & moved[1] if str(os.getpid()) not in name)
+    expect(not shared, "同一个文件夹里两个任务的检查点（task-a.json、task-b.json），两次保存都把同一个临时文件 "
+                       f"{shared[0] if shared else ''} 改名成检查点：两个进程同时保存时，一个会把另一个写的内容改名成"
+                       "自己的检查点。临时文件的名字要每次不同（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同。")
 
 
 @contextlib.contextmanager

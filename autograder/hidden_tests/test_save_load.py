@@ -418,28 +418,31 @@ def test_atomic(grading):
            "接着去执行工具，崩溃后就会从更早的检查点恢复。保存失败要把异常抛出去（清理临时文件之后 raise）")
     check_no_stray_files(outcome, 1, meta["file"], meta["state"], "一次失败的保存之后",
                          "出错时要先删掉临时文件，再把异常抛出去；用固定名字的临时文件，残骸还会和下一次保存撞在一起")
-    check_siblings(outcome)
+    check_siblings(outcome, grading.sandbox.student_pid)
     check_unsaved(grading)
     check_save_after_kill(grading)
 
 
-def check_siblings(outcome):
-    """Two tasks' checkpoints in one folder, each saved by a process of its own: the two saves write to no file in
-    common (a temporary name fixed for the folder rather than for the path: two processes saving at once would rename
-    each other's state into place)."""
+def check_siblings(outcome, student_pid: int):
+    """Two tasks' checkpoints in one folder, each saved by a process of its own: no file renamed into the one path
+    during its save has the name of one renamed into the other (a temporary name fixed for the folder rather than for
+    the path: two processes saving at once would rename each other's state into place). A name with the process's pid
+    in it differs between two processes, though here both are the kernel's one pid."""
     siblings = outcome.scenario.meta["siblings"]
-    written = []
+    moved = []
     for step, name in enumerate(siblings, 2):
         if outcome.steps[step]["status"] != StepStatus.RETURNED:
             fail(f"保存同一个文件夹里另一个任务的检查点（{name}）时，" + problem(outcome, step, "save_checkpoint"))
-        target = os.path.join(outcome.workdir, name)
-        written.append({e["path"] for e in outcome.fs_events
-                        if e["step"] == step and e["op"] in ("write", "rename") and e.get("path") != target})
-    shared = sorted(written[0] & written[1])
-    expect(not shared, f"同一个文件夹里两个任务的检查点（{siblings[0]} 和 {siblings[1]}），各由一个进程保存，两次保存却都写了"
-                       f"同一个文件 {os.path.relpath(shared[0], outcome.workdir) if shared else ''}：两个进程同时保存时，"
-                       "一个会把另一个写的内容改名成自己的检查点，另一个的 os.replace 找不到文件。临时文件的名字要每次不同"
-                       "（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同")
+        target = os.path.normpath(os.path.join(outcome.workdir, name))
+        began, ended = outcome.started_at[step], outcome.returned_at[step]
+        moved.append({e["path"] for e in outcome.fs_events
+                      if e["step"] == step and e["op"] == "rename" and e.get("dst") == target
+                      and (began is None or e["at"] > began) and (ended is None or e["at"] <= ended)})
+    shared = sorted(path for path in moved[0] & moved[1] if str(student_pid) not in os.path.basename(path))
+    expect(not shared, f"同一个文件夹里两个任务的检查点（{siblings[0]} 和 {siblings[1]}），各由一个进程保存，两次保存却都把"
+                       f"同一个临时文件 {os.path.relpath(shared[0], outcome.workdir) if shared else ''} 改名成检查点："
+                       "两个进程同时保存时，一个会把另一个写的内容改名成自己的检查点，另一个的 os.replace 找不到文件。"
+                       "临时文件的名字要每次不同（tempfile.mkstemp(dir=path 所在的文件夹)），至少要随 path 不同")
 
 
 def temporary_elsewhere(outcome, folder: str, target: str) -> str:

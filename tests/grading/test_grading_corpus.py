@@ -854,7 +854,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_load_reads_64k": "合法的检查点多大都要整个读出来",
     "wrong_agent_swallows_api_error": "你的 run_agent 没有把异常抛出去",
     "wrong_load_lenient_raw_decode": "一个完整的检查点后面还有别的内容",
-    "wrong_save_fixed_tmp_shared_name": "两次保存却都写了同一个文件",
+    "wrong_save_fixed_tmp_shared_name": "两次保存却都把同一个临时文件",
 }
 
 

@@ -502,7 +502,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_record_asks_twin_key": {"test_reconcile": 4},  # asks the service under its twin's key
     "wrong_agent_reconcile_inside_loop": {"test_run_agent": 1},  # save point A of the last turn never reconciled
     "tamper_resend_posix_timer": {"test_run_agent": 1, "test_reconcile": 0, "test_incident_fix": 1},
-    "tamper_resend_native_thread": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
+    "tamper_resend_native_thread": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_kernelapp_uninitialized": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_shell_without_kernel": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_connection_file_api": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -556,6 +556,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_threading_atexit": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_posix_timer": "wrong_reconcile_unkeyed_resend",
+    "tamper_resend_native_thread": "wrong_reconcile_unkeyed_resend",
     "tamper_detect_kernelapp_uninitialized": "wrong_resend_without_key",
     "tamper_detect_shell_without_kernel": "wrong_resend_without_key",
     "tamper_detect_connection_file_api": "wrong_resend_without_key",
