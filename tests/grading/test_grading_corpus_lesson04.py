@@ -419,7 +419,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "tamper_resend_sys_modules_del": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     # probe round 15 (15a): more first attempts, judged right
     "full_reconcile_is_error_json": {},  # the unknown outcome's content as a JSON object with a message
-    "wrong_reconcile_guesses_from_sent_list": {"test_reconcile": 2, "test_incident_fix": 2},
+    "wrong_reconcile_guesses_from_sent_list": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 2},
     # probe round 15 (15a): first attempts, right and wrong
     "full_append_writer_class_cell": {},  # a context-manager class of an added cell writes each line; a records view
     "full_tools_all_keywords": {},  # every call with keyword arguments, by the signatures the course and notebook give
@@ -471,7 +471,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_reconcile_outcome_without_type": {"test_reconcile": 4, "test_incident_fix": 2},
     # (its tool_result content is null: the offline model reads it as no content since probe 17b, so run_agent,
     # right itself, keeps its points and the incident fix loses only the missing answer)
-    "wrong_mut_reconcile_lookup_by_name": {"test_reconcile": 4, "test_incident_fix": 2},
+    "wrong_mut_reconcile_lookup_by_name": {"test_run_agent": 1, "test_reconcile": 4, "test_incident_fix": 2},
     # each record written twice (judged right; the feedback said the new record differs from the one passed)
     "wrong_mut_append_writes_twice": {"test_append_ledger": 0, "test_run_agent": 0},
     # two model calls a turn (judged right; the feedback only said turns must go on across restarts)
