@@ -28,6 +28,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_agent_saves_initial_state": {},  # a new task's state saved once before the first model call
     "full_save_mkdir_parents": {},  # Path(path).parent.mkdir(parents=True, exist_ok=True) before the save
     "full_save_pid_tmp_rename": {},  # f"{path}.{pid}.tmp", os.rename, sort_keys, json.load + except ValueError
+    "full_save_folder_pid_tmp": {},  # folder/.checkpoint-<pid>.tmp: per process, so two tasks in one folder never clash
     "full_save_replace_inside_with": {},  # NamedTemporaryFile's with block, os.replace before it closes
     "full_agent_local_turn_stop_reasons": {},  # a local turn counter, the client made once it is needed
     "full_reconcile_tuple_shallow_new": {},  # READ_ONLY_TOOLS a tuple, {**cp, "messages": cp["messages"] + [...]}
