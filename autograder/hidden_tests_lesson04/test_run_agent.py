@@ -274,8 +274,9 @@ def test_every_crash_of_the_send(grading):
                     and c["output"] is not None and c["step"] == 1]
         block = result_for(messages, call_id)
         expect(block is not None and any(carries_output(block.get("content"), answer) for answer in answers),
-               f"在 {moment}{stopped}再续跑，这次 send_email 的 tool_result 是 {short(block and block.get('content'), 60)}，"
-               "不是服务器对这把键的回答：信送到没有要按台账和幂等键去问（只有 intent 时 lookup_effect(name, id)），"
+               # its text is not quoted: the model's ids and the server's times in it differ between two runs of a seed
+               f"在 {moment}{stopped}再续跑，这次 send_email 的 tool_result 不是服务器对这把键的回答："
+               "信送到没有要按台账和幂等键去问（只有 intent 时 lookup_effect(name, id)），"
                "不能自己写一个结果。" + ("执行被打断（KeyboardInterrupt）时工具没有返回，台账里就只该有 intent：不要在 "
                                    "finally 或 except BaseException 里记一条「错误」outcome、也不要替它补一个「已中断」的结果"
                                    if name == "agent_interrupt_after_send" else ""))
