@@ -16,7 +16,7 @@ from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
 from autograder.hidden_tests.crashes import describe, killed_files
-from autograder.hidden_tests.helpers import usage_total
+from autograder.hidden_tests.helpers import on_disk, usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, outcome_written_at, pairing_problem, problem,
                       records_in, returned, same, saved_state, short)
@@ -339,15 +339,12 @@ def resume_turns_used_up_pending(grading):
     calls = [c for c in outcome.model_calls if c["step"] == 0]
     expect(not calls, f"{where}，你的 run_agent 又调用了 {len(calls)} 次模型：turns 达到 MAX_TURNS 就不再调用模型")
     state = returned(outcome, 0, "run_agent")
-    try:
-        saved = json.loads(outcome.files_after.get(meta["file"]) or "null")
-    except ValueError:
-        saved = None
+    saved, _ = on_disk(outcome, meta["file"])
     for what, checkpoint in (("run_agent 返回的检查点", state), ("path 上最后存下的检查点", saved)):
         messages = checkpoint.get("messages") if isinstance(checkpoint, dict) else None
         done = (isinstance(messages, list) and checkpoint.get("pendingToolUse", "缺少") is None
                 and result_for(messages, pending["id"]) is not None)
-        expect(done, f"{where}，{what}里这次调用还没有配对的 tool_result（或者 pendingToolUse 不是 None）："
+        expect(done, f"{where}，{what}里这次调用还缺着它的 tool_result（或者 pendingToolUse 不是 None）："
                      "续跑时先 reconcile(state, ledger_path(path)) 再存档，放在循环之前——turns 用满、循环一次也不跑，"
                      "也要对账、存档，否则对话末尾的 tool_use 永远没有结果")
 
