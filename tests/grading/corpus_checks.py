@@ -89,5 +89,7 @@ def test_a_recorded_seed_draws_the_same_run_again(request, verdicts, tmp_path):
                              str(seed), str(notebook)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                             capture_output=True, text=True, check=True)
     again = json.loads(judged.stdout)
-    assert again["seed"] == seed and failures(again) == failures(verdicts[name])
+    assert again["seed"] == seed
+    assert failures(again) == failures(verdicts[name]), \
+        f"种子 {seed}：评分语料里的结论（上）和重新评分的结论（下）不同\n{failures(verdicts[name])}\n--\n{failures(again)}"
     assert verdicts["full_reference"]["seed"] != seed  # without --seed, every judgement draws its own
