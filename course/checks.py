@@ -34,11 +34,10 @@ import unicodedata
 from pathlib import Path
 
 import anthropic
-import httpx2
 
 from .mail import MailServer
-from .model import (InvalidRequest, asks_to_redo, check_tool_pairing, make_client, reads_as_unknown, request_params,
-                    scripted_client)
+from .model import (InvalidRequest, answer, asks_to_redo, check_tool_pairing, make_client, new_id, offline_client,
+                    reads_as_unknown, request_params)
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -837,31 +836,23 @@ class _Recorder:
         self.log = []
         self.unlike_params = set()  # what a request sent other than request_params() gives
         self.failing_from = failing_from
-        self.client = self._recording(scripted_client(shapes))  # the offline model, its replies in these shapes
+        self.shapes = shapes
+        # recorded where the SDK hands over its request: create(), stream(), with_raw_response and the client's
+        # copies (with_options) all come through here
+        self.client = offline_client(self._answer)
 
-    def _recording(self, client):
-        """`client` with its model calls logged, and those of the copies it makes (client.with_options(timeout=...)
-        is a copy that shares its connection: a run_agent may call the model through one)."""
-        real_create, real_copy = client.messages.create, client.copy
-
-        def create(*args, **kwargs):
-            if self.failing_from is not None and len(self.of("model")) + 1 >= self.failing_from:
-                raise _overloaded()
-            sent = copy.deepcopy(kwargs.get("messages"))
-            self.unlike_params.update(key for key, value in request_params().items() if kwargs.get(key) != value)
-            response = real_create(*args, **kwargs)
-            # through client.messages.with_raw_response the call gives the HTTP response; its parse() the message
-            message = response if hasattr(response, "usage") else response.parse()
-            self.log.append(("model", sent, message.usage.input_tokens + message.usage.output_tokens,
-                             message.model_dump(mode="json")))
-            return response
-
-        def copied(*args, **kwargs):
-            return self._recording(real_copy(*args, **kwargs))
-
-        client.messages.create = create
-        client.copy = client.with_options = copied
-        return client
+    def _answer(self, body: dict) -> tuple:
+        """The offline model's answer, its reply number i in shapes[i] (course.model.shaped), or the API overloaded
+        (529) from model call `failing_from` on."""
+        self.unlike_params.update(key for key, value in request_params().items() if body.get(key) != value)
+        answered = len(self.of("model"))
+        if self.failing_from is not None and answered + 1 >= self.failing_from:
+            return 529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, new_id("req_")
+        status, reply, request_id = answer(body, self.shapes[answered] if answered < len(self.shapes) else None)
+        if status == 200:
+            usage = reply["usage"]
+            self.log.append(("model", body.get("messages"), usage["input_tokens"] + usage["output_tokens"], reply))
+        return status, reply, request_id
 
     def of(self, kind: str) -> list:
         return [entry for entry in self.log if entry[0] == kind]
@@ -911,13 +902,6 @@ class _Recorder:
 
         with standing_in(self.namespace, "execute_tool", execute_tool):
             yield
-
-
-def _overloaded() -> anthropic.APIStatusError:
-    """The error the client raises when the API is overloaded (529) and its retries are out."""
-    request = httpx2.Request("POST", "https://api.anthropic.com/v1/messages")
-    body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    return anthropic.OverloadedError("Overloaded", response=httpx2.Response(529, request=request), body=body)
 
 
 def _save_point(state) -> str:

@@ -77,7 +77,11 @@ def scripted_client(shapes=()) -> anthropic.Anthropic:
 def offline_client(answer_body) -> anthropic.Anthropic:
     """A client whose requests never leave the process: `answer_body(request body)` gives (status, reply, request
     id), and the SDK reads the reply as it reads the API's."""
-    transport = httpx2.MockTransport(lambda request: _response(*answer_body(json.loads(request.content))))
+    def respond(request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        return _response(*answer_body(body), streamed=body.get("stream") is True)
+
+    transport = httpx2.MockTransport(respond)
     return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
 
 
@@ -142,14 +146,44 @@ def answer(body: dict, shape: str | None = None) -> tuple:
 
 def answer_request(request: httpx2.Request) -> httpx2.Response:
     """The offline model's HTTP answer to one Messages API request."""
-    return _response(*answer(json.loads(request.content)))
+    body = json.loads(request.content)
+    return _response(*answer(body), streamed=body.get("stream") is True)
 
 
-def _response(status: int, reply: dict, request_id: str) -> httpx2.Response:
+def _response(status: int, reply: dict, request_id: str, streamed: bool = False) -> httpx2.Response:
     headers = {"request-id": request_id}
-    if status == 400:
-        headers["x-should-retry"] = "false"  # the API marks a 400 as final; the SDK reads this before its own rules
+    if status != 200:  # the SDK reads this before its own rules: the API marks a 400 as final, and a 529 here
+        headers["x-should-retry"] = "false"  # stands for an API still overloaded after the client's retries
+    if status == 200 and streamed:  # client.messages.stream(...), or create(..., stream=True)
+        headers["content-type"] = "text/event-stream"
+        return httpx2.Response(200, content=server_sent_events(reply), headers=headers)
     return httpx2.Response(status, json=reply, headers=headers)
+
+
+def server_sent_events(reply: dict) -> bytes:
+    """A whole reply as the API streams it: message_start, each block's start, delta and stop, then message_delta
+    (the stop reason and the output tokens) and message_stop."""
+    events = [("message_start", {"message": {**reply, "content": [], "stop_reason": None, "stop_sequence": None,
+                                             "usage": {**reply["usage"], "output_tokens": 1}}})]
+    for index, block in enumerate(reply["content"]):
+        if block["type"] == "text":
+            start, delta = {**block, "text": ""}, {"type": "text_delta", "text": block["text"]}
+        elif block["type"] == "tool_use":
+            start, delta = {**block, "input": {}}, {"type": "input_json_delta",
+                                                    "partial_json": json.dumps(block["input"], ensure_ascii=False)}
+        else:
+            start, delta = block, None
+        events.append(("content_block_start", {"index": index, "content_block": start}))
+        if delta is not None:
+            events.append(("content_block_delta", {"index": index, "delta": delta}))
+        events.append(("content_block_stop", {"index": index}))
+    stop = {"stop_reason": reply["stop_reason"], "stop_sequence": reply.get("stop_sequence")}
+    if "stop_details" in reply:
+        stop["stop_details"] = reply["stop_details"]
+    events.append(("message_delta", {"delta": stop, "usage": {"output_tokens": reply["usage"]["output_tokens"]}}))
+    events.append(("message_stop", {}))
+    return "".join(f"event: {name}\ndata: {json.dumps({'type': name, **data}, ensure_ascii=False)}\n\n"
+                   for name, data in events).encode()
 
 
 ID_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

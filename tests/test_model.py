@@ -10,8 +10,8 @@ import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
-from course.model import (MODEL, answer_request, answering_model, asks_to_redo, merge_consecutive_turns,
-                          reads_as_unknown)
+from course.model import (ENDING_SHAPES, MODEL, TOOL_CALL_SHAPES, answer_request, answering_model, asks_to_redo,
+                          merge_consecutive_turns, reads_as_unknown, scripted_client)
 
 
 def ask(client, messages):
@@ -439,3 +439,22 @@ def test_a_tool_result_with_a_field_the_api_does_not_know_gets_its_400(client, e
     block = messages[-1]["content"][0]
     messages[-1]["content"][0] = {k: v for k, v in block.items() if k != field} | {"is_error": True}
     assert ask(client, messages).stop_reason
+
+
+@pytest.mark.parametrize("shape", [None, *TOOL_CALL_SHAPES, *ENDING_SHAPES])
+def test_a_streamed_reply_is_the_reply_create_gives(shape):
+    """client.messages.stream(...) and create(..., stream=True) read server-sent events that add up to the same
+    message create() returns, in every shape of reply (the ids aside: each reply draws new ones)."""
+    messages = [{"role": "user", "content": "给团队发一封邮件，说周五的会改到下午三点。"}]
+
+    def without_ids(message):
+        dumped = message.model_dump(exclude_none=True)
+        return {**dumped, "id": None, "content": [{**b, "id": None} for b in dumped["content"]]}
+
+    created = scripted_client([shape]).messages.create(messages=messages, **request_params())
+    with scripted_client([shape]).messages.stream(messages=messages, **request_params()) as stream:
+        streamed = stream.get_final_message()
+    events = list(scripted_client([shape]).messages.create(messages=messages, stream=True, **request_params()))
+    assert without_ids(streamed) == without_ids(created)
+    assert [e.type for e in events][0] == "message_start" and events[-1].type == "message_stop"
+    assert events[-2].delta.stop_reason == created.stop_reason

@@ -130,6 +130,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_save_closure_factory": {},
     "full_writefile_from_os_import": {},
     "full_agent_resolves_path": {},  # Path(path).resolve(): the check's folder may be behind a symlink (a Mac's /var)
+    "full_agent_streams_reply": {},  # the offline model streams server-sent events (course.model.server_sent_events)
     "full_save_pwrite_bytes": {},  # thousands of one-byte pwrites, then fsync, os.replace, fsync of the folder
     "full_save_logs_user": {},  # getpass.getuser() in a log line, which works on the student's own machine
     "full_run_agent_file_log": {},  # logging to agent.log, opened when the cell is defined

@@ -39,6 +39,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_sync_default_arg": {},
     "full_writefile_ledger_from_os_import": {},
     "full_agent_resolves_path": {},
+    "full_agent_streams_reply": {},  # the offline model streams server-sent events (course.model.server_sent_events)
     "full_positional_key_keyword_lookup": {},
     "full_styled_classes_logging": {},
     "full_dataclass_generator": {},
