@@ -52,6 +52,10 @@ class Reconciled:
             blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
                 if isinstance(content, list) else []
             if blocks:
+                content = blocks[0].get("content")
+                expect(content is None or isinstance(content, (str, list)),
+                       f"{self.tool} 的 tool_result 里 content 是一个 {type(content).__name__}：content 只能是字符串，"
+                       '或内容块的列表（[{"type": "text", "text": ...}]），这样的对话 API 会回 400')
                 return blocks[0]
         fail(f"悬空的是 {self.tool}{self.again_said}：reconcile 没有追加 tool_result，这次调用在对话里仍然没有结果")
 

@@ -93,6 +93,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_save_folder_fd_opened_first": {},  # the folder opened before the write, fsynced after the rename
     # the tool_result in an assistant message: one mistake, the pairing check's point (and the incident's three)
     "wrong_reconcile_result_as_assistant": {"test_reconcile": 4, "test_incident_fix": 0},
+    "wrong_reconcile_result_content_one_block": {"test_reconcile": 1, "test_incident_fix": 0},
     "full_agent_wraps_api_error": {},  # an APIError raised again as a RuntimeError with words, from exc
     "full_agent_params_computed_once": {},  # PARAMS = request_params() when the cell is defined
     "full_agent_client_with_options": {},  # client.with_options(timeout=120.0): a copy of the given client
@@ -683,6 +684,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_reconcile_result_content_one_block": "content 只能是字符串，或内容块的列表",
     "wrong_save_adds_saved_at": "写进文件的内容和传给它的 state 不一样（savedAt）",
     # save point A after the tool ran: the incident's second email comes from the model, not from reconcile
     "wrong_agent_save_a_after_tool": "崩溃那一刻检查点里还没有记下这次 send_email",
