@@ -44,6 +44,11 @@ def is_error_property(grading, result):
         effects = [c["name"] for c in result.calls if c["name"] not in READ_ONLY_TOOL_NAMES]
         expect(not effects, f"悬空的 {result.tool} 不在只读工具之列，不能重新执行，你的 reconcile 却通过 execute_tool 执行了 "
                             f"{short(effects)}：它崩溃前可能已经生效，再执行一次就可能发生两次，只能标 is_error")
+        lookalike = [c["name"] for c in result.calls if isinstance(c["name"], str) and c["name"] != result.tool
+                     and c["name"].strip().casefold() == result.tool.strip().casefold()]
+        expect(not lookalike, f"悬空的是 {short(result.tool)}，不在只读工具之列，你的 reconcile 却通过 execute_tool 执行了 "
+                              f"{short(lookalike[0] if lookalike else '')}：工具名要和 READ_ONLY_TOOLS 里的一字不差，"
+                              "只差大小写或空白的是另一个工具，不能当成只读工具重新执行，只能标 is_error")
         expect(not result.emails, f"悬空的是 {result.tool}，你的 reconcile 没有经过 execute_tool，却让邮件服务器收到了 "
                                   f"{result.emails} 封邮件：不能重新执行的调用，换一条路执行也不行")
         expect(flag is True, f"{result.tool} 不在只读工具之列，不能重新执行：它的 tool_result 要带 is_error: True（布尔值）"

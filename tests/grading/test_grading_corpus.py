@@ -247,6 +247,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_skips_last_tool": {"test_run_agent": 4},  # the last turn's tool call left dangling
     "wrong_save_default_path_fails": {"test_save_load": 3},  # os.path.dirname("checkpoint.json") is ""
     "wrong_readonly_case_insensitive": {"test_recovery_action": 2, "test_reconcile": 4},  # READ_FILE is not read_file
+    "wrong_reconcile_runs_lowercased_name": {"test_reconcile": 4},  # ran grep for a dangling Grep
     "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
     "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
     # a read-only tool's output in a shape a student may misjudge (OUTPUT_SHAPES): only "错误…" is a failure
@@ -684,6 +685,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_reconcile_runs_lowercased_name": "只差大小写或空白的是另一个工具",
     "wrong_reconcile_result_content_one_block": "content 只能是字符串，或内容块的列表",
     "wrong_save_adds_saved_at": "写进文件的内容和传给它的 state 不一样（savedAt）",
     # save point A after the tool ran: the incident's second email comes from the model, not from reconcile
