@@ -1187,23 +1187,27 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            f"最后一轮（第 {max_turns} 轮）模型要求的工具也要执行，结果追加进 messages、存档（存档点 B）之后再停下："
            "停在悬空调用上，返回的对话不完整，下次恢复还得对账。")
 
-    broken = folder / "broken.json"  # a checkpoint cut off half-way: load_checkpoint raises ValueError
-    text = json.dumps(load_sample("cpB"), ensure_ascii=False)[:200]
-    broken.write_text(text, encoding="utf-8")
-    recorder = _Recorder(namespace)
-    with recorder.watching():
-        try:
-            run_agent(last["task"], client=recorder.client, path=broken)
-            raised = None
-        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
-            raised = error
-    if raised is None:
-        why = "；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来：之前的轮次白做了，已经发出去的邮件还可能再发一遍"
-    else:
-        why = "" if isinstance(raised, ValueError) else f"；你的 run_agent 抛出的是 {type(raised).__name__}"
-    expect(isinstance(raised, ValueError) and not recorder.of("model") and broken.read_text(encoding="utf-8") == text,
-           "path 上的检查点读不出来（只存了一半，load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、"
-           f"不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
+    # checkpoints load_checkpoint raises ValueError for: cut off half-way, and written by a newer version
+    newer = {**load_sample("cpB"), "version": namespace.get("CHECKPOINT_VERSION", 1) + 1}
+    for name, text, said in (("broken.json", json.dumps(load_sample("cpB"), ensure_ascii=False)[:200], "只存了一半"),
+                             ("newer.json", json.dumps(newer, ensure_ascii=False), "是更新版本的程序写的")):
+        broken = folder / name
+        broken.write_text(text, encoding="utf-8")
+        recorder = _Recorder(namespace)
+        with recorder.watching():
+            try:
+                run_agent(last["task"], client=recorder.client, path=broken)
+                raised = None
+            except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+                raised = error
+        if raised is None:
+            why = ("；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来，或者自己读了文件、跳过了版本检查："
+                   "之前的轮次白做了，已经发出去的邮件还可能再发一遍")
+        else:
+            why = "" if isinstance(raised, ValueError) else f"；你的 run_agent 抛出的是 {type(raised).__name__}"
+        expect(isinstance(raised, ValueError) and not recorder.of("model") and broken.read_text(encoding="utf-8") == text,
+               f"path 上的检查点读不出来（{said}，load_checkpoint 抛出 ValueError）时，run_agent 要经过 load_checkpoint、"
+               f"让这个错误抛出去、不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
 
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
         dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given

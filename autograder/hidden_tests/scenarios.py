@@ -37,6 +37,8 @@ FILE_SIZE_LIMIT = 64 * 1024  # bytes: the "disk" fills up half-way through the b
 STANDINS = ("save_checkpoint", "load_checkpoint", "reconcile")
 FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
 DEFAULT_FILE = "checkpoint.json"  # the notebook's CHECKPOINT_PATH
+# the damage besides half a file and another version that a run_agent's resume meets (text, all of them)
+AGENT_BROKEN_KINDS = ("empty", "trailing_data", "text_version", "not_object", "missing_fields")
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 WITHOUT_CLIENT = object()  # run_agent called without a client argument
 
@@ -410,15 +412,23 @@ def build(max_turns: int, rng) -> dict:
     ending["turns"] = max_turns - rng.randint(8, 12)
     agent("agent_max_turns_crash", resumed_meeting, ending, runs=2, model="endless",
           crash={"before_tool_call": rng.randint(3, 5)})
-    # A checkpoint that cannot be read: load_checkpoint's ValueError goes through run_agent, and the file stays for a
-    # person to look at; starting over would redo the turns done and maybe send an email again.
-    broken = json.dumps(draw.sample("cpB", meeting), ensure_ascii=False)
-    broken = broken[:rng.randint(1, len(broken) - 1)]  # a prefix of a JSON object is never one
-    where = draw.file()
-    add(Scenario("agent_broken", files={where: broken}, watch=where, standins=STANDINS,
-                 meta={"file": where, "text": broken, "task": resumed_meeting, "checkpoint": None},
-                 steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(where)),
-                         "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
+    # Checkpoints that cannot be read: load_checkpoint's ValueError goes through run_agent, and the file stays for a
+    # person to look at; starting over would redo the turns done and maybe send an email again. Half a file, one of
+    # another version (a run_agent that reads the file itself, or starts over when the message names the version),
+    # and one more kind of damage, in one process, in shuffled order.
+    truncated = json.dumps(draw.sample("cpB", meeting), ensure_ascii=False)
+    truncated = truncated[:rng.randint(1, len(truncated) - 1)]  # a prefix of a JSON object is never one
+    kinds = [rng.choice(("higher", "lower")), rng.choice(AGENT_BROKEN_KINDS)]
+    broken = [("truncated", truncated), *((kind, data.decode()) for kind, data in
+                                          drawn(rng, st.tuples(*map(generated.broken_files, kinds))))]
+    rng.shuffle(broken)
+    broken = [{"kind": kind, "text": text, "file": draw.file()} for kind, text in broken]
+    where = next(b["file"] for b in broken if b["kind"] == "truncated")
+    add(Scenario("agent_broken", files={b["file"]: b["text"] for b in broken}, watch=where, standins=STANDINS,
+                 independent_steps=True, meta={"broken": broken, "files": [b["file"] for b in broken], "file": where,
+                       "task": resumed_meeting, "checkpoint": None},
+                 steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(b["file"])), "batch": "broken",
+                         "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT} for b in broken]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
           model="endless", step_options={"reconcile_in_place": True})

@@ -135,11 +135,21 @@ def test_resume_continues(grading):
     if message:
         fail(message)
     broken = grading.outcome("agent_broken")
-    meta = broken.scenario.meta
-    expect(broken.steps[0]["status"] == StepStatus.RAISED and not broken.model_calls
-           and broken.files_after.get(meta["file"]) == meta["text"],
-           "path 上的检查点读不出来（load_checkpoint 抛出 ValueError）时，run_agent 要让这个错误抛出去、把坏文件留在原处"
-           "等人来看：当成没有检查点从头再来，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
+    for index, damaged in enumerate(broken.scenario.meta["broken"]):
+        called = any(call.get("step") == index for call in broken.model_calls)
+        expect(broken.steps[index]["status"] == StepStatus.RAISED and not called
+               and broken.files_after.get(damaged["file"]) == damaged["text"],
+               f"path 上的检查点{BROKEN_SAID[damaged['kind']]}，load_checkpoint 读它会抛出 ValueError：这时 run_agent 要"
+               "经过 load_checkpoint、让这个错误抛出去，把坏文件留在原处等人来看；你的 run_agent "
+               + ("调用了模型" if called else "没有抛出异常" if broken.steps[index]["status"] != StepStatus.RAISED
+                  else "动了这个文件")
+               + "。当成没有检查点从头再来，或者自己读文件、跳过版本检查接着做，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
+
+
+BROKEN_SAID = {"truncated": "只写了一半（JSON 不完整）", "higher": "是更新版本的程序写的（version 比 CHECKPOINT_VERSION 大）",
+               "lower": "的 version 不对（比 CHECKPOINT_VERSION 小，或者不是整数）", "empty": "是空文件",
+               "trailing_data": "在一份完整的 JSON 后面还有别的内容", "text_version": "的 version 是字符串 \"1\"，不是整数 1",
+               "not_object": "不是一个 JSON 对象", "missing_fields": "缺了 version 等字段"}
 
 
 def client_advice(message: str | None) -> str:

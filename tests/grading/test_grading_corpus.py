@@ -250,6 +250,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_runs_lowercased_name": {"test_reconcile": 4},  # ran grep for a dangling Grep
     "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
     "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
+    "wrong_agent_starts_over_on_version_error": {"test_run_agent": 4},  # a half file raises; another version starts over
+    # resumes another version's file, and leaves one load_checkpoint cannot read
+    "wrong_agent_reads_checkpoint_itself": {"test_run_agent": 3},
     # a read-only tool's output in a shape a student may misjudge (OUTPUT_SHAPES): only "错误…" is a failure
     "wrong_agent_empty_output_is_error": {"test_run_agent": 4},
     "wrong_agent_error_anywhere": {"test_run_agent": 4},
@@ -685,6 +688,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_starts_over_on_version_error": "要经过 load_checkpoint、让这个错误抛出去",
     "wrong_reconcile_runs_lowercased_name": "只差大小写或空白的是另一个工具",
     "wrong_reconcile_result_content_one_block": "content 只能是字符串，或内容块的列表",
     "wrong_save_adds_saved_at": "写进文件的内容和传给它的 state 不一样（savedAt）",
