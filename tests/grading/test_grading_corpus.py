@@ -251,6 +251,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_spent_before_reconcile": {"test_run_agent": 4},  # turns spent: returns with the call dangling
     "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
     "wrong_agent_starts_over_on_version_error": {"test_run_agent": 4},  # a half file raises; another version starts over
+    "wrong_agent_starts_own_mail_server": {"test_run_agent": 4, "test_incident_fix": 1},  # its emails go to its own server
     # resumes another version's file, and leaves one load_checkpoint cannot read
     "wrong_agent_reads_checkpoint_itself": {"test_run_agent": 3},
     # a read-only tool's output in a shape a student may misjudge (OUTPUT_SHAPES): only "错误…" is a failure

@@ -40,6 +40,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_writefile_ledger_from_os_import": {},
     "full_agent_resolves_path": {},
     "full_agent_streams_reply": {},  # the offline model streams server-sent events (course.model.server_sent_events)
+    "wrong_agent_starts_own_mail_server": {"test_run_agent": 0, "test_incident_fix": 1},  # emails and lookups at its own server
     "full_positional_key_keyword_lookup": {},
     "full_styled_classes_logging": {},
     "full_dataclass_generator": {},
