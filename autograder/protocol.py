@@ -151,6 +151,9 @@ class Step(TypedDict, total=False):
     # read by the grader only: the step's model call number n (from 1) and every one after it are answered with the
     # API's 529 overloaded_error, which the client raises (an APIStatusError), as the notebook's crashing_client raises
     model_fails_from: int
+    # read by the grader only: the step's save_checkpoint call number n (from 1), a stand-in's, and every one after it
+    # raise OSError (ENOSPC): the disk is full
+    saves_fail_from: int
     read_before: list  # read by the grader only: files whose text it reads as the step begins (Outcome.read_before)
     # read by the grader only: key -> what lookup_effect answers for the call with that key, if the mail server has it
     # (the result the service keeps: "" for one, which no email's is)

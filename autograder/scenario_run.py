@@ -428,6 +428,11 @@ class ScenarioRun:
                     reference.execute_tool = self._standin_tool
                     return {"cp": reference.reconcile(payload["cp"])}
             relative = self.folder.relative(payload["path"])
+            failing = self.scenario.steps[record["step"]].get("saves_fail_from") if record["step"] is not None else None
+            if name == "save_checkpoint" and failing is not None and failing <= sum(
+                    1 for call in self.standin_calls if call["step"] == record["step"] and call["name"] == name):
+                # the disk stays full from that save on: a save tried again fails again
+                return {"error": f"[Errno 28] No space left on device: {payload['path']!r}"}
             if name == "save_checkpoint":
                 with tempfile.TemporaryDirectory(dir=self.sandbox.base) as private:
                     saved = Path(private) / "checkpoint.json"

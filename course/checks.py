@@ -1209,6 +1209,23 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                f"path 上的检查点读不出来（{said}，load_checkpoint 抛出 ValueError）时，run_agent 要经过 load_checkpoint、"
                f"让这个错误抛出去、不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
 
+    def disk_full(state, path=None, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    recorder = _Recorder(namespace)
+    with standing_in(namespace, "save_checkpoint", disk_full), recorder.watching():
+        try:
+            run_agent(last["task"], client=recorder.client, path=folder / "disk-full.json")
+            raised = None
+        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+            raised = error
+    ran = [entry[1] for entry in recorder.of("tool")]
+    expect(isinstance(raised, OSError) and not ran,
+           "磁盘满了、save_checkpoint 抛出 OSError 时，run_agent 要让它抛出去，不能不存档就接着执行工具：存不下存档点 A "
+           "就去执行，这时崩溃，重启后谁也不知道这次调用做过没有。你的 run_agent "
+           + (f"执行了 {short(ran)}" if ran else "没有抛出异常" if raised is None else f"抛出的是 {type(raised).__name__}")
+           + "。（可以重试，重试不成就把异常抛给调用方。）")
+
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
         dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given
         _prepare(namespace, dangling, folder / f"{sample}.json")

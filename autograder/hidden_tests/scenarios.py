@@ -424,11 +424,17 @@ def build(max_turns: int, rng) -> dict:
     rng.shuffle(broken)
     broken = [{"kind": kind, "text": text, "file": draw.file()} for kind, text in broken]
     where = next(b["file"] for b in broken if b["kind"] == "truncated")
+    # Then, in the same process, an email task whose first save (save point A, before any tool) finds the disk full,
+    # and every save after it: the OSError goes through run_agent, before a tool runs (no email without its save A).
+    unsaved = draw.file()
     add(Scenario("agent_broken", files={b["file"]: b["text"] for b in broken}, watch=where, standins=STANDINS,
-                 independent_steps=True, meta={"broken": broken, "files": [b["file"] for b in broken], "file": where,
-                       "task": resumed_meeting, "checkpoint": None},
-                 steps=[{**call("run_agent", resumed_meeting, client=CLIENT, path=path(b["file"])), "batch": "broken",
-                         "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT} for b in broken]))
+                 independent_steps=True, meta={"broken": broken, "files": [b["file"] for b in broken] + [unsaved],
+                                               "file": where, "unsaved": unsaved, "task": resumed_meeting,
+                                               "checkpoint": None},
+                 steps=[*({**call("run_agent", resumed_meeting, client=CLIENT, path=path(b["file"])), "batch": "broken",
+                           "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT} for b in broken),
+                        {**call("run_agent", email, client=CLIENT, path=path(unsaved)), "batch": "broken",
+                         "saves_fail_from": 1, "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
     agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
           model="endless", step_options={"reconcile_in_place": True})

@@ -166,7 +166,7 @@ def elsewhere(outcome) -> list:
 
 @pytest.mark.grade(GRADE, 1)
 def test_save_points(grading):
-    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存，最后一轮、turns 用满时对账之后也存：run_agent 返回时 path 上的检查点就是它返回的状态；调用模型抛出异常时，path 上还是上一个存档点 B"""
+    """每一轮在存档点 A（执行工具之前）和存档点 B（下一次调用模型之前）各存一次，存在传进来的 path；最后一次回复之后也存，最后一轮、turns 用满时对账之后也存：run_agent 返回时 path 上的检查点就是它返回的状态；调用模型抛出异常时，path 上还是上一个存档点 B；存档失败时不再执行工具"""
     outcome = grading.outcome("agent_fresh")
     final_state(outcome)
     _, why = on_disk(outcome, outcome.scenario.meta["file"])
@@ -176,7 +176,7 @@ def test_save_points(grading):
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
-    message = model_error_problem(grading)
+    message = model_error_problem(grading) or full_disk_problem(grading.outcome("agent_broken"))
     if message:
         fail(message)
     # the file it left, then a power cut at any moment of the run
@@ -189,6 +189,21 @@ def test_save_points(grading):
             message = left_problem(grading, other, index)
             if message:
                 fail(message)
+
+
+def full_disk_problem(outcome) -> str | None:
+    """Why the email task whose saves all fail (the disk full from save point A on) was not stopped by it: the
+    OSError must go through run_agent before any tool runs; None if it was."""
+    index = len(outcome.steps) - 1
+    status, ran = outcome.steps[index]["status"], [c["name"] for c in outcome.tool_calls if c["step"] == index]
+    when = "第一次存档（存档点 A，执行工具之前）起磁盘就满了，save_checkpoint 每次都抛出 OSError"
+    if status not in (StepStatus.RETURNED, StepStatus.RAISED):
+        return f"{when}：" + problem(outcome, index, "run_agent")
+    if status == StepStatus.RAISED and not ran:
+        return None
+    said = f"执行了 {short(ran)}" if ran else "返回了 state"
+    return (f"{when}，你的 run_agent 却接着做了下去（{said}）：存不下存档点 A 就执行工具，这时崩溃，重启后谁也不知道"
+            "这次调用做过没有（邮件可能发了两遍）。保存失败要让异常抛给调用方，可以重试，重试不成就停下")
 
 
 def model_error_problem(grading) -> str | None:

@@ -252,6 +252,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_fresh_on_broken_checkpoint": {"test_run_agent": 4},  # catches load's ValueError, starts over
     "wrong_agent_starts_over_on_version_error": {"test_run_agent": 4},  # a half file raises; another version starts over
     "wrong_agent_starts_own_mail_server": {"test_run_agent": 4, "test_incident_fix": 1},  # its emails go to its own server
+    "wrong_agent_keeps_going_when_save_fails": {"test_run_agent": 4},  # a failed save A, and the tools run all the same
+    "full_agent_retries_failed_save": {},
     # resumes another version's file, and leaves one load_checkpoint cannot read
     "wrong_agent_reads_checkpoint_itself": {"test_run_agent": 3},
     # a read-only tool's output in a shape a student may misjudge (OUTPUT_SHAPES): only "错误…" is a failure
@@ -689,6 +691,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_keeps_going_when_save_fails": "存不下存档点 A 就执行工具",
     "wrong_agent_starts_over_on_version_error": "要经过 load_checkpoint、让这个错误抛出去",
     "wrong_reconcile_runs_lowercased_name": "只差大小写或空白的是另一个工具",
     "wrong_reconcile_result_content_one_block": "content 只能是字符串，或内容块的列表",
