@@ -1187,44 +1187,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            f"最后一轮（第 {max_turns} 轮）模型要求的工具也要执行，结果追加进 messages、存档（存档点 B）之后再停下："
            "停在悬空调用上，返回的对话不完整，下次恢复还得对账。")
 
-    # checkpoints load_checkpoint raises ValueError for: cut off half-way, and written by a newer version
-    newer = {**load_sample("cpB"), "version": namespace.get("CHECKPOINT_VERSION", 1) + 1}
-    for name, text, said in (("broken.json", json.dumps(load_sample("cpB"), ensure_ascii=False)[:200], "只存了一半"),
-                             ("newer.json", json.dumps(newer, ensure_ascii=False), "是更新版本的程序写的")):
-        broken = folder / name
-        broken.write_text(text, encoding="utf-8")
-        recorder = _Recorder(namespace)
-        with recorder.watching():
-            try:
-                run_agent(last["task"], client=recorder.client, path=broken)
-                raised = None
-            except Exception as error:  # noqa: BLE001 (which one is what the check reads)
-                raised = error
-        if raised is None:
-            why = ("；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来，或者自己读了文件、跳过了版本检查："
-                   "之前的轮次白做了，已经发出去的邮件还可能再发一遍")
-        else:
-            why = "" if isinstance(raised, ValueError) else f"；你的 run_agent 抛出的是 {type(raised).__name__}"
-        expect(isinstance(raised, ValueError) and not recorder.of("model") and broken.read_text(encoding="utf-8") == text,
-               f"path 上的检查点读不出来（{said}，load_checkpoint 抛出 ValueError）时，run_agent 要经过 load_checkpoint、"
-               f"让这个错误抛出去、不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
-
-    def disk_full(state, path=None, *args, **kwargs):
-        raise OSError(28, "No space left on device", str(path))
-
-    recorder = _Recorder(namespace)
-    with standing_in(namespace, "save_checkpoint", disk_full), recorder.watching():
-        try:
-            run_agent(last["task"], client=recorder.client, path=folder / "disk-full.json")
-            raised = None
-        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
-            raised = error
-    ran = [entry[1] for entry in recorder.of("tool")]
-    expect(isinstance(raised, OSError) and not ran,
-           "磁盘满了、save_checkpoint 抛出 OSError 时，run_agent 要让它抛出去，不能不存档就接着执行工具：存不下存档点 A "
-           "就去执行，这时崩溃，重启后谁也不知道这次调用做过没有。你的 run_agent "
-           + (f"执行了 {short(ran)}" if ran else "没有抛出异常" if raised is None else f"抛出的是 {type(raised).__name__}")
-           + "。（可以重试，重试不成就把异常抛给调用方。）")
+    check_stops_when_it_cannot_go_on(run_agent, namespace, last["task"], folder)
 
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
         dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given
@@ -1255,6 +1218,50 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "否则返回的对话里 tool_use 缺了 tool_result。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
+
+
+def check_stops_when_it_cannot_go_on(run_agent, namespace: dict, task: str, folder: Path) -> None:
+    """run_agent lets the error through, with no model call or tool run, when it cannot go on: a checkpoint that
+    load_checkpoint raises ValueError for (cut off half-way, written by a newer version), and a full disk (every
+    save raises OSError)."""
+    __tracebackhide__ = True
+    newer = {**load_sample("cpB"), "version": namespace.get("CHECKPOINT_VERSION", 1) + 1}
+    for name, text, said in (("broken.json", json.dumps(load_sample("cpB"), ensure_ascii=False)[:200], "只存了一半"),
+                             ("newer.json", json.dumps(newer, ensure_ascii=False), "是更新版本的程序写的")):
+        broken = folder / name
+        broken.write_text(text, encoding="utf-8")
+        recorder = _Recorder(namespace)
+        with recorder.watching():
+            try:
+                run_agent(task, client=recorder.client, path=broken)
+                raised = None
+            except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+                raised = error
+        if raised is None:
+            why = ("；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来，或者自己读了文件、跳过了版本检查："
+                   "之前的轮次白做了，已经发出去的邮件还可能再发一遍")
+        else:
+            why = "" if isinstance(raised, ValueError) else f"；你的 run_agent 抛出的是 {type(raised).__name__}"
+        expect(isinstance(raised, ValueError) and not recorder.of("model") and broken.read_text(encoding="utf-8") == text,
+               f"path 上的检查点读不出来（{said}，load_checkpoint 抛出 ValueError）时，run_agent 要经过 load_checkpoint、"
+               f"让这个错误抛出去、不调用模型，把坏文件留在原处等人来看{why}。（先确认 load_checkpoint 对坏文件抛 ValueError。）")
+
+    def disk_full(state, path=None, *args, **kwargs):
+        raise OSError(28, "No space left on device", str(path))
+
+    recorder = _Recorder(namespace)
+    with standing_in(namespace, "save_checkpoint", disk_full), recorder.watching():
+        try:
+            run_agent(task, client=recorder.client, path=folder / "disk-full.json")
+            raised = None
+        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+            raised = error
+    ran = [entry[1] for entry in recorder.of("tool")]
+    expect(isinstance(raised, OSError) and not ran,
+           "磁盘满了、save_checkpoint 抛出 OSError 时，run_agent 要让它抛出去，不能不存档就接着执行工具：存不下存档点 A "
+           "就去执行，这时崩溃，重启后谁也不知道这次调用做过没有。你的 run_agent "
+           + (f"执行了 {short(ran)}" if ran else "没有抛出异常" if raised is None else f"抛出的是 {type(raised).__name__}")
+           + "。（可以重试，重试不成就把异常抛给调用方。）")
 
 
 REPLY_SHAPES = ("tool_then_text", "tool_cut_off", "tool_end_turn", "tool_only", "cut_off")  # a few of them

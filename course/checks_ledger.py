@@ -290,6 +290,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
 
     _check_other_effects(run_agent, namespace)
     _check_turns_spent(run_agent, namespace)
+    lesson3_checks.check_stops_when_it_cannot_go_on(run_agent, namespace, task, _scratch("check-stop-"))
 
     # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write; the
     # last two called as the signature allows, with client=None and with no client (the notebook's make_client, here

@@ -363,3 +363,37 @@ def output_said(output, flag_only: bool = False) -> str:
     if not output.startswith("错误") and "错误" in output:
         said.append("这次 execute_tool 返回的文本中间提到了「错误」，开头不是：只有以「错误」开头的文本才表示工具失败")
     return f"（{'；'.join(said)}）" if said else ""
+
+
+UNREADABLE_SAID = {"truncated": "只写了一半（JSON 不完整）", "higher": "是更新版本的程序写的（version 比 CHECKPOINT_VERSION 大）",
+                   "lower": "的 version 不对（比 CHECKPOINT_VERSION 小，或者不是整数）", "empty": "是空文件",
+                   "trailing_data": "在一份完整的 JSON 后面还有别的内容", "text_version": "的 version 是字符串 \"1\"，不是整数 1",
+                   "not_object": "不是一个 JSON 对象", "missing_fields": "缺了 version 等字段"}
+
+
+def unreadable_problem(outcome, index: int, damaged: dict) -> str | None:
+    """Why run_agent (step `index`) given a checkpoint load_checkpoint raises ValueError for (`damaged`: its "kind",
+    "file" and "text") did not let the error through with no model call and the file as it was; None if it did."""
+    status = outcome.steps[index]["status"]
+    called = any(call.get("step") == index for call in outcome.model_calls)
+    if status == StepStatus.RAISED and not called and outcome.files_after.get(damaged["file"]) == damaged["text"]:
+        return None
+    did = "调用了模型" if called else "没有抛出异常" if status != StepStatus.RAISED else "动了这个文件"
+    return (f"path 上的检查点{UNREADABLE_SAID[damaged['kind']]}，load_checkpoint 读它会抛出 ValueError：这时 run_agent 要"
+            f"经过 load_checkpoint、让这个错误抛出去，把坏文件留在原处等人来看；你的 run_agent {did}。当成没有检查点从头"
+            "再来，或者自己读文件、跳过版本检查接着做，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
+
+
+def full_disk_problem(outcome, index: int) -> str | None:
+    """Why run_agent (step `index`, a task whose every save raises OSError from save point A on: the disk is full)
+    was not stopped by it: the error must go through before any tool runs; None if it was."""
+    index %= len(outcome.steps)
+    status, ran = outcome.steps[index]["status"], [c["name"] for c in outcome.tool_calls if c["step"] == index]
+    when = "第一次存档（存档点 A，执行工具之前）起磁盘就满了，save_checkpoint 每次都抛出 OSError"
+    if status not in (StepStatus.RETURNED, StepStatus.RAISED):
+        return f"{when}：" + problem(outcome, index, "run_agent")
+    if status == StepStatus.RAISED and not ran:
+        return None
+    said = f"执行了 {short(ran)}" if ran else "返回了 state"
+    return (f"{when}，你的 run_agent 却接着做了下去（{said}）：存不下存档点 A 就执行工具，这时崩溃，重启后谁也不知道"
+            "这次调用做过没有（邮件可能发了两遍）。保存失败要让异常抛给调用方，可以重试，重试不成就停下")

@@ -16,8 +16,8 @@ from autograder.protocol import StepStatus
 from .crashes import reference_load, run_agent_problem
 from .replies import reference_run, replies_problem, save_points_problem
 from .helpers import (KEEP_CHECKPOINT_ADVICE, checkpoint_file, describe_reply, expect, extra_fields_said, fail, field,
-                      files_after_step, on_disk, one_email, pairing_problem, problem, removed, returned, same,
-                      saved_state, short, text_of, usage_total)
+                      files_after_step, full_disk_problem, on_disk, one_email, pairing_problem, problem, removed,
+                      returned, same, saved_state, short, text_of, unreadable_problem, usage_total)
 from .scenarios import STANDINS
 
 GRADE = "test_run_agent"
@@ -136,20 +136,9 @@ def test_resume_continues(grading):
         fail(message)
     broken = grading.outcome("agent_broken")
     for index, damaged in enumerate(broken.scenario.meta["broken"]):
-        called = any(call.get("step") == index for call in broken.model_calls)
-        expect(broken.steps[index]["status"] == StepStatus.RAISED and not called
-               and broken.files_after.get(damaged["file"]) == damaged["text"],
-               f"path 上的检查点{BROKEN_SAID[damaged['kind']]}，load_checkpoint 读它会抛出 ValueError：这时 run_agent 要"
-               "经过 load_checkpoint、让这个错误抛出去，把坏文件留在原处等人来看；你的 run_agent "
-               + ("调用了模型" if called else "没有抛出异常" if broken.steps[index]["status"] != StepStatus.RAISED
-                  else "动了这个文件")
-               + "。当成没有检查点从头再来，或者自己读文件、跳过版本检查接着做，之前的轮次就白做了，已经发出去的邮件还可能再发一遍")
+        message = unreadable_problem(broken, index, damaged)
+        expect(message is None, message)
 
-
-BROKEN_SAID = {"truncated": "只写了一半（JSON 不完整）", "higher": "是更新版本的程序写的（version 比 CHECKPOINT_VERSION 大）",
-               "lower": "的 version 不对（比 CHECKPOINT_VERSION 小，或者不是整数）", "empty": "是空文件",
-               "trailing_data": "在一份完整的 JSON 后面还有别的内容", "text_version": "的 version 是字符串 \"1\"，不是整数 1",
-               "not_object": "不是一个 JSON 对象", "missing_fields": "缺了 version 等字段"}
 
 
 def client_advice(message: str | None) -> str:
@@ -176,7 +165,7 @@ def test_save_points(grading):
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
-    message = model_error_problem(grading) or full_disk_problem(grading.outcome("agent_broken"))
+    message = model_error_problem(grading) or full_disk_problem(grading.outcome("agent_broken"), -1)
     if message:
         fail(message)
     # the file it left, then a power cut at any moment of the run
@@ -189,21 +178,6 @@ def test_save_points(grading):
             message = left_problem(grading, other, index)
             if message:
                 fail(message)
-
-
-def full_disk_problem(outcome) -> str | None:
-    """Why the email task whose saves all fail (the disk full from save point A on) was not stopped by it: the
-    OSError must go through run_agent before any tool runs; None if it was."""
-    index = len(outcome.steps) - 1
-    status, ran = outcome.steps[index]["status"], [c["name"] for c in outcome.tool_calls if c["step"] == index]
-    when = "第一次存档（存档点 A，执行工具之前）起磁盘就满了，save_checkpoint 每次都抛出 OSError"
-    if status not in (StepStatus.RETURNED, StepStatus.RAISED):
-        return f"{when}：" + problem(outcome, index, "run_agent")
-    if status == StepStatus.RAISED and not ran:
-        return None
-    said = f"执行了 {short(ran)}" if ran else "返回了 state"
-    return (f"{when}，你的 run_agent 却接着做了下去（{said}）：存不下存档点 A 就执行工具，这时崩溃，重启后谁也不知道"
-            "这次调用做过没有（邮件可能发了两遍）。保存失败要让异常抛给调用方，可以重试，重试不成就停下")
 
 
 def model_error_problem(grading) -> str | None:

@@ -599,4 +599,16 @@ def build(max_turns: int, rng) -> dict:
     pending_used_up = copy.deepcopy(scenarios["agent_resume_read_only"].meta["checkpoint"])
     pending_used_up["turns"] = max_turns
     agent("agent_turns_used_up_pending", email, pending_used_up)
+    # and, in one process, a checkpoint of another version (load_checkpoint raises ValueError: it goes through, no
+    # model call, the file left as it was; lesson 3's rule, which the wiring keeps), then the email task on a full
+    # disk (every save raises OSError from save point A on: it goes through before send_email runs)
+    kind = rng.choice(("higher", "lower"))
+    version = rng.randint(2, 9) if kind == "higher" else rng.choice((0, -1, None))
+    other = json.dumps({**draw.sample("cpC", email), "version": version}, ensure_ascii=False)
+    unreadable, unsaved = draw.file(), draw.file()
+    step = {"timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "cannot_go_on"}
+    add(Scenario("agent_cannot_go_on", standins=SAVE_STANDINS, independent_steps=True, files={unreadable: other},
+                 meta={"task": email, "damaged": {"kind": kind, "file": unreadable, "text": other}},
+                 steps=[{**call("run_agent", email, client=CLIENT, path=path(unreadable)), **step},
+                        {**call("run_agent", email, client=CLIENT, path=path(unsaved)), **step, "saves_fail_from": 1}]))
     return scenarios

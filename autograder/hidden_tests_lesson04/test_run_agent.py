@@ -16,7 +16,7 @@ from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
 from autograder.hidden_tests.crashes import describe, killed_files
-from autograder.hidden_tests.helpers import on_disk, usage_total
+from autograder.hidden_tests.helpers import full_disk_problem, on_disk, unreadable_problem, usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, outcome_written_at, pairing_problem, problem,
                       records_in, returned, same, saved_state, short)
@@ -178,7 +178,7 @@ def result_for(messages, call_id: str):
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
-    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好；再调用模型之前已存好存档点 B，返回时 path 上就是返回的状态"""
+    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好；再调用模型之前已存好存档点 B，返回时 path 上就是返回的状态；检查点读不出来、存档失败时让错误抛出去，不调用模型、不执行工具"""
     outcome = grading.outcome("agent_email")
     state = final(outcome, 0)
     check_counters(outcome, state, 0, "发信任务从头跑")
@@ -207,6 +207,9 @@ def test_sends_through_the_ledger(grading):
     for runs in (outcome, grading.outcome("agent_effects")):
         message = client_problem(runs)
         expect(message is None, message)
+    stopped = grading.outcome("agent_cannot_go_on")
+    message = unreadable_problem(stopped, 0, stopped.scenario.meta["damaged"]) or full_disk_problem(stopped, 1)
+    expect(message is None, message)
 
 
 def client_problem(outcome) -> str | None:
