@@ -1408,6 +1408,8 @@ def _reconciled(reconcile, cp: dict, spy: _ToolSpy) -> tuple[dict, dict]:
            "追加的 user 消息里，tool_result 块要排在 content 的最前面。")
     expect(block.get("tool_use_id") == pending["id"],
            f"tool_result 的 tool_use_id 要等于悬空调用的 id（{pending['id']}），你的是 {short(block.get('tool_use_id'))}。")
+    expect("pendingToolUse" in returned, "对账之后检查点里没有了 pendingToolUse 这个字段：检查点恰好六个字段，"
+                                         "它要留着，值设为 None。")
     expect(returned.get("pendingToolUse") is None, "对账之后 pendingToolUse 应该设为 None：悬空调用已经有结果了。")
     try:
         check_tool_pairing(messages)

@@ -80,7 +80,8 @@ def fields_property(result):
     expect(isinstance(result.returned, dict), f"reconcile 应该返回检查点（一个 dict），你的函数返回了 {short(result.returned)}")
     expect("pendingToolUse" in result.state and result.state["pendingToolUse"] is None,
            f"对账之后 pendingToolUse 应该设为 None（悬空的是 {result.tool}），"
-           f"你的是 {short(result.state.get('pendingToolUse'))}")
+           + (f"你的是 {short(result.state['pendingToolUse'])}" if "pendingToolUse" in result.state else
+              "你的检查点里没有了这个字段：检查点恰好六个字段，pendingToolUse 要留着，值是 None"))
     changed = result.changed_fields()
     expect(not changed, f"对账只补一条 tool_result、清掉 pendingToolUse，其余字段要原样保留，你的 reconcile 改了 "
                         f"{'、'.join(changed)}（悬空的是 {result.tool}）。turns 数的是调用模型的次数，对账没有调用模型；"

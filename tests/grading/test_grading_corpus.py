@@ -94,6 +94,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # the tool_result in an assistant message: one mistake, the pairing check's point (and the incident's three)
     "wrong_reconcile_result_as_assistant": {"test_reconcile": 4, "test_incident_fix": 0},
     "wrong_reconcile_result_content_one_block": {"test_reconcile": 1, "test_incident_fix": 0},
+    "wrong_reconcile_drops_pending_field": {"test_reconcile": 4},  # cp.pop("pendingToolUse")
     "full_agent_wraps_api_error": {},  # an APIError raised again as a RuntimeError with words, from exc
     "full_agent_params_computed_once": {},  # PARAMS = request_params() when the cell is defined
     "full_agent_client_with_options": {},  # client.with_options(timeout=120.0): a copy of the given client
@@ -691,6 +692,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_reconcile_drops_pending_field": "你的检查点里没有了这个字段",
     "wrong_agent_keeps_going_when_save_fails": "存不下存档点 A 就执行工具",
     "wrong_agent_starts_over_on_version_error": "要经过 load_checkpoint、让这个错误抛出去",
     "wrong_reconcile_runs_lowercased_name": "只差大小写或空白的是另一个工具",
