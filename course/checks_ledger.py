@@ -502,6 +502,9 @@ def _cases() -> list:
     later = dict(earlier, id="toolu_01Z")  # a call made after this one (another run writing to the same ledger)
     cases.append(("情况 S1，台账里它的记录后面还有另一次调用的 intent", cp, records + records_for(later, ("intent",)),
                   lookup, "reuse"))
+    busy = [record for number in range(12)  # a long-running agent's ledger: twelve later calls, each finished
+            for record in records_for(dict(earlier, id=f"toolu_01L{number:02d}"), ("intent", "outcome"))]
+    cases.append(("情况 S1，台账里它的记录后面还有十二次调用的记录", cp, records + busy, lookup, "reuse"))
     empty = [dict(r, output="") if r["type"] == "outcome" else r for r in records]
     cases.append(("情况 S1，但记下的 outcome 是空字符串（工具的输出本来就是空的）", cp, empty, lookup, "reuse"))
     cp, records, _ = load_situation("S2")

@@ -367,6 +367,16 @@ def build(max_turns: int, rng) -> dict:
         cases.insert(at, {"checkpoint": copy.deepcopy(recovered),
                           "records": copy.deepcopy(theirs) + ledgers.records(pending, records),
                           "service": service_in(server, pending)})
+    # and a long ledger: the call's intent and outcome near its start, a dozen or more other calls' records after
+    # them, its server down (a reader of the last few records finds nothing of it, and does the call again)
+    made = ledgers.call_of(rng.choice(["send_email", "non_idempotent"]))
+    early = drawn(rng, checkpoints(pending=st.just((made["name"], made["input"])), task=st.sampled_from(wordings[1])))
+    later = [record for _ in range(rng.randint(6, 12))
+             for record in ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
+                                           ("intent", "outcome"))]
+    cases.insert(rng.randint(0, len(cases)), {
+        "checkpoint": early, "records": ledgers.records(early["pendingToolUse"], ("intent", "outcome")) + later,
+        "service": service_in("down", early["pendingToolUse"])})
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", c["checkpoint"], c["records"], {"$lookup": c["service"]}),
                          "report_args": True, "batch": "recovery"} for c in cases]))

@@ -41,6 +41,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_agent_resolves_path": {},
     "full_agent_streams_reply": {},  # the offline model streams server-sent events (course.model.server_sent_events)
     "wrong_agent_starts_own_mail_server": {"test_run_agent": 0, "test_incident_fix": 1},  # emails and lookups at its own server
+    "wrong_recovery_reads_recent_records": {"test_recovery_action": 3},  # records[-10:]: a long ledger hides the call
     "wrong_agent_starts_over_on_broken_checkpoint": {"test_run_agent": 1},  # catches load's ValueError, starts over
     "wrong_agent_keeps_going_when_save_fails": {"test_run_agent": 1},  # sends with no save point A on disk
     "full_positional_key_keyword_lookup": {},
