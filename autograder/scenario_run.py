@@ -424,9 +424,12 @@ class ScenarioRun:
             self.standin_calls.append(record)
         try:
             if name == "reconcile":
-                with self.sandbox.tool_lock:
-                    reference.execute_tool = self._standin_tool
-                    return {"cp": reference.reconcile(payload["cp"])}
+                with self.sandbox.tool_lock:  # the reference's own tools again after it (a later judgement's oracle)
+                    kept, reference.execute_tool = reference.execute_tool, self._standin_tool
+                    try:
+                        return {"cp": reference.reconcile(payload["cp"])}
+                    finally:
+                        reference.execute_tool = kept
             relative = self.folder.relative(payload["path"])
             failing = self.scenario.steps[record["step"]].get("saves_fail_from") if record["step"] is not None else None
             if name == "save_checkpoint" and failing is not None and failing <= sum(
