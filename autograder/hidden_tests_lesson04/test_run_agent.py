@@ -188,9 +188,11 @@ def test_sends_through_the_ledger(grading):
            f"邮件服务器{received(outcome, call_id)}，应该正好 1 封、带这次调用的键（Message-ID {keyed(call_id)}）："
            + (key_fault(outcome, call_id) or "run_agent 执行工具要走 execute_with_ledger"))
     records, error = records_in(outcome.files_after.get(outcome.scenario.meta["ledger"]))
-    expect(error is None and of(records, call_id, "intent") and of(records, call_id, "outcome"),
-           "检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 intent 和 outcome："
-           "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))")
+    missing = [kind for kind in ("intent", "outcome") if error is not None or not of(records, call_id, kind)]
+    expect(missing != ["intent"], "检查点旁边的台账 ledger_path(path) 里有这次 send_email 的 outcome，却没有它的 intent："
+                                  "execute_with_ledger 执行之前要先追加 intent 并落盘，台账文件还不存在时也一样（追加会新建它）")
+    expect(not missing, f"检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 {' 和 '.join(missing)}："
+                        "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))")
     sent = next(c for c in outcome.tool_calls if c["name"] == "send_email")
     pending = saved_state(sent).get("pendingToolUse")
     expect(isinstance(pending, dict) and pending.get("id") == call_id,
