@@ -18,7 +18,10 @@ from corpus_checks import (pytest_generate_tests, verdicts, test_a_recorded_seed
 
 LESSON = lesson("lesson04")
 FULL = auto_graded_points(LESSON)
-SEED_REPLAYED = "wrong_recovery_by_name"  # its feedback names the smallest failing case: its tool, id and records
+# its feedback names the smallest failing case (its tool, id and records), and only recovery_action's: a variant whose
+# run_agent also fails may be reported first, now and then, in the interrupt scenario instead (the same point lost;
+# its cause not found yet, docs/grading.md §1): wrong_recovery_by_name was, in 2 of 4 runs of this corpus
+SEED_REPLAYED = "wrong_recovery_reads_recent_records"
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
