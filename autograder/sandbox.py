@@ -184,7 +184,8 @@ class Sandbox:
             shutil.rmtree(mail_folder, ignore_errors=True)
         steps = [s if s is not None else {"status": StepStatus.NOT_RUN} for s in run.steps]
         for step, asked in zip(steps, scenario.steps):
-            if step["status"] is StepStatus.RAISED and not asked.get("file_size_limit"):  # not a full disk on purpose
+            # not a full disk the grader made on purpose (a file-size limit, or its own saves failing)
+            if step["status"] is StepStatus.RAISED and not (asked.get("file_size_limit") or asked.get("saves_fail_from")):
                 trouble.kinds.update(kinds_of_error(step["error"]))
         files_by_step, defined_files = [], []
         for index in range(len(scenario.steps)):  # a step that did not run left the folder as it was
