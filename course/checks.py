@@ -1232,11 +1232,7 @@ def check_stops_when_it_cannot_go_on(run_agent, namespace: dict, task: str, fold
         broken.write_text(text, encoding="utf-8")
         recorder = _Recorder(namespace)
         with recorder.watching():
-            try:
-                run_agent(task, client=recorder.client, path=broken)
-                raised = None
-            except Exception as error:  # noqa: BLE001 (which one is what the check reads)
-                raised = error
+            raised = _raised(run_agent, task, recorder, broken)
         if raised is None:
             why = ("；你的 run_agent 没有抛出错误，而是当成没有检查点从头再来，或者自己读了文件、跳过了版本检查："
                    "之前的轮次白做了，已经发出去的邮件还可能再发一遍")
@@ -1251,17 +1247,22 @@ def check_stops_when_it_cannot_go_on(run_agent, namespace: dict, task: str, fold
 
     recorder = _Recorder(namespace)
     with standing_in(namespace, "save_checkpoint", disk_full), recorder.watching():
-        try:
-            run_agent(task, client=recorder.client, path=folder / "disk-full.json")
-            raised = None
-        except Exception as error:  # noqa: BLE001 (which one is what the check reads)
-            raised = error
+        raised = _raised(run_agent, task, recorder, folder / "disk-full.json")
     ran = [entry[1] for entry in recorder.of("tool")]
     expect(isinstance(raised, OSError) and not ran,
            "磁盘满了、save_checkpoint 抛出 OSError 时，run_agent 要让它抛出去，不能不存档就接着执行工具：存不下存档点 A "
            "就去执行，这时崩溃，重启后谁也不知道这次调用做过没有。你的 run_agent "
            + (f"执行了 {short(ran)}" if ran else "没有抛出异常" if raised is None else f"抛出的是 {type(raised).__name__}")
            + "。（可以重试，重试不成就把异常抛给调用方。）")
+
+
+def _raised(run_agent, task: str, recorder: "_Recorder", path: Path) -> Exception | None:
+    """What run_agent(task, the recorder's client, path) raised, or None if it returned."""
+    try:
+        run_agent(task, client=recorder.client, path=path)
+    except Exception as error:  # noqa: BLE001 (which one is what the check reads)
+        return error
+    return None
 
 
 REPLY_SHAPES = ("tool_then_text", "tool_cut_off", "tool_end_turn", "tool_only", "cut_off")  # a few of them

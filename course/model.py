@@ -77,11 +77,7 @@ def scripted_client(shapes=()) -> anthropic.Anthropic:
 def offline_client(answer_body) -> anthropic.Anthropic:
     """A client whose requests never leave the process: `answer_body(request body)` gives (status, reply, request
     id), and the SDK reads the reply as it reads the API's."""
-    def respond(request: httpx2.Request) -> httpx2.Response:
-        body = json.loads(request.content)
-        return _response(*answer_body(body), streamed=body.get("stream") is True)
-
-    transport = httpx2.MockTransport(respond)
+    transport = httpx2.MockTransport(functools.partial(_http_answer, answer_body))
     return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
 
 
@@ -146,8 +142,13 @@ def answer(body: dict, shape: str | None = None) -> tuple:
 
 def answer_request(request: httpx2.Request) -> httpx2.Response:
     """The offline model's HTTP answer to one Messages API request."""
+    return _http_answer(answer, request)
+
+
+def _http_answer(answer_body, request: httpx2.Request) -> httpx2.Response:
+    """`answer_body(request body)`'s (status, reply, request id) as the API sends it, streamed if the request asks."""
     body = json.loads(request.content)
-    return _response(*answer(body), streamed=body.get("stream") is True)
+    return _response(*answer_body(body), streamed=body.get("stream") is True)
 
 
 def _response(status: int, reply: dict, request_id: str, streamed: bool = False) -> httpx2.Response:

@@ -387,7 +387,6 @@ def unreadable_problem(outcome, index: int, damaged: dict) -> str | None:
 def full_disk_problem(outcome, index: int) -> str | None:
     """Why run_agent (step `index`, a task whose every save raises OSError from save point A on: the disk is full)
     was not stopped by it: the error must go through before any tool runs; None if it was."""
-    index %= len(outcome.steps)
     status, ran = outcome.steps[index]["status"], [c["name"] for c in outcome.tool_calls if c["step"] == index]
     when = "第一次存档（存档点 A，执行工具之前）起磁盘就满了，save_checkpoint 每次都抛出 OSError"
     if status not in (StepStatus.RETURNED, StepStatus.RAISED):

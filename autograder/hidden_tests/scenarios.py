@@ -429,8 +429,7 @@ def build(max_turns: int, rng) -> dict:
     unsaved = draw.file()
     add(Scenario("agent_broken", files={b["file"]: b["text"] for b in broken}, watch=where, standins=STANDINS,
                  independent_steps=True, meta={"broken": broken, "files": [b["file"] for b in broken] + [unsaved],
-                                               "file": where, "unsaved": unsaved, "task": resumed_meeting,
-                                               "checkpoint": None},
+                                               "file": where, "task": resumed_meeting, "checkpoint": None},
                  steps=[*({**call("run_agent", resumed_meeting, client=CLIENT, path=path(b["file"])), "batch": "broken",
                            "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT} for b in broken),
                         {**call("run_agent", email, client=CLIENT, path=path(unsaved)), "batch": "broken",

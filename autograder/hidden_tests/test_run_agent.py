@@ -165,7 +165,8 @@ def test_save_points(grading):
     expect(outcome.tool_calls, "run_agent 一个工具也没有通过 execute_tool 执行")
     check_save_points(outcome)
     check_save_points(grading.outcome("agent_resume"))  # one of its tools fails: save point B all the same
-    message = model_error_problem(grading) or full_disk_problem(grading.outcome("agent_broken"), -1)
+    broken = grading.outcome("agent_broken")  # its last run: the email task on a full disk
+    message = model_error_problem(grading) or full_disk_problem(broken, len(broken.steps) - 1)
     if message:
         fail(message)
     # the file it left, then a power cut at any moment of the run
