@@ -77,8 +77,13 @@ def scripted_client(shapes=()) -> anthropic.Anthropic:
 def offline_client(answer_body) -> anthropic.Anthropic:
     """A client whose requests never leave the process: `answer_body(request body)` gives (status, reply, request
     id), and the SDK reads the reply as it reads the API's."""
-    transport = httpx2.MockTransport(functools.partial(_http_answer, answer_body))
-    return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=transport), max_retries=0)
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        # A function, not a functools.partial: a student's code that looks at the handler finds the same kind of
+        # object in the notebook as in the grader (tests/test_sandbox_isolation.py).
+        return _http_answer(answer_body, request)
+
+    return anthropic.Anthropic(api_key="offline", http_client=httpx2.Client(transport=httpx2.MockTransport(handle)),
+                               max_retries=0)
 
 
 def planned_client(calls) -> anthropic.Anthropic:
