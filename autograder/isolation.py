@@ -148,6 +148,9 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
         if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
             options += ["--tmpfs", str(ROOT)]
     options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course"]
+    # Also where an editable install's finder (pip install -e .) maps `course`: a process the student's code starts
+    # has no PYTHONPATH, and imports the course there, as it would on the instructor's machine.
+    options += ["--ro-bind", str(ROOT / "course"), str(ROOT / "course")]
     for name in DRIVER_FILES:
         options += ["--ro-bind", str(ROOT / "autograder" / name), f"{DRIVER_INSIDE}/autograder/{name}"]
     options += ["--proc", "/proc", "--dev", "/dev"]

@@ -1049,6 +1049,25 @@ def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):
     assert down.steps[0]["status"] == "raised" and not down.delivered_ids
 
 
+A_NEW_PYTHON = '''
+import subprocess, sys
+
+def send_from_a_new_python():
+    sent = subprocess.run([sys.executable, "-c", "from course import execute_tool; "
+                           "print(execute_tool('send_email', {'to': 'a@example.com', 'subject': 'x'}))"],
+                          capture_output=True, text=True, timeout=60)
+    return sent.returncode, sent.stderr[-300:]
+'''
+
+
+def test_a_python_the_step_starts_imports_the_course_and_its_email_is_counted(sandbox):
+    """A process the student's code starts has no PYTHONPATH: it finds `course` as the installation maps it (an
+    editable install: at the repository's path), as in the student's notebook; what it sends reaches the grader."""
+    outcome = run(sandbox, A_NEW_PYTHON, call("send_from_a_new_python"))
+    assert value(outcome) == [0, ""]
+    assert outcome.emails_during_steps() == 1
+
+
 THREADS = '''
 import threading
 from course import execute_tool

@@ -584,6 +584,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_mcp_namespace": {"test_reconcile": 4},  # mcp__fs__read_file run as read_file
     "tamper_resend_posix_timer": {"test_reconcile": 2, "test_incident_fix": 2},
     "tamper_resend_native_thread": {"test_reconcile": 4, "test_incident_fix": 2},
+    "tamper_resend_detached_subprocess": {"test_reconcile": 2, "test_incident_fix": 1},  # imports course itself
     "tamper_detect_kernelapp_uninitialized": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_detect_shell_without_kernel": {"test_reconcile": 4, "test_incident_fix": 1},
     "tamper_detect_connection_file_api": {"test_reconcile": 4, "test_incident_fix": 1},
@@ -683,6 +684,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_shutdown_del": "wrong_rerun_all_is_error",
     "tamper_resend_posix_timer": "wrong_rerun_all_is_error",
     "tamper_resend_native_thread": "wrong_rerun_all_is_error",
+    "tamper_resend_detached_subprocess": "wrong_rerun_all_is_error",
     "tamper_detect_kernelapp_uninitialized": "wrong_incident_rerun",
     "tamper_detect_shell_without_kernel": "wrong_incident_rerun",
     "tamper_detect_connection_file_api": "wrong_incident_rerun",
@@ -719,6 +721,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_finalizer_chain": "它的 __del__ 再创建一个自己",
     "tamper_resend_post_run_cell": "在解释器里留下了IPython 以后自己会调用的函数",
     "tamper_exhaust": "留下的进程 3 秒后还在运行",
+    "tamper_resend_detached_subprocess": "留下的进程 3 秒后还在运行",
     "wrong_save_bare_name_skips_dir_fsync": "只有文件名",
     "wrong_save_exclusive_fixed_tmp": "上次留下的残骸不能让以后的保存失败",
     "wrong_save_mkstemp_fd_leak": "文件描述符到最后也没有关上",
