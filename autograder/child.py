@@ -817,7 +817,7 @@ def _reach_the_grader(job: Job, post, plain, given: list):
         def forward(args, kwargs):
             if _kernel_ending[0]:
                 _tools_at_end[0] += 1
-            if name in MAIL_TOOLS and _mail_elsewhere(job):
+            if name in MAIL_TOOLS and _mail_elsewhere(job, post):
                 return leaf(*args, **kwargs)
             arguments = _arguments(leaf, args, kwargs) if leaf is not None else dict(kwargs)
             key = arguments.pop("idempotency_key", None)
@@ -843,7 +843,7 @@ def _reach_the_grader(job: Job, post, plain, given: list):
 
     def lookup(name, leaf):
         def forward(args, kwargs):
-            if name in MAIL_TOOLS and _mail_elsewhere(job):
+            if name in MAIL_TOOLS and _mail_elsewhere(job, post):
                 return leaf(*args, **kwargs)
             return _ask_service(post, plain, name, _arguments(leaf, args, kwargs).get("key"))
         return forward
@@ -870,12 +870,15 @@ def _reach_the_grader(job: Job, post, plain, given: list):
     course.model.answer = looking_like(_ANSWER, answer)
 
 
-def _mail_elsewhere(job: Job) -> bool:
+def _mail_elsewhere(job: Job, post) -> bool:
     """Whether the student's code pointed the mail settings at a server of its own (a course.MailServer it started):
     in the notebook its emails, and its questions by key, go to that server, not to the one the run began with. They
-    go there here too, past the grader, which then sees no delivery (counted at its own server)."""
+    go there here too, past the grader, which sees no delivery (counted at its own server) and is told so."""
     port = _environ.get(course.tools.SMTP_PORT_ENV)
-    return port is not None and port != job["env"].get(course.tools.SMTP_PORT_ENV)
+    elsewhere = port is not None and port != job["env"].get(course.tools.SMTP_PORT_ENV)
+    if elsewhere:
+        post(Endpoint.EVENT, {"kind": EventKind.MAIL_ELSEWHERE})
+    return elsewhere
 
 
 def _ask_service(post, plain, name, key, **how):

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+from course.tools import SMTP_PORT_ENV
 
 from .folder import notebook_folder_files
 from .lessons import DEFAULT, LESSONS, Lesson, lesson
@@ -62,6 +63,10 @@ LEFT_RUNNING_FEEDBACK = ("{function} 返回之后，你的代码留下的{what} 
 LEFT_ARMED_FEEDBACK = ("{function} 返回之后，你的代码在解释器里留下了{what}：在 notebook 里，之后运行别的单元格时它还会被触发、接着做事"
                        "（比如再发一封信），评分器看不到这些，用到这一场景的检查都不得分。对账、恢复、保存要在函数返回之前做完，"
                        "不要留给钩子、回调或垃圾对象的 __del__ 以后再做。")
+MAIL_ELSEWHERE_FEEDBACK = ("{function} 运行时，你的代码把邮件设置（环境变量 {variable}）指向了另一台邮件服务器（比如自己启动了一个 "
+                           "MailServer）：send_email 发的信、按幂等键查的问题都去了那里，而不是运行开始时环境给的那台。"
+                           "在 notebook 里也是这样：信发到一台没人看的新服务器，续跑时问的服务器从没见过这把键。"
+                           "邮件服务器由调用方启动（notebook 的演示、守护进程、评分器），你的函数只用环境给的那台。这一项检查看到的是：")
 TOOL_AT_END_FEEDBACK = ("{function} 返回之后，你的代码留到 kernel 关闭时才运行的函数（atexit 或 threading 登记的退出函数、logging "
                        "关闭 handler 时调用的方法、weakref.finalize、对象的 __del__……）调用了工具：在 notebook 里它在 kernel 关闭时"
                        "才运行（比如再发一封信），和哪一次调用都对不上，用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完。")
@@ -86,6 +91,7 @@ class GradingRun:
         self.seed = seed
         self.scenarios = scenarios.build(self.max_turns, random.Random(seed))
         self.outcomes = {}
+        self.used = []  # the outcomes the current check has asked for
 
     def outcome(self, name: str, scenario=None):
         """The outcome of a drawn scenario, or of `scenario`, built by a test from what an earlier one showed. The
@@ -96,6 +102,7 @@ class GradingRun:
         outcome = self.outcomes[name]
         if outcome.left_running:
             pytest.fail(left_running_feedback(outcome), pytrace=False)
+        self.used.append(outcome)
         return outcome
 
     def answer(self, name: str) -> str:
@@ -145,6 +152,9 @@ class _Collector:
         self.checks = []
         self.errors = []
 
+    def pytest_runtest_setup(self, item):
+        self.grading_run.used = []
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
@@ -167,12 +177,22 @@ class _Collector:
         if report.outcome != "passed":
             failure = call.excinfo.value if call.excinfo else None
             if isinstance(failure, pytest.fail.Exception):
-                message = failure.msg
+                message = mail_elsewhere_feedback(self.grading_run.used) + failure.msg
             else:
                 message = INTERNAL_ERROR
                 self.errors.append(f"{item.nodeid}: {report.longreprtext[-3000:]}")
         self.checks.append({"grade_id": grade_id, "title": title, "points": points,
                             "passed": report.outcome == "passed", "message": message})
+
+
+def mail_elsewhere_feedback(outcomes: list) -> str:
+    """Why a check on these outcomes may have failed: mail went to a server the student's code named (see
+    Outcome.mail_elsewhere); the check's own message follows. Empty if none did."""
+    for outcome in outcomes:
+        if outcome.mail_elsewhere:
+            function = outcome.scenario.steps[outcome.mail_elsewhere[0]]["name"]
+            return MAIL_ELSEWHERE_FEEDBACK.format(function=function, variable=SMTP_PORT_ENV)
+    return ""
 
 
 def left_running_feedback(outcome: Outcome) -> str:

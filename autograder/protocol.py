@@ -51,6 +51,8 @@ class ModelRoute(_Name):
 class EventKind(_Name):
     CELL = "cell"  # a definition cell is about to run (only when the grader asks for one report per cell)
     STEP = "step"
+    # a mail tool or a lookup went to a server the student's code named, past the grader (child._mail_elsewhere)
+    MAIL_ELSEWHERE = "mail_elsewhere"
 
 
 class EventStatus(_Name):

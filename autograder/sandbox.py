@@ -193,7 +193,8 @@ class Sandbox:
             defined_files.append(run.defined_files.get(index, defined_files[-1] if defined_files else []))
         return Outcome(scenario, steps, run.model_calls, run.tool_calls, run.standin_calls, run.deliveries,
                        run.delivered_ids, run.lookups, files_after, run.cells, inside, run.fs_events, files_by_step,
-                       run.returned_at, run.started_at, defined_files, run.left_running, run.read_before)
+                       run.returned_at, run.started_at, defined_files, run.left_running, run.read_before,
+                       sorted(run.mail_elsewhere))
 
     def _steps(self, run: ScenarioRun, scenario: Scenario, cells: list, trouble: SubmissionTrouble, token: str,
                history: list):

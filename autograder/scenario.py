@@ -110,6 +110,9 @@ class Outcome:
     left_running: list = field(default_factory=list)
     # step index -> {relative path: text, None if missing}: the files a step's "read_before" names, as it began
     read_before: dict = field(default_factory=dict)
+    # the steps that sent mail, or asked by key, through a mail server the student's code named, which the grader does
+    # not see: no check may certify what this scenario's outcome shows either (autograder.judge)
+    mail_elsewhere: list = field(default_factory=list)
 
     def answered_model_calls(self) -> list:
         return [c for c in self.model_calls if c["status"] == 200]

@@ -65,6 +65,7 @@ class ScenarioRun:
         self.fs_events = []  # what strace saw, step by step
         self.files_by_step = {}  # step index -> regular files in the folder after it
         self.left_running = []  # {"step": the job's last step, "left": [protocol.Left]}: jobs the watch ran out on
+        self.mail_elsewhere = set()  # steps whose mail went to a server the student's code named
         self.read_before = {}  # step index -> {relative path: text or None}: its "read_before" files as it began
         self.sequence = 0  # orders model calls and tool calls against each other
         self.step_pid = None  # the step's first process (pid 1 of its namespaces), as the kernel named it
@@ -144,7 +145,9 @@ class ScenarioRun:
             # driver keeps is taken (cells, then each step's start and one result, in turn); anything else is
             # ignored, and a second result for a step voids it.
             stepping = any(self.started_at[i] is not None for i in self.job_steps)
-            if kind == EventKind.CELL and not stepping:
+            if kind == EventKind.MAIL_ELSEWHERE and self.phase.kind is PhaseKind.STEP:
+                self.mail_elsewhere.add(self.phase.step)
+            elif kind == EventKind.CELL and not stepping:
                 self._enter(Phase(PhaseKind.CELL, cell=str(payload.get("name"))))
             elif kind == EventKind.STEP and payload.get("index") in self.job_steps:
                 index = payload["index"]

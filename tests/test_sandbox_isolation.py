@@ -1049,6 +1049,27 @@ def test_an_email_sent_around_execute_tool_reaches_the_grader_s_server(sandbox):
     assert down.steps[0]["status"] == "raised" and not down.delivered_ids
 
 
+OWN_MAIL_SERVER = '''
+from course import MailServer, execute_tool
+
+def noop():
+    return None
+
+def send_at_its_own_server():
+    with MailServer():
+        return execute_tool("send_email", {"to": "a@example.com", "subject": "x"})
+'''
+
+
+def test_mail_sent_through_a_server_the_step_starts_is_its_own_and_reported(sandbox):
+    """In a notebook, `with MailServer():` inside the student's function sends to that new server: so here, past the
+    grader's (which gets nothing), and the outcome says which step did it (the feedback explains it, autograder.judge)."""
+    outcome = run(sandbox, OWN_MAIL_SERVER, call("noop"), call("send_at_its_own_server"))
+    assert "a@example.com" in value(outcome, 1)  # its own server took the email
+    assert outcome.emails_during_steps() == 0 and outcome.tool_calls == []
+    assert outcome.mail_elsewhere == [1]
+
+
 A_NEW_PYTHON = '''
 import subprocess, sys
 

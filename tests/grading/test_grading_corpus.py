@@ -694,6 +694,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_reconcile_drops_pending_field": "你的检查点里没有了这个字段",
     "wrong_agent_keeps_going_when_save_fails": "存不下存档点 A 就执行工具",
     "wrong_agent_starts_over_on_version_error": "要经过 load_checkpoint、让这个错误抛出去",

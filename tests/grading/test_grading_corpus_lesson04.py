@@ -574,6 +574,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_mut_reconcile_record_outcome_twice": "追加了 2 条 outcome",
     "wrong_mut_execute_intent_twice": "intent 多记了一条",
     "wrong_mut_execute_outcome_twice": "outcome 多记了一条",
