@@ -47,6 +47,10 @@ STRING_BYTES = 1024 * 1024  # strace prints this much of each write: a checkpoin
 IOV_BASE = re.compile(r'iov_base=("(?:[^"\\]|\\.)*")')
 LINE = re.compile(r"^(\d+) +(.*)$")
 FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE = 0x01, 0x02
+# files a later Python runs as it starts (the site module): a .pth in a site-packages folder, sitecustomize, usercustomize
+STARTUP_FILE = re.compile(r"(?:^|/)(?:[^/]*\.pth|sitecustomize\.py|usercustomize\.py)$")
+STARTUP_HINTS = (".pth", "customize.py")  # cheap test of a line before parsing it
+WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC")
 READ_CHUNK = 8 * 1024 * 1024
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 CALL = re.compile(r"^(\w+)\((.*)\) += (.*)$", re.DOTALL)
@@ -241,8 +245,11 @@ def _within(path: str | None, roots) -> bool:
     return path is not None and any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> list:
-    """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`."""
+def events(lines, step, workdir: str, skip_pid: int | None = None, roots=(), startup_files: list | None = None) -> list:
+    """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`. The paths of
+    files a later Python would run as it starts (STARTUP_FILE) that the calls tried to write, anywhere and whether or
+    not the call succeeded (in the sandbox the interpreter's folders are read-only; on the student's machine they are
+    not), go into `startup_files`."""
     roots = (workdir, *roots)
     cwd = {}
     moved = set()  # processes whose changes of the current folder are recorded
@@ -269,6 +276,8 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> 
         for token in args:
             if token.startswith("AT_FDCWD<"):
                 cwd[pid] = fd_path(token)
+        if startup_files is not None and any(hint in text for hint in STARTUP_HINTS):
+            startup_files += _startup_files(name, args, pid, resolve)
         if result.startswith("-1") or result.startswith("?"):
             continue
         fd = fd_number(args[0]) if args else None
@@ -354,6 +363,25 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=()) -> 
         if isinstance(record.get("data"), bytearray):
             record["data"] = bytes(record["data"])
     return found
+
+
+def _startup_files(name: str, args: list, pid: int, resolve) -> list:
+    """The STARTUP_FILE paths the call named as one it writes or makes: opened for writing, or a rename's, link's or
+    symlink's new name."""
+    if name in ("open", "openat", "creat"):
+        index = 1 if name == "openat" else 0
+        flags = "O_CREAT" if name == "creat" else (args[index + 1] if len(args) > index + 1 else "")
+        named = [(args[index], args[0] if name == "openat" else None)] if any(f in flags for f in WRITE_FLAGS) else []
+    elif name in ("rename", "link", "symlink"):
+        named = [(args[1], None)] if len(args) >= 2 else []
+    elif name in ("renameat", "renameat2", "linkat"):
+        named = [(args[3], args[2])] if len(args) >= 4 else []
+    elif name == "symlinkat":
+        named = [(args[2], args[1])] if len(args) >= 3 else []
+    else:
+        named = []
+    paths = [resolve(pid, string_argument(path), fd_path(folder) if folder else None) for path, folder in named]
+    return [path for path in paths if path and STARTUP_FILE.search(path)]
 
 
 def _continues(previous: dict, record: dict) -> bool:

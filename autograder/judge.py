@@ -67,6 +67,9 @@ MAIL_ELSEWHERE_FEEDBACK = ("{function} 运行时，你的代码把邮件设置�
                            "MailServer）：send_email 发的信、按幂等键查的问题都去了那里，而不是运行开始时环境给的那台。"
                            "在 notebook 里也是这样：信发到一台没人看的新服务器，续跑时问的服务器从没见过这把键。"
                            "邮件服务器由调用方启动（notebook 的演示、守护进程、评分器），你的函数只用环境给的那台。这一项检查看到的是：")
+STARTUP_FILE_FEEDBACK = ("{function} 运行时，你的代码要写 Python 启动时会自动运行的文件（{path}）：在你自己的环境里，之后启动的"
+                         "每个 Python（下一个 kernel、重演事故时拉起的进程）都会先运行它（比如再发一封信），评分器看不到这些，"
+                         "用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完，不要写 .pth、sitecustomize.py 这类文件。")
 TOOL_AT_END_FEEDBACK = ("{function} 返回之后，你的代码留到 kernel 关闭时才运行的函数（atexit 或 threading 登记的退出函数、logging "
                        "关闭 handler 时调用的方法、weakref.finalize、对象的 __del__……）调用了工具：在 notebook 里它在 kernel 关闭时"
                        "才运行（比如再发一封信），和哪一次调用都对不上，用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完。")
@@ -205,6 +208,8 @@ def left_running_feedback(outcome: Outcome) -> str:
     parts = []
     if Left.TOOL_AT_END in first["left"]:
         parts.append(TOOL_AT_END_FEEDBACK.format(function=function))
+    if Left.STARTUP_FILE in first["left"]:
+        parts.append(STARTUP_FILE_FEEDBACK.format(function=function, path=os.path.basename(first["files"][0])))
     if running:
         parts.append(LEFT_RUNNING_FEEDBACK.format(function=function, seconds=LINGER, what="和".join(running)))
     if armed:

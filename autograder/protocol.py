@@ -97,6 +97,7 @@ class Left(_Name):
     INTERPRETER_HOOK = "interpreter_hook"  # an import finder or path hook, sys's or threading's hooks, __import__...
     SHELL_HOOK = "shell_hook"  # IPython's: a custom exception handler, transformers, formatters, event callbacks...
     TOOL_AT_END = "tool_at_end"  # a tool called by what ran as the kernel shut down (atexit, finalizers, logging...)
+    STARTUP_FILE = "startup_file"  # a file a later Python runs as it starts (fs_trace.STARTUP_FILE), written or tried
 
 
 class PhaseKind(_Name):

@@ -242,7 +242,12 @@ class Sandbox:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
             # strace cannot tell the calls of one process apart: what it saw counts for the first of them
-            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid, roots=SCRATCH_INSIDE)
+            startup = []
+            events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid, roots=SCRATCH_INSIDE,
+                                     startup_files=startup)
+            if startup:  # the next kernel, or a process the code starts, would run it: whether it got written or not
+                run.left_running.append({"step": batch[-1], "left": [Left.STARTUP_FILE], "files": startup})
+                trouble.kinds["left_running"] += 1
             if len(events) > MAX_EVENTS_PER_STEP:  # judged on the first ones only: the verdict says so
                 trouble.kinds["trace"] += 1
                 events = events[:MAX_EVENTS_PER_STEP]

@@ -104,9 +104,10 @@ class Outcome:
     started_at: list = field(default_factory=list)
     # per step: files in the working folder that defining the cells created (a log a cell opens), up to that step
     defined_files: list = field(default_factory=list)
-    # {"step": the last step of a process, "left": [protocol.Left]}: what was still running when the grader stopped
-    # watching it after its steps returned. It would go on in a notebook (send one more email, say): no check may
-    # certify what this scenario's outcome shows (autograder.judge)
+    # {"step": the last step of a process, "left": [protocol.Left], "files": Left.STARTUP_FILE's paths, if any}: what
+    # was still running when the grader stopped watching it after its steps returned, or armed, or written to run at
+    # a later Python's start. It would go on in a notebook (send one more email, say): no check may certify what this
+    # scenario's outcome shows (autograder.judge)
     left_running: list = field(default_factory=list)
     # step index -> {relative path: text, None if missing}: the files a step's "read_before" names, as it began
     read_before: dict = field(default_factory=dict)

@@ -547,3 +547,39 @@ def test_open_that_creates_records_the_mode_given():
              (7, 'openat(AT_FDCWD</w>, "/w/other.jsonl", O_WRONLY|O_APPEND) = 4</w/other.jsonl>', 2.0)]
     created, opened = fs_trace.events(lines, 0, "/w")
     assert created["mode"] == 644 and "mode" not in opened
+
+
+STARTUP_WRITES = textwrap.dedent('''
+    import os, sys
+    folder, readonly = sys.argv[1], sys.argv[2]
+    open(os.path.join(folder, "site.pth"), "r").close()  # read, as the site module does: not a write
+    with open(os.path.join(folder, "a.pth"), "w") as file:
+        file.write("import os")
+    os.rename(os.path.join(folder, "a.pth"), os.path.join(folder, "sitecustomize.py"))
+    os.symlink(os.path.join(folder, "sitecustomize.py"), os.path.join(folder, "usercustomize.py"))
+    os.chmod(readonly, 0o500)
+    try:
+        open(os.path.join(readonly, "refused.pth"), "w")
+    except OSError:
+        pass
+    with open(os.path.join(folder, "notes.pth.txt"), "w"):  # only the name's end counts
+        pass
+''')
+
+
+def test_strace_names_files_a_later_python_would_run_written_or_tried_anywhere(tmp_path):
+    """Files the site module runs as a Python starts (a .pth, sitecustomize.py, usercustomize.py), opened for writing,
+    renamed or linked to, are named wherever they are and whether or not the call succeeded; reading one is not."""
+    log, script = tmp_path / "trace.log", tmp_path / "startup.py"
+    script.write_text(STARTUP_WRITES, encoding="utf-8")
+    folder, elsewhere = tmp_path / "work", tmp_path / "site-packages"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "site.pth").write_text("", encoding="utf-8")
+    subprocess.run([*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder),
+                    str(elsewhere)], check=True, capture_output=True)
+    startup = []
+    fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder), startup_files=startup)
+    # (as root the last one is not refused: seen all the same)
+    expected = [folder / "a.pth", folder / "sitecustomize.py", folder / "usercustomize.py", elsewhere / "refused.pth"]
+    assert startup == [str(path) for path in expected]

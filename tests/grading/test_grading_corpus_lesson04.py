@@ -511,6 +511,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_reconcile_inside_loop": {"test_run_agent": 1},  # save point A of the last turn never reconciled
     "tamper_resend_posix_timer": {"test_run_agent": 1, "test_reconcile": 0, "test_incident_fix": 1},
     "tamper_resend_native_thread": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
+    "tamper_pth_resend_next_python": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},
     "tamper_detect_kernelapp_uninitialized": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_shell_without_kernel": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "tamper_detect_connection_file_api": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
@@ -565,6 +566,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_logging_close": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_posix_timer": "wrong_reconcile_unkeyed_resend",
     "tamper_resend_native_thread": "wrong_reconcile_unkeyed_resend",
+    "tamper_pth_resend_next_python": "wrong_reconcile_unkeyed_resend",
     "tamper_detect_kernelapp_uninitialized": "wrong_resend_without_key",
     "tamper_detect_shell_without_kernel": "wrong_resend_without_key",
     "tamper_detect_connection_file_api": "wrong_resend_without_key",
@@ -574,6 +576,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "tamper_pth_resend_next_python": "Python 启动时会自动运行的文件（zz_course_resend.pth）",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_mut_reconcile_record_outcome_twice": "追加了 2 条 outcome",
     "wrong_mut_execute_intent_twice": "intent 多记了一条",
