@@ -1518,7 +1518,10 @@ def _recovery_cases(recovery_action) -> None:
     after_b["pendingToolUse"] = None
     finished = copy.deepcopy(after_b)
     finished["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论整理好了。"}]})
+    failed = copy.deepcopy(after_b)  # a tool that failed is a known result too: the model reads the error
+    failed["messages"][-1]["content"][0].update(content="错误：文件不存在：notes/week.md", is_error=True)
     cases = [("cpA", load_sample("cpA"), "continue"), ("cpB 补上结果之后", after_b, "continue"),
+             ("cpB 补上的是一次失败的结果（is_error: true）", failed, "continue"),
              ("任务已经做完（最后一条是模型的收尾回复）", finished, "continue"),
              ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error")]
     cases += [(f"悬空的 {name}", _with_pending("cpB", name, _READ_ONLY_INPUTS[name]), "rerun")

@@ -493,6 +493,9 @@ def _cases() -> list:
     cp, records, lookup = load_situation("S3")
     cases.append(("情况 S3 之后又走了一遍 execute_with_ledger，崩溃在执行途中（两条 intent）", cp, records + records,
                   lookup, "execute"))
+    cp5, records5, down = load_situation("S5")  # the second send may have arrived too: with the server down, unknown
+    cases.append(("情况 S5，台账里这次调用有两条 intent（对账时带键重发，又崩溃了）", cp5, records5 + records5, down,
+                  "is_error"))
     done = records + records_for(cp["pendingToolUse"], ("intent", "outcome"))
     cases.append(("情况 S3 之后又走了一遍 execute_with_ledger，做完了（两条 intent、一条 outcome）", cp, done, lookup, "reuse"))
     cp, records, lookup = load_situation("S1")
@@ -601,12 +604,15 @@ def check_reconcile(reconcile, namespace: dict) -> None:
     __tracebackhide__ = True
     email = EMAIL_CALL
     saves = []  # save_checkpoint stood in for: nothing written over the student's own
-    # S2 twice: the second time the server's answer is an empty text, which is found too and recorded as it is
-    for name, empty in (("S1", False), ("S2", False), ("S3", False), ("S4", False), ("S5", False), ("S6", False),
-                        ("S2", True)):
+    # S2 three times: once the server's answer is an empty text, which is found too and recorded as it is; once the
+    # call has two intents (sent again with its key after the server had said "not received"): still asked, recorded
+    for name, empty, twice in (("S1", False, False), ("S2", False, False), ("S3", False, False), ("S4", False, False),
+                               ("S5", False, False), ("S6", False, False), ("S2", True, False), ("S2", False, True)):
         cp, records, _ = load_situation(name)
+        records = records * 2 if twice else records
         _, _, state = SITUATIONS[name]
-        label = f"情况 {name}" + ("，服务器按键查到的结果是空字符串（\"\" 也是查到了，没查到才是 None）" if empty else "")
+        label = f"情况 {name}" + ("，服务器按键查到的结果是空字符串（\"\" 也是查到了，没查到才是 None）" if empty else "") + (
+            "，台账里这次调用有两条 intent（对账时带键重发过，又崩溃了）" if twice else "")
         ledger = _scratch("check-reconcile-") / "ledger.jsonl"
         # an earlier, finished call with the same name and input: its outcome answers another call, never this one;
         # its output holds a U+2028, which json.dumps(ensure_ascii=False) leaves as it is (a line ends at "\n" only)
@@ -618,7 +624,7 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         if name in ("S2", "S3", "S5"):  # the model wrote on after asking for the tool (the API allows it)
             _words_after_call(cp, "发出去之后我再确认一遍。")
         data = ledger_text(twin + records).encode("utf-8")
-        torn = name in ("S2", "S3") and not empty  # reconcile appends here: after a torn last line, cut in a character
+        torn = name in ("S2", "S3") and not empty and not twice  # reconcile appends here: after a torn last line
         if torn:
             half = ledger_text(records_for(dict(email, id="toolu_01" + "K" * 22), ("intent",))).encode("utf-8")
             data += half[:half.index("本".encode("utf-8")) + 1]

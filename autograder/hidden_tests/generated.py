@@ -255,14 +255,15 @@ def _other_input(draw, name: str, tool_input: dict):
 @st.composite
 def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
                 after_call: bool = False, same_tool_before: str | None = None, same_call_before: bool = False,
-                as_run: bool = False) -> dict:
+                as_run: bool = False, result_flags: tuple = (None, False, True)) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
     `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
     `after_call`: the model wrote some text after the dangling call; `same_tool_before` ("first", "last"): the
     first or the last earlier turn called the dangling call's tool with another input; `same_call_before`: another
     earlier turn made the very dangling call, answered without is_error (which says nothing of the dangling one);
-    `as_run`: the counters a run saves with this history (counted_as_run), else turns beyond the history's."""
+    `as_run`: the counters a run saves with this history (counted_as_run), else turns beyond the history's;
+    `result_flags`: the is_error flags the last results may have when ending is "result" (None: no is_error)."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
@@ -299,7 +300,7 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
         dangling = {"id": call["id"], "name": call["name"], "input": dict(call["input"])}
     elif ending == "result":
         calls = [_call(draw, *draw(ANY_CALL))]
-        messages += [draw(_assistant(calls)), draw(_results(calls))]
+        messages += [draw(_assistant(calls)), draw(_results(calls, flags=result_flags))]
     else:
         messages.append(draw(_assistant([])))
     turns = sum(m["role"] == "assistant" for m in messages) + draw(st.integers(0, 30))
@@ -379,11 +380,12 @@ def broken_files(draw, kind: str) -> tuple:
         gone = {"version", *draw(st.lists(st.sampled_from(CHECKPOINT_FIELDS), max_size=5, unique=True))}
         return kind, _encoded({key: value for key, value in cp.items() if key not in gone})
     if kind == "not_utf8":
-        raw = json.dumps({**cp, "task": cp["task"] + "：纪要"}, ensure_ascii=False)  # at least one character beyond ASCII
-        # not UTF-16: json.loads of the bytes reads it right, and a load that accepts it misreads nothing
+        # not UTF-16: json.loads of the bytes reads it right, and a load that accepts it misreads nothing. Each
+        # encoding's own characters beyond ASCII (what it cannot encode becomes "?"): read with errors="replace" or
+        # "ignore", the file is still a whole checkpoint, so only a load that insists on UTF-8 refuses it
         encoding = draw(st.sampled_from(("gbk", "latin-1")))
-        data = raw.encode(encoding, errors="replace")
-        return kind, data if encoding != "latin-1" else data + b"\xff\xfe"
+        extra = "：纪要" if encoding == "gbk" else "：résumé"
+        return kind, json.dumps({**cp, "task": cp["task"] + extra}, ensure_ascii=False).encode(encoding, errors="replace")
     if kind == "trailing_data":  # a whole checkpoint, then what a write over a longer file without truncating it
         # leaves (the old file's tail), or zeros: json.loads calls it "Extra data", and so must a load
         tail = draw(st.one_of(st.builds(lambda n: b"\0" * n, st.integers(1, 64)),

@@ -314,9 +314,11 @@ def build(max_turns: int, rng) -> dict:
                  steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
 
     # -- recovery_action -- over drawn checkpoints; the expected answer is the reference's, at judging time.
-    # Every kind of dangling call, and both ways of having none; all the cases share one process in
+    # Every kind of dangling call, and the three ways of having none; all the cases share one process in
     # shuffled order, so neither the wording, the shape, the position nor an earlier call says what to answer.
-    cases = list(drawn(rng, alternating({"ending": "result"}, {"ending": "answer"},
+    # A failed last result (is_error) is a known outcome, not a dangling call: one of each, every time.
+    cases = list(drawn(rng, alternating({"ending": "result", "result_flags": (True,)},
+                                        {"ending": "result", "result_flags": (None, False)}, {"ending": "answer"},
                                         *({"pending": DANGLING[kind]} for kind in DANGLING),
                                         {"pending": st.one_of(*DANGLING.values())})))
     rng.shuffle(cases)

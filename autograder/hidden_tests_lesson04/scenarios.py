@@ -315,7 +315,9 @@ def build(max_turns: int, rng) -> dict:
         kinds.append(("unheard_of", records, rng.choice(["sent", "empty", "down"])))
     # states the lesson's own paths reach: an intent written twice (execute_with_ledger again after the service
     # said it never arrived), then its outcome too; and an outcome holding an error, which is an outcome all the same
+    # (with the server down too: the second send may have arrived just before the crash, so it is unknown as ever)
     kinds.append(("send_email", ("intent", "intent"), rng.choice(["sent", "empty"])))
+    kinds.append(("send_email", ("intent", "intent"), "down"))
     kinds.append((rng.choice(["send_email", *EFFECT_KINDS]), ("intent", "intent", "outcome"),
                   rng.choice(["sent", "empty", "down"])))
     kinds.append((rng.choice(["send_email", "non_idempotent"]), ("intent", "failed"), rng.choice(["sent", "empty", "down"])))
@@ -445,8 +447,11 @@ def build(max_turns: int, rng) -> dict:
                 ("send_email", ("intent",), True), ("send_email", ("intent",), False),
                 ("send_email", (), False), ("idempotent", (), False), ("unheard_of", ("intent",), False),
                 ("non_idempotent", ("intent", "outcome"), False), ("read_only", (), False),
-                ("failing_rerun", (), False)]
-    down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "outcome"), True),
+                ("failing_rerun", (), False),
+                # an intent written twice (sent again after the server said it never arrived): asked again, each way
+                ("send_email", ("intent", "intent"), True), ("send_email", ("intent", "intent"), False)]
+    down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "intent"), False),
+                  ("send_email", ("intent", "outcome"), True),
                   ("idempotent", ("intent", "outcome"), False), ("non_idempotent", ("intent", "outcome"), False),
                   *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
     # reconcile appends to the ledger on two paths, record (an outcome) and execute (an intent, then an outcome):

@@ -20,6 +20,8 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_recovery_rerun_failed_result": {"test_recovery_action": 2},  # a failed last result is no dangling call
+    "wrong_load_utf8_errors_replace": {"test_save_load": 3},  # GBK read with errors="replace"
     # probe 17a (mutation testing): tokensUsed never set after a model call; the feedback said "not a sum"
     "wrong_agent_tokens_never_updated": {"test_run_agent": 3},
     # probe 17a (mutation testing): the new state without tokensUsed and pendingToolUse, both set before save A

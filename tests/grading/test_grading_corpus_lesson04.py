@@ -25,6 +25,8 @@ SEED_REPLAYED = "wrong_recovery_reads_recent_records"
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_recovery_second_intent_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
+    "wrong_reconcile_retry_budget_is_error": {"test_reconcile": 3},  # two intents: is_error without asking
     "full_reference": {},
     "full_rewrite_atomically": {},
     "full_keyed_resend": {},
