@@ -394,5 +394,10 @@ def full_disk_problem(outcome, index: int) -> str | None:
     if status == StepStatus.RAISED and not ran:
         return None
     said = f"执行了 {short(ran)}" if ran else "返回了 state"
+    first_tool = min((c["seq"] for c in outcome.tool_calls if c["step"] == index), default=None)
+    if first_tool is not None and not any(c["step"] == index and c["name"] == "save_checkpoint" and c["seq"] < first_tool
+                                          for c in outcome.standin_calls):  # no save was tried: nothing was swallowed
+        return (f"你的 run_agent 执行 {short(ran[0])} 之前没有调用 save_checkpoint：每一轮执行工具之前都要先存存档点 A"
+                "（连同 pendingToolUse），这一次磁盘满了，存档点 A 会抛出 OSError、让 run_agent 停在执行工具之前")
     return (f"{when}，你的 run_agent 却接着做了下去（{said}）：存不下存档点 A 就执行工具，这时崩溃，重启后谁也不知道"
             "这次调用做过没有（邮件可能发了两遍）。保存失败要让异常抛给调用方，可以重试，重试不成就停下")

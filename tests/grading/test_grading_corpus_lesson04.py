@@ -25,6 +25,7 @@ SEED_REPLAYED = "wrong_recovery_reads_recent_records"
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_agent_no_save_a_for_read_only": {"test_run_agent": 1},  # no save point A before a read-only tool
     "wrong_recovery_second_intent_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_reconcile_retry_budget_is_error": {"test_reconcile": 3},  # two intents: is_error without asking
     "full_reference": {},
@@ -578,6 +579,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_no_save_a_for_read_only": "之前没有调用 save_checkpoint",
     "tamper_pth_resend_next_python": "Python 启动时会自动运行的文件（zz_course_resend.pth）",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_mut_reconcile_record_outcome_twice": "追加了 2 条 outcome",
