@@ -1027,6 +1027,15 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "续跑时重新初始化了 messages：读到检查点就要跳过初始化，直接用检查点里的对话。")
     expect(first == cp["messages"], "续跑后第一次调用模型时发出的 messages，应该就是检查点里原样存下的那一份。")
     expect(final.get("task") == cp["task"], "续跑时任务以检查点里记的为准，不是参数 task。")
+    failed = copy.deepcopy(cp)  # the last tool failed: a known result, for the model to read as it is
+    failed["messages"][-1]["content"][0].update(content="错误：文件不存在：notes/meeting-08-25.md", is_error=True)
+    _prepare(namespace, failed, folder / "failed.json")
+    _, seen_failed = _run(run_agent, namespace, "续跑时用不到这个参数", folder / "failed.json")
+    first_model = next((i for i, entry in enumerate(seen_failed.log) if entry[0] == "model"), len(seen_failed.log))
+    expect(seen_failed.of("model") and seen_failed.of("model")[0][1] == failed["messages"]
+           and not any(entry[0] == "tool" for entry in seen_failed.log[:first_model]),
+           "从最后一个工具结果是失败（is_error: true）的检查点续跑：失败也是已知的结果，第一次调用模型时发出的 messages "
+           "要原样是检查点里那一份，之前不要替模型重试这个工具、也不要改写这个结果，由模型读了再决定。")
     expect(final.get("turns") == cp["turns"] + len(models),
            f"turns 要从检查点里的 {cp['turns']} 接着数，每调用一次模型加 1：这次调用了 {len(models)} 次模型，"
            f"turns 应该是 {cp['turns'] + len(models)}，你的是 {short(final.get('turns'))}。")

@@ -39,6 +39,9 @@ FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
 DEFAULT_FILE = "checkpoint.json"  # the notebook's CHECKPOINT_PATH
 # the damage besides half a file and another version that a run_agent's resume meets (text, all of them)
 AGENT_BROKEN_KINDS = ("empty", "trailing_data", "text_version", "not_object", "missing_fields")
+CHECKPOINT_NAME = "checkpoint.json"  # the lesson's CHECKPOINT_PATH, in the working folder
+FAILED_OUTPUTS = ("错误：文件不存在：notes/week.md", "错误：权限不足，无法读取 notes/plan.md",
+                  "错误：读取超时（30 秒）")
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
 WITHOUT_CLIENT = object()  # run_agent called without a client argument
 
@@ -371,21 +374,31 @@ def build(max_turns: int, rng) -> dict:
     remarked, bare = draw.sample("cpA", meeting), draw.sample("cpA", meeting)
     remarked["messages"][-1]["content"].append({"type": "text", "text": rng.choice(USER_REMARKS)})
     bare["messages"] = bare["messages"][:1]
-    resumes += [(remarked, resumed_meeting), (bare, resumed_meeting)]
+    # and one whose last tool result is a failure: a known result the model reads, never a call to run again
+    failed = draw.sample("cpA", meeting)
+    failed["messages"][-1]["content"][0].update(content=rng.choice(FAILED_OUTPUTS), is_error=True)
+    resumes += [(remarked, resumed_meeting), (bare, resumed_meeting), (failed, resumed_meeting)]
     resumes = rng.sample(resumes, len(resumes))
     where = [draw.file() for _ in resumes]
+    # The one with send_email dangling is given no path: CHECKPOINT_PATH, "checkpoint.json" in the working folder,
+    # where the notebook's own runs and a supervisor keep it (a run_agent that reruns the dangling call there only,
+    # the incident again, otherwise behaves).
+    default_at = next(i for i, (cp, _) in enumerate(resumes) if (cp["pendingToolUse"] or {}).get("name") == "send_email")
+    where[default_at] = CHECKPOINT_NAME
     # One of them (a drawn one) gets client=None, the others a client each: each run calls the model through the
     # client it is given (one kept from an earlier run in a global is not), making one only when it is None.
     clients = [CLIENT] * len(resumes)
     clients[rng.randrange(len(resumes))] = None
-    runs = [{**call("run_agent", task, client=client, path=path(file, form)), "timeout": AGENT_TIMEOUT,
-             "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
-            for file, (_, task), client, form in zip(where, resumes, clients, draw.forms(len(resumes)))]
+    runs = [{**call("run_agent", task, client=client, **({} if number == default_at else {"path": path(file, form)})),
+             "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "dangling"}
+            for number, (file, (_, task), client, form) in enumerate(zip(where, resumes, clients,
+                                                                         draw.forms(len(resumes))))]
     # Then a checkpoint saved over one of their paths (as a cell of the notebook does), and a run there again:
     # run_agent follows the disk, not what an earlier run in the kernel left in memory.
     again = rng.randrange(len(resumes))
     saved_over = draw.with_pending(draw.sample("cpB", meeting), *rng.choice(unheard_of))
-    runs += [{**call("save_checkpoint", saved_over, runs[again]["kwargs"]["path"]), "batch": "dangling"},
+    runs += [{**call("save_checkpoint", saved_over, *([] if again == default_at else [runs[again]["kwargs"]["path"]])),
+              "batch": "dangling"},
              {**runs[again], "kwargs": {**runs[again]["kwargs"], "client": CLIENT}}]
     add(Scenario("agent_dangling", standins=STANDINS, independent_steps=True, read_after=tuple(where),
                  files={file: json.dumps(cp, ensure_ascii=False) for file, (cp, _) in zip(where, resumes)},

@@ -413,7 +413,11 @@ def resumed_from(outcome, index: int) -> str:
         return (f"同一个进程里，之前运行过的 path 上的检查点被换成了另一份（save_checkpoint 存进去的，悬空的是 "
                 f"{checkpoint['pendingToolUse']['name']}），再在这个 path 上运行 run_agent：")
     if checkpoint["pendingToolUse"] is None:
-        ending = "只有任务本身" if len(checkpoint["messages"]) == 1 else "工具结果后面跟着用户补的一段文字"
+        last = checkpoint["messages"][-1]["content"]
+        failed = isinstance(last, list) and any(isinstance(b, dict) and b.get("is_error") is True for b in last)
+        ending = ("只有任务本身" if len(checkpoint["messages"]) == 1 else
+                  "一个失败的工具结果（is_error: true）：失败也是已知的结果，由模型读了再决定，不要替它重试" if failed else
+                  "工具结果后面跟着用户补的一段文字")
         return (f"检查点的最后一条消息是 user 消息（{ending}），没有悬空调用，任务还没做完：只有最后一条是 assistant 消息时"
                 "才原样返回，其余情况直接进入循环调用模型。")
     return ""

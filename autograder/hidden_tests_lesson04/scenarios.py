@@ -27,7 +27,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
-from autograder.hidden_tests.scenarios import FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
+from autograder.hidden_tests.scenarios import CHECKPOINT_NAME, FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
 from autograder.sandbox import Scenario
 from autograder.scenario import Appended
 from course.checks import TOOL_OUTPUT_SHAPES, _answered_before, _words_after_call
@@ -55,7 +55,6 @@ EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which n
 # a mistake that confuses them (an idempotent write re-run, or left out of the ledger, as if read-only) meets every run
 EFFECT_KINDS = {"idempotent": ("add_label", "set_ticket_status", "write_file"),
                 "non_idempotent": ("append_line", "charge_card")}
-CHECKPOINT_NAME = "checkpoint.json"  # the lesson's CHECKPOINT_PATH
 RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
 # what the model may write after asking for a tool (lesson 3's checkpoints have such text: the API allows it)
 AFTER_CALL_WORDS = ("发出去之后我再确认一遍。", "稍等，结果出来我就汇报。", "I'll report back once it's done.")

@@ -20,6 +20,8 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_agent_retries_failed_result_on_resume": {"test_run_agent": 4},  # a failed result run again on resume
+    "tamper_default_path_resends": {"test_run_agent": 4},  # reruns the dangling call only at checkpoint.json
     "wrong_recovery_rerun_failed_result": {"test_recovery_action": 2},  # a failed last result is no dangling call
     "wrong_load_utf8_errors_replace": {"test_save_load": 3},  # GBK read with errors="replace"
     # probe 17a (mutation testing): tokensUsed never set after a model call; the feedback said "not a sum"
@@ -597,6 +599,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_default_path_resends": "full_reference",  # its other branch is the reference
     "tamper_resend_pool_later": "wrong_rerun_all_is_error",
     "tamper_detect_stdin_pipe": "wrong_incident_rerun",
     "tamper_detect_stdin_name": "wrong_incident_rerun",
@@ -696,6 +699,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_retries_failed_result_on_resume": "不要替它重试",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_reconcile_drops_pending_field": "你的检查点里没有了这个字段",
     "wrong_agent_keeps_going_when_save_fails": "存不下存档点 A 就执行工具",
