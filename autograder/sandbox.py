@@ -75,6 +75,7 @@ class Sandbox:
     def __init__(self, limits: Limits | None = None, lesson: Lesson = DEFAULT):
         self.limits = limits or Limits()
         self.lesson = lesson
+        self.api_key = f"sk-ant-api03-{secrets.token_urlsafe(70)[:93]}AA"  # shaped like a real one (Scenario.api_key)
         self.strace = strace_path()
         self.isolated = require_isolation()
         self.bwrap = bwrap_path()
@@ -322,7 +323,8 @@ class Sandbox:
         port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
         what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""
         home = HOME_INSIDE if self.isolated else run.folder.inside
-        return {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
+        return {**({"ANTHROPIC_API_KEY": self.api_key} if run.scenario.api_key else {}),
+                "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
                 "PYDEVD_USE_FRAME_EVAL": "NO", "JPY_PARENT_PID": "1", "USER": STUDENT_NAME, "LOGNAME": STUDENT_NAME,

@@ -177,6 +177,7 @@ def build(max_turns: int, rng) -> dict:
     scenarios = {}
 
     def add(scenario: Scenario):
+        scenario.api_key = not any(step.get("name") == "run_agent" for step in scenario.steps)
         scenarios[scenario.name] = scenario
 
     meeting, resumed_meeting = draw.two_wordings(MEETING_TASKS)

@@ -217,6 +217,7 @@ def build(max_turns: int, rng) -> dict:
     scenarios = {}
 
     def add(scenario: Scenario):
+        scenario.api_key = not any(step.get("name") == "run_agent" for step in scenario.steps)
         scenarios[scenario.name] = scenario
 
     # -- the effects table and the multiple-choice answers: values, read in one process --
