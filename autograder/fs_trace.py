@@ -245,12 +245,15 @@ def _within(path: str | None, roots) -> bool:
     return path is not None and any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-def events(lines, step, workdir: str, skip_pid: int | None = None, roots=(), startup_files: list | None = None) -> list:
-    """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`. The paths of
-    files a later Python would run as it starts (STARTUP_FILE) that the calls tried to write, anywhere and whether or
-    not the call succeeded (in the sandbox the interpreter's folders are read-only; on the student's machine they are
-    not), go into `startup_files`."""
+def events(lines, step, workdir: str, skip_pid: int | None = None, roots=(), guarded=(),
+           attempts: list | None = None) -> list:
+    """The records of `lines` (from processes other than `skip_pid`) that touch `workdir` or `roots`. The names the
+    calls tried to write or make (opened for writing, a rename's, link's or symlink's new name, removed, a new folder),
+    whether or not the call succeeded, go into `attempts` when they are files a later Python would run as it starts
+    (STARTUP_FILE, anywhere) or lie in one of the `guarded` folders: in the sandbox those places are read-only, on the
+    student's machine they are not."""
     roots = (workdir, *roots)
+    hints = (*STARTUP_HINTS, *guarded)
     cwd = {}
     moved = set()  # processes whose changes of the current folder are recorded
     found = []
@@ -276,8 +279,9 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=(), sta
         for token in args:
             if token.startswith("AT_FDCWD<"):
                 cwd[pid] = fd_path(token)
-        if startup_files is not None and any(hint in text for hint in STARTUP_HINTS):
-            startup_files += _startup_files(name, args, pid, resolve)
+        if attempts is not None and any(hint in text for hint in hints):
+            attempts += [path for path in _written_names(name, args, pid, resolve)
+                         if STARTUP_FILE.search(path) or _within(path, guarded)]
         if result.startswith("-1") or result.startswith("?"):
             continue
         fd = fd_number(args[0]) if args else None
@@ -365,23 +369,30 @@ def events(lines, step, workdir: str, skip_pid: int | None = None, roots=(), sta
     return found
 
 
-def _startup_files(name: str, args: list, pid: int, resolve) -> list:
-    """The STARTUP_FILE paths the call named as one it writes or makes: opened for writing, or a rename's, link's or
-    symlink's new name."""
+def _written_names(name: str, args: list, pid: int, resolve) -> list:
+    """The paths the call named as ones it writes, makes or removes: opened for writing, a rename's, link's or
+    symlink's new name (a rename's old one too), an unlink's, mkdir's or rmdir's."""
     if name in ("open", "openat", "creat"):
         index = 1 if name == "openat" else 0
         flags = "O_CREAT" if name == "creat" else (args[index + 1] if len(args) > index + 1 else "")
         named = [(args[index], args[0] if name == "openat" else None)] if any(f in flags for f in WRITE_FLAGS) else []
-    elif name in ("rename", "link", "symlink"):
+    elif name in ("link", "symlink"):
         named = [(args[1], None)] if len(args) >= 2 else []
-    elif name in ("renameat", "renameat2", "linkat"):
+    elif name == "rename":
+        named = [(args[0], None), (args[1], None)] if len(args) >= 2 else []
+    elif name == "linkat":
         named = [(args[3], args[2])] if len(args) >= 4 else []
+    elif name in ("renameat", "renameat2"):
+        named = [(args[1], args[0]), (args[3], args[2])] if len(args) >= 4 else []
     elif name == "symlinkat":
         named = [(args[2], args[1])] if len(args) >= 3 else []
+    elif name in NAMED and name not in ("symlink", "symlinkat"):  # unlink, mkdir, rmdir, mknod and their *at forms
+        _, index, folder = NAMED[name]
+        named = [(args[index], args[folder] if folder is not None else None)] if len(args) > index else []
     else:
         named = []
     paths = [resolve(pid, string_argument(path), fd_path(folder) if folder else None) for path, folder in named]
-    return [path for path in paths if path and STARTUP_FILE.search(path)]
+    return [path for path in paths if path]
 
 
 def _continues(previous: dict, record: dict) -> bool:

@@ -70,6 +70,9 @@ MAIL_ELSEWHERE_FEEDBACK = ("{function} 运行时，你的代码把邮件设置�
 STARTUP_FILE_FEEDBACK = ("{function} 运行时，你的代码要写 Python 启动时会自动运行的文件（{path}）：在你自己的环境里，之后启动的"
                          "每个 Python（下一个 kernel、重演事故时拉起的进程）都会先运行它（比如再发一封信），评分器看不到这些，"
                          "用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完，不要写 .pth、sitecustomize.py 这类文件。")
+MAILDIR_FEEDBACK = ("{function} 运行时，你的代码要直接改邮件服务器的 Maildir（在里面写、建或删文件）：在 notebook 里这等于绕过 SMTP "
+                    "凭空多出（或少掉）一封「已投递」的信，list_sent_emails 和检查程序都会数错，评分器看不到这些，用到这一场景的"
+                    "检查都不得分。发信只经过 send_email，邮件服务器的文件只读不写。")
 TOOL_AT_END_FEEDBACK = ("{function} 返回之后，你的代码留到 kernel 关闭时才运行的函数（atexit 或 threading 登记的退出函数、logging "
                        "关闭 handler 时调用的方法、weakref.finalize、对象的 __del__……）调用了工具：在 notebook 里它在 kernel 关闭时"
                        "才运行（比如再发一封信），和哪一次调用都对不上，用到这一场景的检查都不得分。对账、恢复要在函数返回之前做完。")
@@ -210,6 +213,8 @@ def left_running_feedback(outcome: Outcome) -> str:
         parts.append(TOOL_AT_END_FEEDBACK.format(function=function))
     if Left.STARTUP_FILE in first["left"]:
         parts.append(STARTUP_FILE_FEEDBACK.format(function=function, path=os.path.basename(first["files"][0])))
+    if Left.MAILDIR in first["left"]:
+        parts.append(MAILDIR_FEEDBACK.format(function=function))
     if running:
         parts.append(LEFT_RUNNING_FEEDBACK.format(function=function, seconds=LINGER, what="和".join(running)))
     if armed:

@@ -98,6 +98,7 @@ class Left(_Name):
     SHELL_HOOK = "shell_hook"  # IPython's: a custom exception handler, transformers, formatters, event callbacks...
     TOOL_AT_END = "tool_at_end"  # a tool called by what ran as the kernel shut down (atexit, finalizers, logging...)
     STARTUP_FILE = "startup_file"  # a file a later Python runs as it starts (fs_trace.STARTUP_FILE), written or tried
+    MAILDIR = "maildir"  # a file of the mail server's Maildir written, made or removed (or tried) around SMTP
 
 
 class PhaseKind(_Name):

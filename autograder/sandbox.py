@@ -243,11 +243,16 @@ class Sandbox:
                 phase, crashed, failure = run.phase, run.crashed, run.failure
             run.end_job()
             # strace cannot tell the calls of one process apart: what it saw counts for the first of them
-            startup = []
+            tried, maildir = [], (f"/tmp{run.tmp_mail}",) if run.tmp_mail else ()
             events = fs_trace.events(lines, index, run.folder.inside, skip_pid=self.zygote_pid, roots=SCRATCH_INSIDE,
-                                     startup_files=startup)
-            if startup:  # the next kernel, or a process the code starts, would run it: whether it got written or not
-                run.left_running.append({"step": batch[-1], "left": [Left.STARTUP_FILE], "files": startup})
+                                     guarded=maildir, attempts=tried)
+            # whether it got written or not: a file the next kernel, or a process the code starts, would run; an
+            # email put in the mail server's Maildir around SMTP (or one taken out), which the notebook's checks count
+            startup = [path for path in tried if fs_trace.STARTUP_FILE.search(path)]
+            forged = [path for path in tried if path not in startup]
+            left = [*([Left.STARTUP_FILE] if startup else []), *([Left.MAILDIR] if forged else [])]
+            if left:
+                run.left_running.append({"step": batch[-1], "left": left, "files": startup + forged})
                 trouble.kinds["left_running"] += 1
             if len(events) > MAX_EVENTS_PER_STEP:  # judged on the first ones only: the verdict says so
                 trouble.kinds["trace"] += 1

@@ -551,7 +551,7 @@ def test_open_that_creates_records_the_mode_given():
 
 STARTUP_WRITES = textwrap.dedent('''
     import os, sys
-    folder, readonly = sys.argv[1], sys.argv[2]
+    folder, readonly, mail = sys.argv[1], sys.argv[2], sys.argv[3]
     open(os.path.join(folder, "site.pth"), "r").close()  # read, as the site module does: not a write
     with open(os.path.join(folder, "a.pth"), "w") as file:
         file.write("import os")
@@ -564,22 +564,29 @@ STARTUP_WRITES = textwrap.dedent('''
         pass
     with open(os.path.join(folder, "notes.pth.txt"), "w"):  # only the name's end counts
         pass
+    os.listdir(mail)  # read: not a write
+    with open(os.path.join(mail, "new", "forged.eml"), "w"):
+        pass
+    os.unlink(os.path.join(mail, "cur", "sent.eml"))
 ''')
 
 
-def test_strace_names_files_a_later_python_would_run_written_or_tried_anywhere(tmp_path):
-    """Files the site module runs as a Python starts (a .pth, sitecustomize.py, usercustomize.py), opened for writing,
-    renamed or linked to, are named wherever they are and whether or not the call succeeded; reading one is not."""
+def test_strace_names_what_a_later_python_would_run_and_changes_to_a_guarded_folder(tmp_path):
+    """Files the site module runs as a Python starts (a .pth, sitecustomize.py, usercustomize.py) and names in a
+    guarded folder (the Maildir), opened for writing, renamed from or to, linked to or removed, are named wherever
+    they are and whether or not the call succeeded; reading one is not."""
     log, script = tmp_path / "trace.log", tmp_path / "startup.py"
     script.write_text(STARTUP_WRITES, encoding="utf-8")
-    folder, elsewhere = tmp_path / "work", tmp_path / "site-packages"
-    folder.mkdir()
-    elsewhere.mkdir()
+    folder, elsewhere, mail = tmp_path / "work", tmp_path / "site-packages", tmp_path / "maildir"
+    for made in (folder, elsewhere, mail / "new", mail / "cur"):
+        made.mkdir(parents=True)
     (folder / "site.pth").write_text("", encoding="utf-8")
+    (mail / "cur" / "sent.eml").write_text("", encoding="utf-8")
     subprocess.run([*fs_trace.strace_command("strace", str(log)), sys.executable, str(script), str(folder),
-                    str(elsewhere)], check=True, capture_output=True)
-    startup = []
-    fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder), startup_files=startup)
-    # (as root the last one is not refused: seen all the same)
-    expected = [folder / "a.pth", folder / "sitecustomize.py", folder / "usercustomize.py", elsewhere / "refused.pth"]
-    assert startup == [str(path) for path in expected]
+                    str(elsewhere), str(mail)], check=True, capture_output=True)
+    attempts = []
+    fs_trace.events(fs_trace.TraceLog(log).read_available(), 0, str(folder), guarded=(str(mail),), attempts=attempts)
+    # (as root the refused one is not refused: seen all the same)
+    expected = [folder / "a.pth", folder / "a.pth", folder / "sitecustomize.py", folder / "usercustomize.py",
+                elsewhere / "refused.pth", mail / "new" / "forged.eml", mail / "cur" / "sent.eml"]
+    assert attempts == [str(path) for path in expected]

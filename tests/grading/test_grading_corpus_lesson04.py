@@ -25,6 +25,7 @@ SEED_REPLAYED = "wrong_recovery_reads_recent_records"
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "tamper_resend_into_maildir": {"test_run_agent": 1, "test_reconcile": 0, "test_incident_fix": 0},
     "wrong_agent_no_save_a_for_read_only": {"test_run_agent": 1},  # no save point A before a read-only tool
     "wrong_recovery_second_intent_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
     "wrong_reconcile_retry_budget_is_error": {"test_reconcile": 3},  # two intents: is_error without asking
@@ -529,6 +530,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_resend_into_maildir": "wrong_reconcile_unkeyed_resend",
     "tamper_patch_mail_counter": "wrong_resend_without_key",
     "tamper_forge_ledger": "wrong_resend_without_key",
     "tamper_detect_grader": "wrong_resend_without_key",
@@ -579,6 +581,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "tamper_resend_into_maildir": "直接改邮件服务器的 Maildir",
     "wrong_agent_no_save_a_for_read_only": "之前没有调用 save_checkpoint",
     "tamper_pth_resend_next_python": "Python 启动时会自动运行的文件（zz_course_resend.pth）",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
