@@ -314,7 +314,11 @@ def test_scenarios_are_drawn_from_the_seed_and_never_use_the_defaults():
         pending = [(cp["pendingToolUse"]["name"], "邮件" in cp["task"]) for cp in resumed if cp["pendingToolUse"]]
         unheard_of = {email for name, email in pending if name not in generated.NAMED_TOOLS}
         assert unheard_of == {True, False} and ("send_email", True) in pending
-        assert len(set(dangling.meta["files"])) == len(resumed) == len(dangling.steps) - 2 == 5
+        assert len(set(dangling.meta["files"])) == len(resumed) == len(dangling.steps) - 2 == 6
+        # the send_email one at the default path: given none, its file the lesson's CHECKPOINT_PATH
+        emailed = next(i for i, cp in enumerate(resumed) if (cp["pendingToolUse"] or {}).get("name") == "send_email")
+        assert dangling.meta["files"][emailed] == "checkpoint.json" and "path" not in dangling.steps[emailed]["kwargs"]
+        assert all("path" in step["kwargs"] for i, step in enumerate(dangling.steps[:-2]) if i != emailed)
 
 
 def test_a_long_checkpoint_is_the_sample_with_a_long_file_read():
@@ -585,7 +589,8 @@ def test_every_tool_output_shape_is_judged_in_run_agent_and_reconcile():
 def test_resumes_in_one_process_take_each_client_and_follow_the_disk():
     """Whatever the seed, agent_dangling's process has: runs given a client and one given client=None (a client kept
     from an earlier run is the wrong one somewhere); a checkpoint ending in the user's words after the tool results
-    and one with the bare task; and, after the runs, a checkpoint saved over an earlier run's path and a run there."""
+    and one with the bare task, one whose last tool result failed; and, after the runs, a checkpoint saved over an
+    earlier run's path and a run there (given the path as the earlier run was, or none)."""
     for seed in range(20):
         dangling = scenarios.build(40, random.Random(seed))["agent_dangling"]
         steps, meta = dangling.steps, dangling.meta
@@ -593,9 +598,13 @@ def test_resumes_in_one_process_take_each_client_and_follow_the_disk():
         assert {step["kwargs"]["client"] is None for step in runs} == {True, False}
         ends = [cp["messages"][-1] for cp in meta["checkpoints"] if cp and cp["pendingToolUse"] is None]
         assert sorted(end["content"][-1]["type"] if isinstance(end["content"], list) else "task" for end in ends) == \
-            ["task", "text"]
+            ["task", "text", "tool_result"]
+        assert [end["content"][-1].get("is_error") for end in ends if isinstance(end["content"], list)
+                and end["content"][-1]["type"] == "tool_result"] == [True]
         assert [step["name"] for step in steps[-2:]] == ["save_checkpoint", "run_agent"]
-        assert steps[-2]["args"][1] == steps[-1]["kwargs"]["path"] in [step["kwargs"]["path"] for step in steps[:-2]]
+        assert steps[-2]["args"][1:] == [steps[-1]["kwargs"]["path"]] if "path" in steps[-1]["kwargs"] else \
+            steps[-2]["args"][1:] == []
+        assert steps[-1]["kwargs"].get("path") in [step["kwargs"].get("path") for step in steps[:-2]]
         assert steps[-2]["args"][0] == meta["checkpoints"][-1] != meta["checkpoints"][meta["files"].index(
             meta["files"][-1])]
 
