@@ -53,6 +53,7 @@ STUDENT_PIDS = (1000, 60000)  # where a notebook kernel's pid usually is: the st
 PROC_FOLDER = "proc"  # where, beside the driver, the grading session's /proc is bound into the sandbox
 # the machine's own, machine-wide (no process's secret): each step binds the real, live ones (child._cover_proc), as
 # a kernel's move on from one reading to the next
+STAT_STARTTIME = 19  # /proc/<pid>/stat's field 22, counted from the state (field 3) on
 PROC_MACHINE = ("cpuinfo", "meminfo", "version", "loadavg", "uptime", "stat", "filesystems")
 STATUS_PIDS = ("Tgid", "Pid", "NStgid", "NSpid", "NSpgid", "NSsid")
 
@@ -394,21 +395,22 @@ def cell_file(source: str, pid: int | None = None) -> str:
     return f"/tmp/ipykernel_{os.getpid() if pid is None else pid}/{zlib.crc32(source.encode())}.py"
 
 
-def proc_entries(pid: int, status: str, stat: str, cgroup: str, argv: list, executable: str) -> dict:
+def proc_entries(pid: int, status: str, stat: str, cgroup: str, argv: list, executable: str, started: tuple) -> dict:
     """A /proc for the steps of a grading session: name -> text, ("link", target) or ("dir",). `status` and `stat` are
     /proc/<pid>/status and stat of a plausible python (the zygote's), renumbered for the student's process `pid`
     and for its parent, pid 1: a Jupyter server started from the same python; `cgroup`, the grader's own
     /proc/self/cgroup, gives their cgroup's hierarchies (`at_cgroup_root`). Written once, outside the sandbox;
     each step's first process binds it over /proc, the machine's own files (PROC_MACHINE) over its empty ones, and
-    its student's environment over `<pid>/environ`."""
+    its student's environment over `<pid>/environ`. `started`: the kernel's and the server's start (started_ticks)."""
     server = [executable, os.path.join(os.path.dirname(executable), "jupyter-lab"), "--no-browser"]
     entries = dict.fromkeys(PROC_MACHINE, "")
     entries["self"] = ("link", str(pid))
-    for number, parent, command in ((pid, 1, kernel_command(executable, argv)), (1, 0, server)):
+    for number, parent, command, began in ((pid, 1, kernel_command(executable, argv), started[0]),
+                                           (1, 0, server, started[1])):
         entries[f"{number}/cmdline"] = "\0".join(command) + "\0"
         entries[f"{number}/comm"] = "python\n" if number == pid else "jupyter-lab\n"
         entries[f"{number}/status"] = _renumbered_status(status, number, parent)
-        entries[f"{number}/stat"] = _renumbered_stat(stat, number, parent)
+        entries[f"{number}/stat"] = _renumbered_stat(stat, number, parent, began)
         entries[f"{number}/exe"] = ("link", os.path.realpath(executable))
         entries[f"{number}/cgroup"] = at_cgroup_root(cgroup)
     entries[f"{pid}/environ"] = ""  # where each step binds its own
@@ -460,8 +462,20 @@ def _renumbered_status(status: str, pid: int, parent: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _renumbered_stat(stat: str, pid: int, parent: int) -> str:
-    """pid (comm) state ppid pgrp session ...: the numbers before the rest renumbered."""
+def _renumbered_stat(stat: str, pid: int, parent: int, started: int) -> str:
+    """pid (comm) state ppid pgrp session ...: the numbers before the rest renumbered, and the start time (field 22,
+    in clock ticks since boot) `started`."""
     rest = stat.rpartition(")")[2].split()
     rest[1:4] = [str(parent), str(pid), str(pid)]
+    rest[STAT_STARTTIME] = str(started)
     return f"{pid} ({'python' if parent else 'jupyter-lab'}) {' '.join(rest)}\n"
+
+
+def started_ticks(uptime: float, rng: random.Random) -> tuple:
+    """When the kernel and the Jupyter server began, in clock ticks since boot: a kernel open for 10 minutes to 3 hours,
+    its server longer, as a student's are (a grading session's processes are seconds old: a submission that waits
+    for an old process to misbehave is seen), never before the machine booted."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    kernel_age = min(rng.uniform(600, 3 * 3600), uptime * 0.9)
+    server_age = min(kernel_age + rng.uniform(60, 2 * 3600), uptime * 0.95)
+    return int((uptime - kernel_age) * ticks), int((uptime - server_age) * ticks)

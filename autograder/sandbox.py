@@ -31,6 +31,7 @@ then on, and the step runs again without it.
 import binascii
 import marshal
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -48,7 +49,7 @@ from .endpoint import Connections, Handler, HandOffHandler, HandOffServer, Serve
 from .child import TEMP_NAME_LETTERS
 from .folder import Folder, Places
 from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, future_flags, kernel_argv, proc_entries,
-                    runtime_files, write_entries, write_runtime)
+                    runtime_files, started_ticks, write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
                         KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
                         allow_unisolated, bwrap_path,
@@ -137,9 +138,10 @@ class Sandbox:
 
     def _write_proc(self, zygote: int):
         with open(f"/proc/{zygote}/status") as status, open(f"/proc/{zygote}/stat") as stat, \
-                open("/proc/self/cgroup") as cgroup:
+                open("/proc/self/cgroup") as cgroup, open("/proc/uptime") as uptime:
+            started = started_ticks(float(uptime.read().split()[0]), random.SystemRandom())
             entries = proc_entries(self.student_pid, status.read(), stat.read(), cgroup.read(), self.kernel_argv,
-                                   sys.executable)
+                                   sys.executable, started)
         write_entries(str(self.proc), entries)
 
     def run(self, scenario: Scenario, cells: list, trouble: SubmissionTrouble, history: list = (),

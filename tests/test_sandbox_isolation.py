@@ -1027,15 +1027,24 @@ def look():
     time.sleep(0.05)
     return {"orig_argv": sys.orig_argv == read("/proc/self/cmdline").split(chr(0))[:-1],
             "launcher": sys.orig_argv[1:] == ["-m", "ipykernel_launcher", *sys.argv[1:]],
-            "uptime_moves": read("/proc/uptime") != uptime, "cgroup": read("/proc/self/cgroup")}
+            "uptime_moves": read("/proc/uptime") != uptime, "cgroup": read("/proc/self/cgroup"),
+            # how long ago the process and its parent began, as /proc/<pid>/stat's field 22 says
+            "ages": [float(uptime.split()[0]) - int(read(f"/proc/{pid}/stat").rpartition(")")[2].split()[19])
+                     / os.sysconf("SC_CLK_TCK") for pid in (os.getpid(), os.getppid())]}
 """
 
 
 def test_the_kernel_s_command_line_and_the_machine_s_live_proc_files(sandbox):
     """sys.orig_argv is the command line /proc shows (ipykernel_launcher's, as sys.argv says); /proc/uptime and the
-    machine's other files move on as in a kernel; /proc/self/cgroup is there, at its hierarchies' roots."""
+    machine's other files move on as in a kernel; /proc/self/cgroup is there, at its hierarchies' roots; the kernel
+    began 10 minutes to 3 hours ago and its server before it, as a student's (or, on a machine up for less, since
+    nearly its boot), not seconds ago as the step's process."""
     seen = value(run(sandbox, KERNEL_AND_MACHINE, call("look")))
     assert seen["orig_argv"] and seen["launcher"] and seen["uptime_moves"]
+    with open("/proc/uptime") as uptime:
+        up = float(uptime.read().split()[0])
+    kernel, server = seen["ages"]
+    assert min(600, up * 0.9) - 1 <= kernel <= 3 * 3600 + 600 and kernel < server  # (the test may take minutes)
     assert seen["cgroup"] and all(line.endswith(":/") for line in seen["cgroup"].splitlines())
 
 
