@@ -94,8 +94,13 @@ FAILING_READ_ONLY = st.one_of(
                                                       "path": MISSING_PATH})))
 # to the team's list, or to one person (its lead in course/workspace/team.md, or anyone): an email to one person
 # cannot be taken back either
-ONE_PERSON = st.one_of(st.just("lin.lan@example.com"), SNAKE.map(lambda name: name.replace("_", ".") + "@example.com"))
-EMAIL_INPUT = st.fixed_dictionaries({"to": st.just("team@example.com"), "subject": TEXT})
+# the lesson's samples (and the incident's checkpoints, made from them) write to example.com; a student's agent writes
+# anywhere, and the drawn checkpoints' team lives elsewhere (probe 22: a reconcile that kept the rules only for
+# example.com had full marks)
+DOMAIN = st.sampled_from(("example.org", "acme.cn", "163.com", "gmail.com", "outlook.com"))
+ONE_PERSON = st.one_of(st.just("lin.lan@example.com"),
+                       st.builds(lambda name, domain: f"{name.replace('_', '.')}@{domain}", SNAKE, DOMAIN))
+EMAIL_INPUT = st.fixed_dictionaries({"to": DOMAIN.map("team@".__add__), "subject": TEXT})
 EMAIL_TO_ONE_INPUT = st.fixed_dictionaries({"to": ONE_PERSON, "subject": TEXT})
 UNUSUAL_VERBS = ("notify_oncall", "archive_thread", "publish_report", "escalate_ticket", "merge_pull_request",
                  "provision_vm", "revoke_access", "approve_invoice", "refund_order", "enqueue_job", "restart_service",

@@ -55,7 +55,7 @@ EFFECT_TOOLS = {  # the lesson's tools with effects (its effects table), which n
 # a mistake that confuses them (an idempotent write re-run, or left out of the ledger, as if read-only) meets every run
 EFFECT_KINDS = {"idempotent": ("add_label", "set_ticket_status", "write_file"),
                 "non_idempotent": ("append_line", "charge_card")}
-RECIPIENTS = ("team@example.com", "leads@example.com", "ops@example.com", "all-hands@example.com")
+RECIPIENTS = ("team@example.com", "leads@acme.cn", "ops@example.org", "all-hands@163.com", "lin.lan@gmail.com")  # anywhere
 # what the model may write after asking for a tool (lesson 3's checkpoints have such text: the API allows it)
 AFTER_CALL_WORDS = ("发出去之后我再确认一遍。", "稍等，结果出来我就汇报。", "I'll report back once it's done.")
 SUBJECTS = ("本周结论", "周会纪要汇总", "下周计划", "预算 \"初稿\"", "结论（第二版）")  # a header holds no line break

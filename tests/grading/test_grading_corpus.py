@@ -20,6 +20,7 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "tamper_resend_real_domains": {"test_reconcile": 4},  # keeps the rules only for @example.com
     "tamper_real_api_key_resends": {"test_reconcile": 4},  # reruns only when ANTHROPIC_API_KEY is set
     "wrong_agent_retries_failed_result_on_resume": {"test_run_agent": 4},  # a failed result run again on resume
     "tamper_default_path_resends": {"test_run_agent": 4},  # reruns the dangling call only at checkpoint.json
@@ -600,6 +601,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
 }
 
 UNTAMPERED = {  # tampering variant -> the same submission without the tampering
+    "tamper_resend_real_domains": "full_reference",  # its other branch is the reference
     "tamper_real_api_key_resends": "full_reference",  # its other branch is the reference
     "tamper_default_path_resends": "full_reference",  # its other branch is the reference
     "tamper_resend_pool_later": "wrong_rerun_all_is_error",
