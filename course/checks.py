@@ -37,7 +37,7 @@ import anthropic
 
 from .mail import MailServer
 from .model import (InvalidRequest, answer, asks_to_redo, check_tool_pairing, make_client, new_id, offline_client,
-                    reads_as_unknown, request_params)
+                    reads_as_unknown, request_params, says_unknown)
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -241,6 +241,9 @@ def unknown_wording_problem(content: str) -> str | None:
     if not reads_as_unknown(content, True):
         return ("读起来像工具自己失败了（以「错误」开头，或说它失败了、没有生效，却没说结果未知、请先确认）："
                 "模型会以为这次调用没有生效，可能再做一次（再发一封信）")
+    if not says_unknown(content):
+        return ("没说这次调用的结果未知（可能已经生效，也可能没有），也没让模型先确认现状：只说服务器连不上，模型会过一会儿"
+                "再做一次（再发一封信）；说它已经做过了，没发出去的信就少了一封")
     return None
 
 

@@ -371,6 +371,17 @@ def reads_as_unknown(output: str, is_error: bool) -> bool:
             and asks_to_redo(output) is None)
 
 
+def says_unknown(output: str) -> bool:
+    """Whether the text says the outcome is unknown (UNKNOWN_WORDS, or that it is unsettled: "未确认", "不好说") or asks
+    to look at how things stand (a verifying verb: 确认, 核实, 查看, list_sent_emails, check...): "the server is down"
+    or "it was done already" alone does not."""
+    return any(words.search(output) is not None for words in (UNKNOWN_WORDS, _UNSETTLED, _VERIFYING))
+
+
+_UNSETTLED = re.compile(r"不好说|难说|不可知|(?:未经?|尚未|没有|没|待|有待)(?:确认|核实|证实|查明)|悬而未决|存疑|未定|"
+                        r"\b(?:unconfirmed|unverified|not (?:yet )?(?:confirmed|verified)|unsettled|in doubt)\b", re.I)
+
+
 # Reading a result for "do it again": a verb of doing the call again, unless the same clause before it warns
 # against it or says what may happen ("不要重发", "可能会再发一封"), or words right after it say it is a statement
 # ("重发没有成功", "重新执行可能导致…"). Such an instruction is fine once the text has said to look first: a
@@ -396,6 +407,7 @@ _RISK_AFTER = re.compile(r"风险|危险|不安全|重复|导致|造成|引起|�
 _VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!未能)(?<!没能)(?<!不用)(?<!无需)(?<!不必)(?<!不需)(?<!不需要)(?<!用不着)"
            r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
            r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")
+_VERIFYING = re.compile(_VERIFY, re.I)
 _GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|若(?!干)|如需|如要|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
 _SENTENCE_END = "。；;！!？?\n"
 _VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b|"

@@ -11,7 +11,7 @@ from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
 from course.model import (ENDING_SHAPES, MODEL, TOOL_CALL_SHAPES, answer_request, answering_model, asks_to_redo,
-                          merge_consecutive_turns, reads_as_unknown, scripted_client)
+                          merge_consecutive_turns, reads_as_unknown, says_unknown, scripted_client)
 
 
 def ask(client, messages):
@@ -458,3 +458,17 @@ def test_a_streamed_reply_is_the_reply_create_gives(shape):
     assert without_ids(streamed) == without_ids(created)
     assert [e.type for e in events][0] == "message_start" and events[-1].type == "message_stop"
     assert events[-2].delta.stop_reason == created.stop_reason
+
+
+@pytest.mark.parametrize("said", UNKNOWN_SAID + FAILURE_IN_DOUBT + (
+    "这次调用的结果未确认。", "有没有发出去不好说，请先看看已发送的邮件。", "状态不明。", "结果尚待核实。",
+    "The outcome is unconfirmed.", "Check the sent mail before anything else."))
+def test_a_result_that_says_unknown_or_to_look_says_so(said):
+    assert says_unknown(said.format(tool="send_email"))
+
+
+@pytest.mark.parametrize("said", NEITHER + (
+    "send_email：邮件服务器现在连不上。", "send_email 已经执行过了（台账里有它的意图记录），不用再发，直接继续下一步。",
+    "The mail server cannot be reached right now."))
+def test_a_result_that_only_says_what_happened_does_not(said):
+    assert not says_unknown(said)

@@ -25,6 +25,8 @@ SEED_REPLAYED = "wrong_recovery_reads_recent_records"
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_is_error_only_says_server_down": {"test_reconcile": 4},  # is_error: "the server is down", no more
+    "wrong_is_error_claims_done": {"test_reconcile": 4},  # is_error: "it was done already, go on"
     "tamper_resend_into_maildir": {"test_run_agent": 1, "test_reconcile": 0, "test_incident_fix": 0},
     "wrong_agent_no_save_a_for_read_only": {"test_run_agent": 1},  # no save point A before a read-only tool
     "wrong_recovery_second_intent_down_executes": {"test_recovery_action": 3, "test_reconcile": 4},
@@ -581,6 +583,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_is_error_claims_done": "没说这次调用的结果未知",
     "tamper_resend_into_maildir": "直接改邮件服务器的 Maildir",
     "wrong_agent_no_save_a_for_read_only": "之前没有调用 save_checkpoint",
     "tamper_pth_resend_next_python": "Python 启动时会自动运行的文件（zz_course_resend.pth）",
