@@ -618,6 +618,8 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     target = folder / "checkpoint.json"
     state = load_sample("cpB")
 
+    # one save elsewhere first, as the notebook's demos make before this check: the watched one must not lean on it
+    call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), _scratch("check-save-before-") / "cp.json")
     disk = _DiskEvents()
     with disk.watching(save_checkpoint):
         call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)

@@ -273,6 +273,14 @@ def build(max_turns: int, rng) -> dict:
         *(call("save_checkpoint", cp, path(name)) for cp, name in zip((small, state), siblings)),
     ]))
 
+    # Two saves in one process, into two folders: the second is judged at every power cut as a first one is (a save
+    # that keeps the first folder's descriptor for the later ones makes the wrong folder durable)
+    first_elsewhere, second = draw.file(), draw.file()
+    add(Scenario("save_two_folders", watch=second, files={second: json.dumps(previous, ensure_ascii=False)},
+                 meta={"file": second, "previous": previous, "state": state},
+                 steps=[{**call("save_checkpoint", small, path(first_elsewhere)), "batch": "two"},
+                        {**call("save_checkpoint", state, path(second)), "batch": "two"}]))
+
     # -- reconcile -- (read_file earns its own point; the other read-only tools one together, in one process,
     # and so do the unheard-of tools)
     # A read-only call whose rerun fails (a path the workspace does not have) is among the others.

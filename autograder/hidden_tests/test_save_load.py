@@ -12,7 +12,7 @@ from autograder.sandbox import Scenario, scratch_folder
 from course.checks import LONG_CHECKPOINT_BYTES
 
 from .crashes import (Save, describe, files_to_load, first_failure, killed_files, power_cuts, reference_load,
-                      student_loads)
+                      steps_told_apart, student_loads)
 from .helpers import (as_the_step, as_user_sees, begins_a_checkpoint, expect, fail, is_chinese, mentions_number,
                       on_disk, problem, returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER, call, path as at_path
@@ -560,6 +560,9 @@ def test_durable(grading):
     cuts += power_cuts(default, [Save(0, default.scenario.meta["previous"], default.scenario.meta["state"],
                                       "存到默认的 CHECKPOINT_PATH 时（只有文件名：os.path.dirname 是空字符串，"
                                       "它所在的文件夹是当前文件夹）")])
+    two = steps_told_apart(grading.outcome("save_two_folders"))
+    cuts += power_cuts(two, [Save(1, two.scenario.meta["previous"], two.scenario.meta["state"],
+                                  "同一个进程里先存到另一个文件夹、再覆盖这里已有的检查点时")])
     message = first_failure(cuts, grading.reference)
     if message:
         fail(message)

@@ -20,6 +20,7 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_save_folder_fd_from_first_call": {"test_save_load": 3},  # fsyncs the first save's folder ever after
     "tamper_resend_real_domains": {"test_reconcile": 4},  # keeps the rules only for @example.com
     "tamper_real_api_key_resends": {"test_reconcile": 4},  # reruns only when ANTHROPIC_API_KEY is set
     "wrong_agent_retries_failed_result_on_resume": {"test_run_agent": 4},  # a failed result run again on resume
