@@ -899,7 +899,9 @@ def test_lesson3_every_run_reconciles_an_email_to_the_team_and_one_to_a_person()
     for seed in range(6):
         built = scenarios.build(40, random.Random(seed))
         recipients = {cp["pendingToolUse"]["input"]["to"] for cp in built["reconcile_send_email"].meta["checkpoints"]}
-        assert "team@example.com" in recipients and recipients - {"team@example.com"}, (seed, recipients)
+        team = {to for to in recipients if to.startswith("team@")}
+        assert team and recipients - team, (seed, recipients)
+        assert any(not to.endswith("@example.com") for to in team), (seed, recipients)  # not only the samples' domain
 
 
 def test_trailing_data_is_a_whole_checkpoint_and_more():
