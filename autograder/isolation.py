@@ -20,6 +20,9 @@ from .pids_cgroup import controller_root
 # the student's code can see (os.getcwd(), course.__file__, sys.path, a listing of /run).
 SANDBOX_UID = 65534  # "nobody" inside the sandbox's own user namespace (a step's own maps it to 1000)
 APP_INSIDE = "/home/student/bundle"  # course/, read-only
+# course/ where an editable install (pip install -e .) maps it, bound there too: a process the student's code starts
+# has no PYTHONPATH, and imports the course from there, as it would on the instructor's machine
+COURSE_INSTALLED = str(ROOT / "course")
 DRIVER_INSIDE = "/opt/kernel"  # the driver (autograder.child and what it imports), read-only; hidden from each step
 WORK_INSIDE = "/home/student/work"
 SCRATCH_INSIDE = ("/tmp", "/dev/shm")  # where a step may write besides its working folder: all else is read-only
@@ -147,10 +150,7 @@ def bwrap_options(socket_dir: str | None = None, work_size: int = 0, proc: str |
     for prefix in python_prefixes():  # a venv made inside the course folder shows only itself
         if str(ROOT).startswith(prefix + "/") or str(ROOT) == prefix:
             options += ["--tmpfs", str(ROOT)]
-    options += ["--ro-bind", str(ROOT / "course"), f"{APP_INSIDE}/course"]
-    # Also where an editable install's finder (pip install -e .) maps `course`: a process the student's code starts
-    # has no PYTHONPATH, and imports the course there, as it would on the instructor's machine.
-    options += ["--ro-bind", str(ROOT / "course"), str(ROOT / "course")]
+    options += ["--ro-bind", COURSE_INSTALLED, f"{APP_INSIDE}/course", "--ro-bind", COURSE_INSTALLED, COURSE_INSTALLED]
     for name in DRIVER_FILES:
         options += ["--ro-bind", str(ROOT / "autograder" / name), f"{DRIVER_INSIDE}/autograder/{name}"]
     options += ["--proc", "/proc", "--dev", "/dev"]

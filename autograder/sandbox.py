@@ -51,8 +51,8 @@ from .folder import Folder, Places
 from .guise import (STUDENT_NAME, STUDENT_PIDS, cell_file, etc_files, future_flags, kernel_argv, proc_entries,
                     runtime_files, started_ticks, write_entries, write_runtime)
 from .isolation import (ALLOW_ENV, ALLOW_FLAG, BWRAP_ENV, HANDOFF_NAME, SOCKET_DIR_INSIDE, SOCKET_NAME,  # noqa: F401 (re-exported)
-                        KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable, SandboxError,
-                        allow_unisolated, bwrap_path,
+                        COURSE_INSTALLED, KEPT_SCRATCH_INSIDE, SCRATCH_INSIDE, WORK_INSIDE, IsolationUnavailable,
+                        SandboxError, allow_unisolated, bwrap_path,
                         isolation_problem, python_prefixes, require_isolation, strace_path)
 from .lessons import DEFAULT, Lesson
 from .notebook_code import load_reference
@@ -330,7 +330,9 @@ class Sandbox:
         port and Maildir, as course.MailServer does. HOME is not the working folder, as a notebook's usually is not:
         what libraries cache there (matplotlib's and fontconfig's fonts) is no file the student's code left."""
         home = HOME_INSIDE if self.isolated else run.folder.inside
-        return {**({"ANTHROPIC_API_KEY": self.api_key} if run.scenario.api_key else {}),
+        # with a key, COURSE_OFFLINE=1 too (a setting the course documents): make_client() stays offline, in a cell's
+        # definition too (a quiz cell may try the model first)
+        return {**({"ANTHROPIC_API_KEY": self.api_key, "COURSE_OFFLINE": "1"} if run.scenario.api_key else {}),
                 "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home,
                 "TERM": "xterm-color", "CLICOLOR": "1", "CLICOLOR_FORCE": "1", "FORCE_COLOR": "1", "PAGER": "cat",
                 "GIT_PAGER": "cat", "MPLBACKEND": "module://matplotlib_inline.backend_inline",
@@ -370,8 +372,9 @@ def _compiled(source: str, pid: int, flags: int = 0) -> dict:
 
 
 def _under_tmp() -> list:
-    """The interpreter's folders that live under /tmp: bound again in each scenario's own /tmp."""
-    return [prefix for prefix in python_prefixes() if prefix.startswith("/tmp/")]
+    """The interpreter's folders, and the course where its installation maps it, that live under /tmp: bound again in
+    each scenario's own /tmp (a repository cloned under /tmp, as CI's may be)."""
+    return [place for place in (*python_prefixes(), COURSE_INSTALLED) if place.startswith("/tmp/")]
 
 
 def scratch_folder(purpose: str) -> tempfile.TemporaryDirectory:

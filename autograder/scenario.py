@@ -76,8 +76,9 @@ class Scenario:
     files_before: dict = field(default_factory=dict)
     independent_steps: bool = False  # a step that hangs or dies does not cancel the later ones
     step_timeout: float = 5.0
-    # ANTHROPIC_API_KEY set (a made-up key), as when the student works with Claude: code that behaves only offline
-    # is seen. Only where no step calls the model (make_client() would then reach for the real API)
+    # ANTHROPIC_API_KEY set (a made-up key), as when the student has one: code that behaves only without a key is
+    # seen. With COURSE_OFFLINE=1, so that make_client() stays offline; only where no step calls the model, so that
+    # code that behaves only with a key is seen too (elsewhere)
     api_key: bool = False
     meta: dict = field(default_factory=dict)  # what the checks need to know (ids, expected values)
 
