@@ -97,9 +97,12 @@ def test_load_returning_none_for_a_broken_file(namespace):
 
 
 def test_a_version_message_must_name_the_version_whatever_the_folder_is_called(namespace, monkeypatch, tmp_path):
-    folder = tmp_path / "run-7-v1"  # digits in the path say nothing about the message
-    folder.mkdir()
-    monkeypatch.setattr(checks, "_scratch", lambda prefix: folder)
+    def scratch(prefix):  # digits in the path say nothing about the message
+        folder = tmp_path / f"{prefix}run-7-v1"
+        folder.mkdir()
+        return folder
+
+    monkeypatch.setattr(checks, "_scratch", scratch)
     define(namespace, '''
         _good_load = load_checkpoint
         def load_checkpoint(path=CHECKPOINT_PATH):
