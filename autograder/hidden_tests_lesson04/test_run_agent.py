@@ -273,10 +273,13 @@ def test_every_crash_of_the_send(grading):
         messages = state.get("messages") if isinstance(state.get("messages"), list) else []
         unknown = unknown_results(messages)
         expect(not unknown, f"在 {moment}{stopped}再续跑，对话里有 {unknown} 个 is_error 结果：服务器答得上来，结果就是确定的")
-        # what the server said of this call: asked by its key, or the send made again under it
+        # what the server said of this call: asked by its key, or the send made again under it, or the send itself:
+        # an interrupt that came late, on a loaded machine (the step handled SIGINT only after the grader had replied),
+        # lets the send return and its outcome be recorded, which the resume then reuses (the step never saw the output
+        # otherwise: it can carry it only so)
         answers = [c["answer"] for c in outcome.lookups if c["key"] == call_id and c["answer"] is not None]
         answers += [c["output"] for c in outcome.tool_calls if c["name"] == "send_email" and c.get("key") == call_id
-                    and c["output"] is not None and c["step"] == 1]
+                    and c["output"] is not None and c["step"] in (0, 1)]
         block = result_for(messages, call_id)
         expect(block is not None and any(carries_output(block.get("content"), answer) for answer in answers),
                # its text is not quoted: the model's ids and the server's times in it differ between two runs of a seed
