@@ -133,7 +133,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_reconcile_default_ledger": {"test_run_agent": 1, "test_incident_fix": 2},
     "wrong_agent_reconcile_always": {"test_run_agent": 1, "test_incident_fix": 2},  # resumes at save point B
     "wrong_agent_turns_restart": {"test_run_agent": 0},  # turns from 0 on resume, tokensUsed never set
-    "wrong_recovery_counts_records": {"test_recovery_action": 1, "test_reconcile": 1},  # [intent, intent] (+ outcome); its reconcile then fails on two intents
+    "wrong_recovery_counts_records": {"test_recovery_action": 1, "test_reconcile": 1},  # counts records
     "wrong_recovery_retries_error_outcome": {"test_recovery_action": 3},
     "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 1},  # unheard-of tools in each ledger state
     "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
