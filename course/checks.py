@@ -618,8 +618,6 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     target = folder / "checkpoint.json"
     state = load_sample("cpB")
 
-    # one save elsewhere first, as the notebook's demos make before this check: the watched one must not lean on it
-    call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), _scratch("check-save-before-") / "cp.json")
     disk = _DiskEvents()
     with disk.watching(save_checkpoint):
         call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), target)
@@ -763,6 +761,17 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
         again = call('load_checkpoint("checkpoint.json")', load_checkpoint, "checkpoint.json")
     expect(again == state, "存到只有文件名的 path（当前文件夹里）再读回来，内容和原来不一样。")
     _check_two_tasks_in_one_folder(save_checkpoint, state)
+    if os.name != "nt":  # (Windows: no folder is fsynced)
+        # the same process saves again, into another folder: each save makes its own path's folder durable
+        elsewhere = _scratch("check-save-again-") / "checkpoint.json"
+        second = _DiskEvents()
+        with second.watching(save_checkpoint):
+            call_in_place("save_checkpoint", save_checkpoint, copy.deepcopy(state), elsewhere)
+        moved = second.index(("rename", "checkpoint.json"))
+        expect(moved is not None and _identity(elsewhere.parent.stat()) in
+               {identity for i, identity in second.folders if i > moved},
+               "再存到另一个文件夹里的 path 时，改名之后 fsync 的不是这一次 path 所在的文件夹：每次保存都要 fsync 这一次的 "
+               "os.path.dirname(path)，不能沿用第一次保存时打开的那个文件夹。")
     print(PASSED)
 
 
