@@ -1041,8 +1041,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "续跑时重新初始化了 messages：读到检查点就要跳过初始化，直接用检查点里的对话。")
     expect(first == cp["messages"], "续跑后第一次调用模型时发出的 messages，应该就是检查点里原样存下的那一份。")
     expect(final.get("task") == cp["task"], "续跑时任务以检查点里记的为准，不是参数 task。")
-    failed = copy.deepcopy(cp)  # the last tool failed: a known result, for the model to read as it is
-    failed["messages"][-1]["content"][0].update(content="错误：文件不存在：notes/meeting-08-25.md", is_error=True)
+    failed = with_failed_result(cp, "错误：文件不存在：notes/meeting-08-25.md")
     _prepare(namespace, failed, folder / "failed.json")
     _, seen_failed = _run(run_agent, namespace, "续跑时用不到这个参数", folder / "failed.json")
     first_model = next((i for i, entry in enumerate(seen_failed.log) if entry[0] == "model"), len(seen_failed.log))
@@ -1359,6 +1358,14 @@ def _with_pending(sample: str, name: str, tool_input: dict) -> dict:
     return cp
 
 
+def with_failed_result(cp: dict, output: str) -> dict:
+    """A copy of `cp` (saved at point B) whose last tool result is a failure: `output`, is_error. A known result, for
+    the model to read as it is: nothing to recover, nothing to run again."""
+    failed = copy.deepcopy(cp)
+    failed["messages"][-1]["content"][0].update(content=output, is_error=True)
+    return failed
+
+
 def _answered_before(cp: dict, earlier: dict, output) -> dict:
     """`cp` whose conversation already holds `earlier` ({id, name, input}: the dangling call's name and input under
     another id), asked for and answered with `output` in the turn before: that result is its, not the dangling one's."""
@@ -1541,8 +1548,7 @@ def _recovery_cases(recovery_action) -> None:
     after_b["pendingToolUse"] = None
     finished = copy.deepcopy(after_b)
     finished["messages"].append({"role": "assistant", "content": [{"type": "text", "text": "本周的结论整理好了。"}]})
-    failed = copy.deepcopy(after_b)  # a tool that failed is a known result too: the model reads the error
-    failed["messages"][-1]["content"][0].update(content="错误：文件不存在：notes/week.md", is_error=True)
+    failed = with_failed_result(after_b, "错误：文件不存在：notes/week.md")
     cases = [("cpA", load_sample("cpA"), "continue"), ("cpB 补上结果之后", after_b, "continue"),
              ("cpB 补上的是一次失败的结果（is_error: true）", failed, "continue"),
              ("任务已经做完（最后一条是模型的收尾回复）", finished, "continue"),

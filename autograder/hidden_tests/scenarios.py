@@ -22,7 +22,7 @@ from course.model import ENDING_SHAPES, shaped
 from hypothesis import strategies as st
 
 from autograder.sandbox import Scenario
-from course.checks import TOOL_OUTPUT_SHAPES, lengthened
+from course.checks import TOOL_OUTPUT_SHAPES, lengthened, with_failed_result
 
 from . import generated
 from .generated import (DANGLING, counted_as_run, EMAIL_TASKS, FOLDER, MEETING_TASKS, UNHEARD_OF, alternating, asked_again,
@@ -39,7 +39,6 @@ FOLDER_FILE = "notes.txt"  # what the folder at a broken checkpoint's path holds
 DEFAULT_FILE = "checkpoint.json"  # the notebook's CHECKPOINT_PATH
 # the damage besides half a file and another version that a run_agent's resume meets (text, all of them)
 AGENT_BROKEN_KINDS = ("empty", "trailing_data", "text_version", "not_object", "missing_fields")
-CHECKPOINT_NAME = "checkpoint.json"  # the lesson's CHECKPOINT_PATH, in the working folder
 FAILED_OUTPUTS = ("错误：文件不存在：notes/week.md", "错误：权限不足，无法读取 notes/plan.md",
                   "错误：读取超时（30 秒）")
 CLIENT = {"$client": True}  # a client of its own, not the one make_client() returns
@@ -171,13 +170,19 @@ def path(name: str, form: str = "absolute") -> dict:
     return {"$path": name, "relative": True} if form == "relative" else {"$path": name}
 
 
+def without_model(scenario: Scenario) -> bool:
+    """Whether no step of `scenario` calls the model (run_agent does): such a scenario runs with a made-up API key
+    (Scenario.api_key)."""
+    return not any(step.get("name") == "run_agent" for step in scenario.steps)
+
+
 def build(max_turns: int, rng) -> dict:
     """name -> Scenario for one grading run; `rng` is the run's seeded random.Random."""
     draw = Draw(rng)
     scenarios = {}
 
     def add(scenario: Scenario):
-        scenario.api_key = not any(step.get("name") == "run_agent" for step in scenario.steps)
+        scenario.api_key = without_model(scenario)
         scenarios[scenario.name] = scenario
 
     meeting, resumed_meeting = draw.two_wordings(MEETING_TASKS)
@@ -384,8 +389,7 @@ def build(max_turns: int, rng) -> dict:
     remarked["messages"][-1]["content"].append({"type": "text", "text": rng.choice(USER_REMARKS)})
     bare["messages"] = bare["messages"][:1]
     # and one whose last tool result is a failure: a known result the model reads, never a call to run again
-    failed = draw.sample("cpA", meeting)
-    failed["messages"][-1]["content"][0].update(content=rng.choice(FAILED_OUTPUTS), is_error=True)
+    failed = with_failed_result(draw.sample("cpA", meeting), rng.choice(FAILED_OUTPUTS))
     resumes += [(remarked, resumed_meeting), (bare, resumed_meeting), (failed, resumed_meeting)]
     resumes = rng.sample(resumes, len(resumes))
     where = [draw.file() for _ in resumes]
@@ -393,7 +397,7 @@ def build(max_turns: int, rng) -> dict:
     # where the notebook's own runs and a supervisor keep it (a run_agent that reruns the dangling call there only,
     # the incident again, otherwise behaves).
     default_at = next(i for i, (cp, _) in enumerate(resumes) if (cp["pendingToolUse"] or {}).get("name") == "send_email")
-    where[default_at] = CHECKPOINT_NAME
+    where[default_at] = DEFAULT_FILE
     # One of them (a drawn one) gets client=None, the others a client each: each run calls the model through the
     # client it is given (one kept from an earlier run in a global is not), making one only when it is None.
     clients = [CLIENT] * len(resumes)

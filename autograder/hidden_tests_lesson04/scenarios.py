@@ -27,7 +27,8 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from autograder.hidden_tests.generated import DANGLING, EMAIL_TASKS, MEETING_TASKS, READ_ONLY, UNHEARD_OF, checkpoints
-from autograder.hidden_tests.scenarios import CHECKPOINT_NAME, FOLDER_FILE, Draw, before_sending, counted_as_run, drawn
+from autograder.hidden_tests.scenarios import (DEFAULT_FILE, FOLDER_FILE, Draw, before_sending, counted_as_run, drawn,
+                                              without_model)
 from autograder.sandbox import Scenario
 from autograder.scenario import Appended
 from course.checks import TOOL_OUTPUT_SHAPES, _answered_before, _words_after_call
@@ -217,7 +218,7 @@ def build(max_turns: int, rng) -> dict:
     scenarios = {}
 
     def add(scenario: Scenario):
-        scenario.api_key = not any(step.get("name") == "run_agent" for step in scenario.steps)
+        scenario.api_key = without_model(scenario)
         scenarios[scenario.name] = scenario
 
     # -- the effects table and the multiple-choice answers: values, read in one process --
@@ -505,7 +506,7 @@ def build(max_turns: int, rng) -> dict:
               **options):
         """`form`: how run_agent is given its checkpoint's path, "absolute" or "relative" (see `path`), or "default"
         (none: CHECKPOINT_PATH, a bare name in the working folder, its ledger too)."""
-        where = CHECKPOINT_NAME if form == "default" else draw.file()
+        where = DEFAULT_FILE if form == "default" else draw.file()
         beside = os.path.join(os.path.dirname(where), LEDGER_NAME)
         given = {where: json.dumps(checkpoint, ensure_ascii=False)} if checkpoint else {}
         if ledger_text is not None:
