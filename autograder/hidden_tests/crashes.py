@@ -102,17 +102,23 @@ def killed_files(outcome, points: list) -> list:
     return left
 
 
+def step_of(outcome, record: dict) -> int:
+    """The step whose call was running when strace logged `record`: strace cannot tell one process's steps apart and
+    names them all by the batch's first (autograder.sandbox), but each step's start is known (Outcome.started_at,
+    where strace's log ended when the step began). A record whose line ended by then is an earlier step's."""
+    owner, steps = record["step"], outcome.scenario.steps
+    for later in range(owner + 1, len(steps)):
+        began = outcome.started_at[later] if later < len(outcome.started_at) else None
+        if steps[later].get("batch") is None or steps[later].get("batch") != steps[owner].get("batch") \
+                or began is None or record["at"] <= began:
+            break
+        owner = later
+    return owner
+
+
 def steps_told_apart(outcome):
-    """`outcome` with each file-system call of a batch given to the step whose call it came in: strace cannot tell
-    one process's steps apart and names them all by the batch's first (autograder.sandbox), but each step's start is
-    known (Outcome.started_at)."""
-    starts = sorted((at, index) for index, at in enumerate(outcome.started_at) if at is not None)
-
-    def owner(record):
-        return max((index for at, index in starts if at <= record["at"] and index >= record["step"]),
-                   default=record["step"])
-
-    return replace(outcome, fs_events=[{**record, "step": owner(record)} for record in outcome.fs_events])
+    """`outcome` with each file-system call of a batch given to the step whose call it came in (`step_of`)."""
+    return replace(outcome, fs_events=[{**record, "step": step_of(outcome, record)} for record in outcome.fs_events])
 
 
 def power_cuts(outcome, saves: list) -> list:

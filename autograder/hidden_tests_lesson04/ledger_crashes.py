@@ -10,7 +10,7 @@ import json
 import os
 from collections import Counter
 
-from autograder.hidden_tests.crashes import describe, file_system, files_given, run_goes_on
+from autograder.hidden_tests.crashes import describe, file_system, files_given, run_goes_on, step_of
 
 from .helpers import records_of_each
 
@@ -31,7 +31,7 @@ def moments(outcome, relative: str, step: int) -> list:
     `contents` is the set of what a power cut then could leave at `relative` (None: no file)."""
     target = os.path.join(outcome.workdir, relative)
     fs = file_system(files_given(outcome))
-    events = [(e["at"], 0, "call", e) for e in outcome.fs_events if e["step"] <= step]
+    events = [(e["at"], 0, "call", e) for e in outcome.fs_events if step_of(outcome, e) <= step]
     events += [(c["at"], c["seq"], "tool", c) for c in outcome.tool_calls if c["step"] == step]
     events += [(at, -1, "removed", record) for at, record in removals(outcome, step)]
     if step < len(outcome.returned_at) and outcome.returned_at[step] is not None:
@@ -43,7 +43,7 @@ def moments(outcome, relative: str, step: int) -> list:
             fs.apply(record)
             continue
         if kind == "call":
-            record = {**record, "step": _owner(outcome, record)}
+            record = {**record, "step": step_of(outcome, record)}
         if not found and (kind != "call" or record["step"] == step):
             found.append(("start", "在这一步开始之前", fs.after_power_cut(target)))
         if kind == "returned":
@@ -53,7 +53,7 @@ def moments(outcome, relative: str, step: int) -> list:
             fs.apply(record)
             following = events[number + 1] if number + 1 < len(events) else None
             if record["step"] != step or (following and following[2] == "call" and run_goes_on(
-                    record, {**following[3], "step": _owner(outcome, following[3])})):
+                    record, {**following[3], "step": step_of(outcome, following[3])})):
                 continue
             if returned:
                 found.append(("end", f"在函数返回之后，它留下的线程或进程「{describe(record, outcome.workdir)}」之后",
@@ -75,19 +75,6 @@ def removals(outcome, step: int) -> list:
             for index, changes in outcome.scenario.files_before.items()
             if index <= step and index < len(outcome.started_at) and outcome.started_at[index] is not None
             for relative, content in changes.items() if content is None]
-
-
-def _owner(outcome, event: dict) -> int:
-    """The step whose call was running when `event` happened: strace's records of a batch (steps sharing a process)
-    all carry its first step."""
-    owner, steps = event["step"], outcome.scenario.steps
-    for later in range(owner + 1, len(steps)):
-        began = outcome.started_at[later] if later < len(outcome.started_at) else None
-        if steps[later].get("batch") is None or steps[later].get("batch") != steps[owner].get("batch") \
-                or began is None or event["at"] < began:
-            break
-        owner = later
-    return owner
 
 
 FOLDER_ADVICE = "这次追加新建了台账文件：文件的名字记在文件夹里，还要 fsync 所在的文件夹，断电后文件才一定还在"

@@ -255,8 +255,15 @@ def build(max_turns: int, rng) -> dict:
     recreated = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}",
                  "records": [ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]
                              for _ in range(2)]}
+    # and several appends to one ledger in one process, one after another (how many, drawn): each is durable before
+    # it returns, not only the first of a process or of a while (a cached handle, fsyncs spaced out for speed)
+    many = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}",
+            "old": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome")),
+            "records": [r for _ in range(rng.randint(2, 3))
+                        for r in ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),
+                                                 ("intent", "outcome"))]}
     given = {existing: ledger_text(old), **{other["ledger"]: ledger_text(other["old"]) for other in pair},
-             shared["ledger"]: ledger_text(shared["old"])}
+             shared["ledger"]: ledger_text(shared["old"]), many["ledger"]: ledger_text(many["old"])}
     steps = [call("append_ledger", path(existing, forms[0]), new[0]),
              call("append_ledger", path(existing, forms[1]), new[1]),
              call("append_ledger", path(created, forms[2]), first),
@@ -267,12 +274,14 @@ def build(max_turns: int, rng) -> dict:
                for record in shared["records"]),
              *({**call("append_ledger", path(recreated["ledger"]), record), "batch": "recreated"}
                for record in recreated["records"])]
+    shared_second, recreated_second, many["first_step"] = len(steps) - 3, len(steps) - 1, len(steps)
+    steps += [{**call("append_ledger", path(many["ledger"]), record), "batch": "many"} for record in many["records"]]
     add(Scenario("append", independent_steps=True, files=given,
                  read_after=(created, LEDGER_NAME, recreated["ledger"]),
-                 files_before={len(steps) - 3: {shared["ledger"]: Appended(ledger_text([shared["other"]]).encode("utf-8"))},
-                               len(steps) - 1: {recreated["ledger"]: None}},
+                 files_before={shared_second: {shared["ledger"]: Appended(ledger_text([shared["other"]]).encode("utf-8"))},
+                               recreated_second: {recreated["ledger"]: None}},
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
-                       "bare": bare, "pair": pair, "shared": shared, "recreated": recreated},
+                       "bare": bare, "pair": pair, "shared": shared, "recreated": recreated, "many": many},
                  steps=steps))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --

@@ -5,7 +5,8 @@ absolute or relative, drawn), one that creates `ledger.jsonl` by its bare name i
 folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""), and one to each of
 two other ledgers in one process (a handle kept from the first append must not take the second), and two to
 one ledger in one process with another process's append in between (a kept handle writes at the end all the
-same), and two to one new ledger in one process, removed in between (the second creates it again). strace
+same), and two to one new ledger in one process, removed in between (the second creates it again), and four or six
+to one ledger in one process, one after another (each durable before it returns, not only the first). strace
 records the calls from outside; every state a crash or power cut could leave at each moment
 (autograder.crash_states) must read back, with the course's read_ledger and with the student's own, as the
 ledger before the append or after it: the old records never lost or rewritten, never half a record, never an
@@ -42,8 +43,15 @@ RECREATED = (8, 9)  # the steps appending to one new ledger in one process, the 
 CREATING = (2, BARE, RECREATED[1])  # the steps whose append creates the ledger
 
 
-def appended(grading, indices=(0, 1, 2, BARE, *PAIR, *SHARED, *RECREATED)):
+def many(meta) -> range:
+    """The steps appending one after another to one ledger in one process (how many is drawn)."""
+    return range(meta["many"]["first_step"], meta["many"]["first_step"] + len(meta["many"]["records"]))
+
+
+def appended(grading, indices=None):
     outcome = grading.outcome("append")
+    if indices is None:
+        indices = (0, 1, 2, BARE, *PAIR, *SHARED, *RECREATED, *many(outcome.scenario.meta))
     for index in indices:
         what = (f'append_ledger(Path("{LEDGER_NAME}"), record)（只有文件名、没有文件夹的台账，在当前文件夹里新建：'
                 'os.path.dirname 是空字符串，它所在的文件夹是 "."）' if index == BARE else "append_ledger(path, record)")
@@ -56,11 +64,17 @@ def allowed(meta, index: int) -> tuple:
     """(before, after) of step `index`, as lists of records."""
     if index in CREATING:
         return [], [meta["first"] if index == 2 else meta["bare"] if index == BARE else meta["recreated"]["records"][1]]
+    if index in many(meta):
+        number = index - meta["many"]["first_step"]
+        old = meta["many"]["old"] + meta["many"]["records"][:number]
+        return old, old + [meta["many"]["records"][number]]
     old = meta["old"] + meta["appended"][:index]
     return old, old + [meta["appended"][index]]
 
 
 def ledger_of(meta, index: int) -> str:
+    if index in many(meta):
+        return meta["many"]["ledger"]
     return {2: meta["created"], BARE: LEDGER_NAME,
             RECREATED[1]: meta["recreated"]["ledger"]}.get(index, meta["existing"])
 
@@ -80,7 +94,9 @@ def check_cuts(grading, indices) -> None:
                 if error is None and any(same(records, w) for w in wanted):
                     continue
                 which = ("（这本台账在同一个进程里刚被删掉，这次追加又新建了它：之前记下的「建过了」不再算数）"
-                         if index == RECREATED[1] else "")
+                         if index == RECREATED[1] else
+                         f"（同一个进程里接连追加的第 {index - meta['many']['first_step'] + 1} 条：每一条返回之前都要落盘，"
+                         "不只是进程里的第一条）" if index in many(meta) and index > meta["many"]["first_step"] else "")
                 fail(f"模拟断电：往有 {len(before)} 条记录的台账追加一条{which}，{when}断电，台账"
                      + _what(content, records, error, before, after) + "。"
                      + _advice(kind, index in CREATING, content, records, before, outcome.files_after.get(relative)))
@@ -260,8 +276,8 @@ def check_pair(outcome) -> None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_power_cut_while_appending(grading):
-    """追加到已有的台账时，在任何时刻断电，读回来的都是追加之前或之后的台账；返回之后一定是之后的"""
-    check_cuts(grading, (0, 1))
+    """追加到已有的台账时（同一个进程里接连追加好几条也一样），在任何时刻断电，读回来的都是追加之前或之后的台账；返回之后一定是之后的"""
+    check_cuts(grading, (0, 1, *many(grading.outcome("append").scenario.meta)))
 
 
 @pytest.mark.grade(GRADE, 1)
