@@ -31,8 +31,10 @@ What a kernel does only when it forks (os.register_at_fork's functions, which ca
 (atexit's functions, weakref.finalize's, the __del__ of what the namespace holds) is not looked for here: the step's
 process does it at its end (child.py), and what it does is judged.
 
-Signal handlers alone are not armed: a kernel's signals come from outside (a SIGTERM handler that saves a checkpoint
-is honest code); only a timer that will deliver a signal is.
+Signal handlers alone are not armed: most of a kernel's signals come from outside (a SIGTERM handler that saves a
+checkpoint is honest code); a timer that will deliver a signal is. So is a handler of the student's for a signal the
+kernel's own work raises (`KERNEL_SIGNALS`: SIGCHLD once a child it started ends, a later cell's subprocess.run or
+`!ls`; SIGPIPE, SIGIO, SIGURG from its own sockets and pipes): an interpreter hook, called by itself in a later cell.
 
 Inside the sandbox, beside autograder.child; `watch()` starts in the student's process before any student code runs.
 """
@@ -61,6 +63,7 @@ REVIVING_COLLECTIONS = 3
 # scans (and so copies) the zygote's whole heap, some 0.3 s a process (docs/grading.md, section 2)
 YOUNG = 1
 CPU_TIMERS = (signal.ITIMER_PROF, signal.ITIMER_VIRTUAL)
+KERNEL_SIGNALS = (signal.SIGCHLD, signal.SIGPIPE, signal.SIGIO, signal.SIGURG)
 # How many layers of what wraps code (a partial, a method, a closure, a class, an object) are opened to find whose it is
 WRAPPING_DEPTH = 4
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time (in Python), not one of the interpreter's own
@@ -93,7 +96,7 @@ _NOTHING = object()  # what a name stood for before it was added
 _callbacks, _collect = gc.callbacks, gc.collect  # the list the collector itself calls
 _add_audit_hook, _getframe = sys.addaudithook, sys._getframe
 _tracer_getters = (sys.getprofile, sys.gettrace, threading.getprofile, threading.gettrace)
-_getitimer, _startswith, _str = signal.getitimer, str.startswith, str
+_getitimer, _getsignal, _startswith, _str = signal.getitimer, signal.getsignal, str.startswith, str
 _type, _vars, _id, _issubclass, _mro = type, vars, id, issubclass, type.__dict__["__mro__"].__get__
 _FunctionType, _MethodType, _CodeType, _partial = types.FunctionType, types.MethodType, types.CodeType, \
     functools.partial
@@ -323,6 +326,7 @@ def _places(shell, loop) -> dict:
         Left.TRACER: [getter() for getter in _tracer_getters],
         Left.INTERPRETER_HOOK: [*sys.meta_path, *sys.path_hooks, sys.excepthook, sys.unraisablehook, sys.displayhook,
                                 sys.breakpointhook, sys.stdout, sys.stderr, threading.excepthook, builtins.__import__,
+                                *(_getsignal(number) for number in KERNEL_SIGNALS),
                                 *(() if loop is None else (loop.get_task_factory(), loop.get_exception_handler()))],
         Left.SHELL_HOOK: [] if shell is None else _shell_hooks(shell),
     }

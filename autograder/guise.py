@@ -31,6 +31,7 @@ import os
 import random
 import secrets
 import sys
+import types
 import uuid
 import zlib
 from pathlib import Path
@@ -60,15 +61,18 @@ STATUS_PIDS = ("Tgid", "Pid", "NStgid", "NSpid", "NSpgid", "NSsid")
 
 def looking_like(original, forward):
     """A function that hands its call, as (args, kwargs), to `forward`, and that inspection cannot tell from
-    `original`: the same name, qualified name, module, documentation, annotations, signature and source lines
-    (inspect.getsource and tracebacks show the original's). Only its closure and its bytecode differ."""
+    `original`: the same name, qualified name, module, globals, defaults, documentation, annotations, signature and
+    source lines (inspect.getsource and tracebacks show the original's). Only its closure and its bytecode differ."""
     def stand_in(*args, **kwargs):
         return forward(args, kwargs)
 
     code = original.__code__
     renamed = {"co_qualname": code.co_qualname} if hasattr(code, "co_qualname") else {}  # Python 3.11+
-    stand_in.__code__ = stand_in.__code__.replace(co_name=code.co_name, co_filename=code.co_filename,
-                                                  co_firstlineno=code.co_firstlineno, **renamed)
+    # its code reads no global: the original's module's namespace serves (`forward` is in its closure)
+    stand_in = types.FunctionType(stand_in.__code__.replace(co_name=code.co_name, co_filename=code.co_filename,
+                                                            co_firstlineno=code.co_firstlineno, **renamed),
+                                  original.__globals__, code.co_name, original.__defaults__, stand_in.__closure__)
+    stand_in.__kwdefaults__ = None if original.__kwdefaults__ is None else dict(original.__kwdefaults__)
     for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
         setattr(stand_in, attribute, getattr(original, attribute))
     stand_in.__annotations__ = dict(original.__annotations__)

@@ -53,6 +53,7 @@ ARMED_WORDS = {Left.AUDIT_HOOK: "审计钩子（sys.addaudithook）", Left.GC_CA
                Left.CPU_TIMER: "按 CPU 时间计时的定时器（setitimer 的 ITIMER_PROF、ITIMER_VIRTUAL，kernel 用掉这些 CPU 时间时发信号）",
                Left.INTERPRETER_HOOK: ("解释器以后自己会调用的函数（sys.meta_path 的导入查找器、sys.path_hooks、sys.excepthook "
                                        "这类钩子、换掉的 sys.stdout 或 __import__、事件循环的 task factory 或异常处理函数，"
+                                       "kernel 自己的子进程结束（SIGCHLD）或管道、套接字（SIGPIPE、SIGIO、SIGURG）时调用的信号处理函数，"
                                        "或者换掉的模块里的函数（比如 os.replace、warnings.showwarning、json.dump、course 的函数）、"
                                        "库的类或对象上换掉的方法或类（比如 json.JSONEncoder.iterencode、sys.stdout.flush、"
                                        "事件循环的方法、对象的 __class__）、就地换掉了代码（__code__）的库函数）"),

@@ -37,7 +37,7 @@ import anthropic
 
 from .mail import MailServer
 from .model import (InvalidRequest, answer, asks_to_redo, check_tool_pairing, make_client, new_id, offline_client,
-                    reads_as_unknown, request_params, says_unknown)
+                    reads_as_unknown, request_params, says_unknown, skips_looking)
 from .samples import load_sample
 from .tools import execute_tool as course_execute_tool
 
@@ -237,7 +237,11 @@ def unknown_wording_problem(content: str) -> str | None:
     as "unknown, look first" (in Chinese, after the result's name); None when it would (course.model.reads_as_unknown)."""
     redo = asks_to_redo(content)
     if redo:
-        return f"叫模型直接「{redo}」，没让它先确认现状：这次调用可能已经生效，模型照做就会再做一次（再发一封信）"
+        return f"叫模型「{redo}」，没让它先确认现状：这次调用可能已经生效，模型照做就会再做一次（再发一封信）"
+    skip = skips_looking(content)
+    if skip:
+        return (f"叫模型「{skip}」：这次调用的结果没人知道（可能已经生效，也可能没有），要让模型先确认现状；"
+                "当作做过了，没发出去的信就少了一封")
     if not reads_as_unknown(content, True):
         return ("读起来像工具自己失败了（以「错误」开头，或说它失败了、没有生效，却没说结果未知、请先确认）："
                 "模型会以为这次调用没有生效，可能再做一次（再发一封信）")

@@ -388,9 +388,11 @@ _UNSETTLED = re.compile(r"不好说|难说|不可知|(?:未经?|尚未|没有|�
 # verifying verb before it, a condition ("如果…"), "先" / "first" with a verifying verb anywhere, or a verifying
 # verb after "before doing it again" ("重新执行之前，请确认现状", "重发前请先查一查").
 _CLAUSE_END = "。；;！!？?\n，,：:"
-_REDO = re.compile(r"重新(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|再(?:调用|执行|运行|发送|发出|发|试|做|提交|来)|"
-                   r"重试|重发|重做|重跑|\b(?:re-?send|re-?try|re-?run|redo)\b|"
-                   r"\b(?:call|run|send|try|do|execute|invoke|issue)\w*\b[^.;!?\n]{0,40}?\bagain\b", re.I)
+_DOING = r"(?:调用|执行|运行|发送|发出|发|试|做|提交|来)"
+_REDO = re.compile(rf"(?:重新|再次|再一次|再|重复|直接){_DOING}|重试|重发|重做|重跑|补发|补做|补跑|"
+                   r"\b(?:re-?send|re-?try|re-?run|redo)\b|"
+                   r"\b(?:call|run|send|try|do|execute|invoke|issue|make|repeat)\w*\b[^.;!?\n]{0,40}?"
+                   r"\b(?:again|once more|one more time|a second time)\b", re.I)
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"
                                   r"不需|无须|毋须|毋需|没必要|用不着|不该|不宜|禁止|严禁|不准|不许|不得(?!不)|是否|能否|可否|"
                                   r"\b(?:don'?t|do not|never|avoid|not|without|would|could|may|might|will)\b", re.I)
@@ -408,6 +410,8 @@ _VERIFY = (r"(?<![未没无不])(?<!无法)(?<!没法)(?<!未经)(?<!不能)(?<!
            r"(?:确认|核实|核对|核验|查证|查清|查明|查一下|查一查|查查|查看|查询|检查(?!点)|看一下|看一看|看看|弄清|搞清|"
            r"list_sent_emails|\b(?:verify|check|confirm|look up|find out)\b)")
 _VERIFYING = re.compile(_VERIFY, re.I)
+# "再次调用 list_sent_emails", "直接调用 list_sent_emails 查看": a call that looks, not the call done again.
+_LOOKING_AFTER = re.compile(r"\s*(?:一次|一下)?\s*list_sent_emails", re.I)
 _GUARD = re.compile(rf"{_VERIFY}|如果|假如|倘若|若(?!干)|如需|如要|要是|只有|除非|\b(?:if|unless|whether|once)\b", re.I)
 _SENTENCE_END = "。；;！!？?\n"
 _VERIFY_FIRST = re.compile(rf"(?:先|首先|\bfirst\b)[^{_CLAUSE_END}]{{0,16}}?{_VERIFY}|{_VERIFY}[^{_CLAUSE_END}]{{0,24}}\bfirst\b|"
@@ -433,12 +437,32 @@ def asks_to_redo(output: str) -> str | None:
         clause = re.split(f"[{_CLAUSE_END}]", before)[-1]
         if (_NOT_AN_ORDER_BEFORE.search(clause) or _NEGATED_BEFORE.search(clause)
                 or _NEGATED_EN.search(clause) or _NEGATED_EN.search(found.group())
-                or _NOT_AN_ORDER_AFTER.match(output, found.end())
+                or _NOT_AN_ORDER_AFTER.match(output, found.end()) or _LOOKING_AFTER.match(output, found.end())
                 or _RISK_AFTER.search(re.split(f"[{_CLAUSE_END}]", output[found.end():])[0])):
             continue
         if _GUARD.search(before):
             return None
         return found.group()
+    return None
+
+
+# Telling the model not to look, or to take the call as done: "不必核实", "当作已经完成", "no need to check", "assume it
+# was sent". Not when the clause before says not to ("不要当作已经完成", "don't assume it was sent").
+_SKIP_LOOKING = re.compile(r"(?:不必|不用|无需|无须|不需要|没必要|用不着)\s*(?:再|去|先)?\s*(?:核实|确认|核对|检查|查看|查证|查询|查)|"
+                           r"(?:当作|当成|视为|视作|算作|就当)[^。；;！!？?\n]{0,8}?(?:完成|成功|做过|做了|发出|发送|发过|生效)|"
+                           r"\bno need to (?:check|verify|confirm|look)|"
+                           r"\b(?:assume|treat|consider)\b[^.;!?\n]{0,30}?"
+                           r"\b(?:succeeded|successful|sent|done|worked|completed|delivered)\b", re.I)
+_NOT_SO_BEFORE = re.compile(r"不要|不能|不可|不应|不该|别|勿|切勿|并非|\b(?:don'?t|do not|never|not|cannot|can'?t)\b", re.I)
+
+
+def skips_looking(output: str) -> str | None:
+    """The words with which `output` tells the model not to look how things stand, or to take the call as done
+    ("不必核实，当作已经完成"): a result whose outcome is unknown must not (None if it does not)."""
+    for found in _SKIP_LOOKING.finditer(output):
+        clause = re.split(f"[{_CLAUSE_END}]", output[:found.start()])[-1]
+        if not _NOT_SO_BEFORE.search(clause):
+            return found.group()
     return None
 
 

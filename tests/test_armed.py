@@ -1,5 +1,5 @@
 """What the student's code leaves armed in the interpreter to run in a later cell (autograder.armed): each kind is
-found, and what honest code leaves (garbage with finalizers, a callback it removed again, a library's hook, a signal
+found, and what honest code leaves (garbage with finalizers, a callback it removed again, a library's hook, a SIGTERM
 handler) is not. Each case runs in a process of its own forked from a zygote, as a step does (an audit hook cannot be
 removed), with a kernel's IPython shell (guise.kernel_shell)."""
 import json
@@ -46,6 +46,12 @@ CASES = {
     "itimer_virtual": ("import signal\nsignal.setitimer(signal.ITIMER_VIRTUAL, 0.5)", ["cpu_timer"]),
     "itimer_real": ("import signal\nsignal.setitimer(signal.ITIMER_REAL, 30)", []),
     "sigterm_handler": ("import signal\nsignal.signal(signal.SIGTERM, lambda *args: None)", []),
+    # a signal the kernel's own work raises (a child of its ends: a later cell's subprocess.run, `!ls`)
+    "sigchld_handler": ("import signal\nsignal.signal(signal.SIGCHLD, lambda *args: None)", ["interpreter_hook"]),
+    "sigpipe_handler": ("import signal\ndef later(*args): pass\nsignal.signal(signal.SIGPIPE, later)",
+                        ["interpreter_hook"]),
+    "sigchld_default_again": ("import signal\nsignal.signal(signal.SIGCHLD, lambda *args: None)\n"
+                              "signal.signal(signal.SIGCHLD, signal.SIG_DFL)", []),
     # where the interpreter calls by itself: the student's code counts, wrapped or not; a library's does not
     "meta_path": ("import sys\nclass Finder:\n    @staticmethod\n    def find_spec(*args): return None\n"
                   "sys.meta_path.insert(0, Finder)", ["interpreter_hook"]),

@@ -10,8 +10,9 @@ import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 from course import assistant_message, execute_tool, make_client, request_params
+from course.checks import unknown_wording_problem
 from course.model import (ENDING_SHAPES, MODEL, TOOL_CALL_SHAPES, answer_request, answering_model, asks_to_redo,
-                          merge_consecutive_turns, reads_as_unknown, says_unknown, scripted_client)
+                          merge_consecutive_turns, reads_as_unknown, says_unknown, scripted_client, skips_looking)
 
 
 def ask(client, messages):
@@ -202,7 +203,10 @@ UNKNOWN_SAID = ("{tool} 的执行结果未知：进程在记下结果之前崩�
 REDO_AT_ONCE = ("请重新调用 {tool}，再执行一次。", "请再执行一次。", "直接重试即可。", "为保险起见，请重新发送。", "请再发一封。",
                 "需要重新执行 {tool}。", "请重新运行这个工具，然后确认是否成功。", "Please call {tool} again.", "Retry the call.",
                 "Run it again to be sure, then check the result.", "重发前不用确认，直接重新发送。", "无需核实，请重新发送。",
-                "请再发前面那封邮件。", "稍后重试即可。")
+                "请再发前面那封邮件。", "稍后重试即可。",
+                # probe 23: words of redoing the asks_to_redo did not know
+                "请把这封邮件补发一次。", "请再次调用 {tool}。", "请再一次执行 {tool}。", "请直接调用 {tool}，用同样的参数把这一步做完。",
+                "请重复调用 {tool} 一次。", "Please issue the same {tool} call once more.", "Make the call one more time.")
 # "before doing it again, look" is looking first, whether it says 先 or not
 LOOK_FIRST = ("请先确认现状，再决定下一步。", "请先用 list_sent_emails 查一下是否已经发出，没有发出再重新发送。",
               "如果确认没有生效，可以重新调用 {tool}。", "不要直接重发，请先核实。", "重新执行可能导致重复，请先确认现状。",
@@ -211,7 +215,9 @@ LOOK_FIRST = ("请先确认现状，再决定下一步。", "请先用 list_sent
               "重新执行之前，请确认现状。", "在重发之前请用 list_sent_emails 确认。", "重试前请确认现状。", "重新发送前务必核实。",
               "重发前请先查一查已发送列表。", "重新调用 {tool} 以前，先看一下已发送列表。",
               "需要重发时请确认现状。", "是否重新执行由你决定，请确认现状后再决定。", "若要重试，请确认现状。",  # probe 16b
-              "重新执行与否，请确认现状后再决定。", "能否重新执行，请确认现状后再决定。")
+              "重新执行与否，请确认现状后再决定。", "能否重新执行，请确认现状后再决定。",
+              "请再次调用 list_sent_emails 确认是否已经发出。", "请直接调用 list_sent_emails 查看，再决定要不要发。",  # probe 23
+              "不要当作已经完成，也不要补发，先确认。", "Don't assume it was sent; check first.")
 SAID_TOOLS = ("send_email", "delete_branch")
 
 
@@ -228,6 +234,24 @@ def test_an_order_to_do_the_call_again_without_looking_does_not_read_as_unknown(
     text = (said + then).format(tool=tool)
     assert not reads_as_unknown(text, True)
     assert asks_to_redo(text) in text
+
+
+# Telling the model not to look, or to take the call as done, beside "unknown" (probe 23): a real model goes on, and an
+# email that never went out is missing.
+SKIP_LOOKING = ("不必核实，当作已经完成，直接继续下一步即可。", "无需确认，就当已经发出。", "不用检查，视为成功。",
+                "No need to check, assume it was sent and go on.", "Treat the call as done.")
+
+
+@pytest.mark.parametrize("said, then", list(itertools.product(UNKNOWN_SAID, SKIP_LOOKING)))
+def test_telling_the_model_not_to_look_is_named(said, then):
+    text = (said + then).format(tool="send_email")
+    assert skips_looking(text) in text
+    assert unknown_wording_problem(text) is not None
+
+
+@pytest.mark.parametrize("said, then, tool", list(itertools.product(UNKNOWN_SAID[:4], LOOK_FIRST, SAID_TOOLS)))
+def test_looking_first_is_not_skipping_the_look(said, then, tool):
+    assert skips_looking((said + then).format(tool=tool)) is None
 
 
 # Saying what reconcile did not do (a negation right before the verb), that the call must not be made again or what

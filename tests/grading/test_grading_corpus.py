@@ -48,6 +48,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_reconcile_says_cannot_judge": {},  # 「是成功还是失败，现在无从判断」: 无从判断 was no word of doubt, 失败 a claim
     "full_reconcile_warns_redo_risky": {},  # 「重新执行有风险，请确认现状后再决定」: a warning read as an order
     "full_reconcile_leaves_redo_to_model": {},  # 「是否重新执行由你决定」: a question read as an order
+    # probe 23: an order to redo in words course.model.asks_to_redo did not know (补发, 再次调用, 直接调用 the tool itself,
+    # "once more"), and "不必核实，当作已经完成" beside "结果未知" (course.model.skips_looking): 23/23 before
+    "wrong_reconcile_asks_bufa": {"test_reconcile": 4},
+    "wrong_reconcile_asks_direct_call": {"test_reconcile": 4},
+    "wrong_reconcile_asks_once_more_en": {"test_reconcile": 4},
+    "wrong_reconcile_says_skip_check": {"test_reconcile": 4},
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
@@ -704,6 +710,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_reconcile_asks_bufa": "叫模型「补发」",
+    "wrong_reconcile_says_skip_check": "叫模型「不必核实」",
     "wrong_agent_retries_failed_result_on_resume": "不要替它重试",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_reconcile_drops_pending_field": "你的检查点里没有了这个字段",

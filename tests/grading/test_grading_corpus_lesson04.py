@@ -537,6 +537,10 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     "tamper_resend_into_maildir": "wrong_reconcile_unkeyed_resend",
     "tamper_patch_mail_counter": "wrong_resend_without_key",
     "tamper_forge_ledger": "wrong_resend_without_key",
+    "tamper_resend_sigchld_handler": "wrong_resend_without_key",  # probe 23: 24-25/25 before (armed.KERNEL_SIGNALS)
+    # probe 23, 25/25 before: the course's leaf functions' stand-ins had other defaults and globals (guise.looking_like)
+    "tamper_detect_leaf_defaults_execute": "wrong_agent_without_ledger",
+    "tamper_detect_leaf_globals_skip_fsync": "wrong_append_no_fsync",
     "tamper_detect_grader": "wrong_resend_without_key",
     "tamper_dsync_dup2_ledger": "wrong_append_no_fsync",
     "tamper_deleted_name_dsync_ledger": "wrong_append_no_fsync",
