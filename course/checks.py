@@ -1236,12 +1236,15 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         expect(not models or models[0][1] == seen.of("reconcile")[0][2],
                f"{sample} 对账之后第一次调用模型发出的 messages，应该就是 reconcile 返回的那一份（最后一条是补上的 "
                "tool_result），不增不改：对账后的检查点和刚到存档点 B 的一样，直接交给循环。")
-    spent = {**load_sample("cpB"), "turns": max_turns}
-    _prepare(namespace, spent, folder / "spent-dangling.json")
-    ended, seen = _run(run_agent, namespace, spent["task"], folder / "spent-dangling.json")
-    expect(not seen.of("model") and seen.of("reconcile") and ended.get("pendingToolUse") is None,
-           f"检查点里的 turns 已经等于 MAX_TURNS（{max_turns}），可还挂着一个悬空调用：先对账、存档再结束（不再调用模型），"
-           "否则返回的对话里 tool_use 缺了 tool_result。")
+    beyond = {**load_sample("cpB"), "turns": max_turns + 2}  # a limit lowered since the save
+    _prepare(namespace, beyond, folder / "spent-dangling.json")
+    ended, seen = _run(run_agent, namespace, beyond["task"], folder / "spent-dangling.json")
+    expect(not seen.of("model"), f"检查点里的 turns 是 {max_turns + 2}，已经超过 MAX_TURNS（{max_turns}；比如存档之后调低了"
+                                 f"上限），恢复后不应该再调用模型，你的 run_agent 调用了 {len(seen.of('model'))} 次："
+                                 "判断用 turns < MAX_TURNS，不要用 !=。")
+    expect(seen.of("reconcile") and ended.get("pendingToolUse") is None,
+           f"检查点里的 turns 已经用满（{max_turns + 2}，MAX_TURNS 是 {max_turns}），可还挂着一个悬空调用：先对账、存档再结束"
+           "（不再调用模型），否则返回的对话里 tool_use 缺了 tool_result。")
     print(PASSED, f"从 cpA 续跑到 turns = {final['turns']}")
     print("（这个检查替你提供了一个 reconcile，所以现在还不需要你的。）")
 
@@ -1488,9 +1491,14 @@ def check_reconcile(reconcile, namespace: dict) -> None:
 
         worded = _words_after_call(_with_pending("cpB", "grep", _READ_ONLY_INPUTS["grep"]), "（先搜一下，再决定怎么整理。）")
         _reconciled(reconcile, worded, spy)
+        # a run that used MAX_TURNS up is reconciled all the same: run_agent reconciles and saves before it stops
+        max_turns = namespace.get("MAX_TURNS", 40)
+        _, block = _reconciled(reconcile, {**load_sample("cpB"), "turns": max_turns}, spy)
+        expect(spy.names() == ["read_file"], f"turns 已经用满（{max_turns}）时悬空的 read_file 也要再执行一次（实际执行的是："
+                                             f"{spy.names() or '什么也没有'}）：对账不看 turns，run_agent 对账、存档之后才停下。")
 
         to_one = _with_pending("cpC", "send_email", {"to": "lin.lan@example.com", "subject": "本周结论"})  # one person's
-        unknown = [load_sample("cpC"), _sent_before("cpC"), to_one,
+        unknown = [load_sample("cpC"), _sent_before("cpC"), to_one, {**load_sample("cpC"), "turns": max_turns},
                    *(_with_pending("cpC", *tool) for tool in UNHEARD_OF_TOOLS)]
         for cp in unknown:
             pending, block = _reconciled(reconcile, cp, spy)
@@ -1546,6 +1554,7 @@ def check_recovery_action(recovery_action) -> None:
 
 def _recovery_cases(recovery_action) -> None:
     __tracebackhide__ = True
+    max_turns = getattr(recovery_action, "__globals__", {}).get("MAX_TURNS", 40)
     after_b = load_sample("cpB")
     after_b["messages"].append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": after_b["pendingToolUse"]["id"], "content": "（读到的纪要全文）"}]})
@@ -1556,7 +1565,9 @@ def _recovery_cases(recovery_action) -> None:
     cases = [("cpA", load_sample("cpA"), "continue"), ("cpB 补上结果之后", after_b, "continue"),
              ("cpB 补上的是一次失败的结果（is_error: true）", failed, "continue"),
              ("任务已经做完（最后一条是模型的收尾回复）", finished, "continue"),
-             ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error")]
+             ("cpB", load_sample("cpB"), "rerun"), ("cpC", load_sample("cpC"), "is_error"),
+             (f"cpB，turns 已经用满（{max_turns}）", {**load_sample("cpB"), "turns": max_turns}, "rerun"),
+             (f"cpC，turns 已经用满（{max_turns}）", {**load_sample("cpC"), "turns": max_turns}, "is_error")]
     cases += [(f"悬空的 {name}", _with_pending("cpB", name, _READ_ONLY_INPUTS[name]), "rerun")
               for name in _READ_ONLY_INPUTS]
     cases += [(f"悬空的 {tool[0]}", _with_pending("cpC", *tool), "is_error") for tool in UNHEARD_OF_TOOLS]

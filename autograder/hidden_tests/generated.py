@@ -260,7 +260,7 @@ def _other_input(draw, name: str, tool_input: dict):
 @st.composite
 def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = (0, 5), task=None,
                 after_call: bool = False, same_tool_before: str | None = None, same_call_before: bool = False,
-                as_run: bool = False, result_flags: tuple = (None, False, True)) -> dict:
+                as_run: bool = False, result_flags: tuple = (None, False, True), spent: int | None = None) -> dict:
     """A checkpoint of format version 1. ending: "pending" (saved at point A, `pending` a strategy of the
     dangling (name, input)), "result" (saved at point B) or "answer" (the model's last reply, nothing pending);
     `exchanges`: the bounds of the number of earlier turns; `task`: a strategy of the task's wording;
@@ -268,7 +268,9 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
     first or the last earlier turn called the dangling call's tool with another input; `same_call_before`: another
     earlier turn made the very dangling call, answered without is_error (which says nothing of the dangling one);
     `as_run`: the counters a run saves with this history (counted_as_run), else turns beyond the history's;
-    `result_flags`: the is_error flags the last results may have when ending is "result" (None: no is_error)."""
+    `result_flags`: the is_error flags the last results may have when ending is "result" (None: no is_error);
+    `spent`: the MAX_TURNS a run used up, the turns then that many or a few more (what reconcile and recovery_action
+    do does not depend on it)."""
     task = draw(st.one_of(EMAIL_WORDING, OTHER_WORDING) if task is None else task)
     messages = [{"role": "user", "content": task if draw(st.booleans()) else [{"type": "text", "text": task}]}]
     dangling = draw(pending) if ending == "pending" else None
@@ -311,7 +313,11 @@ def checkpoints(draw, pending=None, ending: str = "pending", exchanges: tuple = 
     turns = sum(m["role"] == "assistant" for m in messages) + draw(st.integers(0, 30))
     checkpoint = {"version": 1, "task": task, "turns": turns, "tokensUsed": draw(st.integers(0, 200_000)),
                   "messages": messages, "pendingToolUse": dangling}
-    return counted_as_run(checkpoint) if as_run else checkpoint
+    if as_run:
+        counted_as_run(checkpoint)
+    if spent is not None:
+        checkpoint["turns"] = spent + draw(st.integers(0, 3))
+    return checkpoint
 
 
 def counted_as_run(cp: dict) -> dict:

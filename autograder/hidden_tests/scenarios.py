@@ -293,7 +293,12 @@ def build(max_turns: int, rng) -> dict:
     # tool's call with another input first in it and another read_file and another case last; read_file first in
     # the steps, for its own process.
     kinds = ["read_file", "read_file", "grep", "read_file", "list_dir", "web_search", "failing_rerun", "grep"]
-    read_only = drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in kinds)))
+    # In each process one case (drawn) is of a run that used MAX_TURNS up: it is reconciled all the same (run_agent
+    # reconciles and saves before it stops), a read-only call run again, an email never sent again
+    spent = {rng.choice([number for number, kind in enumerate(kinds) if (kind == "read_file") == own])
+             for own in (True, False)}
+    read_only = drawn(rng, alternating(*({"pending": DANGLING[kind], "spent": max_turns if number in spent else None}
+                                         for number, kind in enumerate(kinds))))
     read_only, kinds = map(list, zip(*sorted(zip(read_only, kinds), key=lambda case: case[1] != "read_file")))
     outputs = output_shapes(rng, kinds)
     add(Scenario("reconcile_read_only", independent_steps=True, meta={"checkpoints": read_only, "kinds": kinds},
@@ -310,8 +315,9 @@ def build(max_turns: int, rng) -> dict:
     recipients = [DANGLING["send_email"], DANGLING["send_email_to_one"]]
     rng.shuffle(recipients)
     as_listed = recipients[1].filter(lambda call: call[1]["subject"] == call[1]["subject"].strip())
-    as_run = rng.randrange(2)  # which one has the counters a run saves (counted_as_run), the other more turns
-    sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True, as_run=number == as_run))
+    as_run = rng.randrange(2)  # which one has the counters a run saves (counted_as_run), the other MAX_TURNS or more
+    sends = [drawn(rng, checkpoints(pending, exchanges=(1, 5), same_call_before=True, as_run=number == as_run,
+                                    spent=None if number == as_run else max_turns))
              for number, pending in enumerate((recipients[0], as_listed))]
     sends.append(drawn(rng, asked_again(rng.choice(sends))))
     rng.shuffle(sends)
@@ -325,7 +331,9 @@ def build(max_turns: int, rng) -> dict:
                  emails_before=emails_before,
                  steps=[{**call("reconcile", send), "report_args": True, "batch": "send_email"} for send in sends]))
 
-    unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind]} for kind in UNHEARD_OF))))
+    spent = rng.randrange(len(UNHEARD_OF))
+    unheard_of = list(drawn(rng, alternating(*({"pending": DANGLING[kind], "spent": max_turns if number == spent else None}
+                                               for number, kind in enumerate(UNHEARD_OF)))))
     rng.shuffle(unheard_of)
     add(Scenario("reconcile_unheard_of", independent_steps=True, meta={"checkpoints": unheard_of},
                  steps=[{**call("reconcile", cp), "report_args": True, "batch": "unheard_of"} for cp in unheard_of]))
@@ -333,11 +341,13 @@ def build(max_turns: int, rng) -> dict:
     # -- recovery_action -- over drawn checkpoints; the expected answer is the reference's, at judging time.
     # Every kind of dangling call, and the three ways of having none; all the cases share one process in
     # shuffled order, so neither the wording, the shape, the position nor an earlier call says what to answer.
-    # A failed last result (is_error) is a known outcome, not a dangling call: one of each, every time.
+    # A failed last result (is_error) is a known outcome, not a dangling call: one of each, every time; and a dangling
+    # call of a run that used MAX_TURNS up (the answer does not depend on the turns).
     cases = list(drawn(rng, alternating({"ending": "result", "result_flags": (True,)},
                                         {"ending": "result", "result_flags": (None, False)}, {"ending": "answer"},
                                         *({"pending": DANGLING[kind]} for kind in DANGLING),
-                                        {"pending": st.one_of(*DANGLING.values())})))
+                                        {"pending": st.one_of(*DANGLING.values())},
+                                        {"pending": st.one_of(*DANGLING.values()), "spent": max_turns})))
     rng.shuffle(cases)
     add(Scenario("recovery_action", independent_steps=True, meta={"cases": cases},
                  steps=[{**call("recovery_action", cp), "report_args": True, "batch": "recovery"} for cp in cases]))
@@ -463,7 +473,9 @@ def build(max_turns: int, rng) -> dict:
                         {**call("run_agent", email, client=CLIENT, path=path(unsaved)), "batch": "broken",
                          "saves_fail_from": 1, "timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT}]))
     # Spent, with a call left dangling by the crash: reconciled and saved all the same, without calling the model.
-    agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns},
+    # Beyond MAX_TURNS (a limit lowered since the save): "while turns != MAX_TURNS" would never stop (counting up
+    # from below, agent_max_turns_crash reaches it exactly).
+    agent("agent_max_turns_spent", resumed_meeting, {**draw.sample("cpB", meeting), "turns": max_turns + rng.randint(1, 3)},
           model="endless", step_options={"reconcile_in_place": True})
     # Done, the closing reply in each shape it may have: returned as it is, the checkpoint left where it is.
     closings = closing_replies(rng)

@@ -457,13 +457,15 @@ def test_max_turns(grading):
     spent = grading.outcome("agent_max_turns_spent")
     checkpoint = spent.scenario.meta["checkpoint"]
     state = final_state(spent)
-    expect(not spent.model_calls, f"检查点里的 turns 已经是 {max_turns}，恢复后不应该再调用模型，"
-                                  f"你的 run_agent 又调用了 {len(spent.model_calls)} 次")
-    expect(same(state.get("turns"), max_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
+    spent_turns = checkpoint["turns"]
+    expect(not spent.model_calls, f"检查点里的 turns 已经是 {spent_turns}，超过了 MAX_TURNS（{max_turns}；比如存档之后"
+                                  f"调低了上限），恢复后不应该再调用模型，你的 run_agent 又调用了 {len(spent.model_calls)} 次"
+                                  "：判断用 turns < MAX_TURNS，不要用 !=")
+    expect(same(state.get("turns"), spent_turns) and same(state.get("tokensUsed"), checkpoint["tokensUsed"]),
            "没有再调用模型时，turns、tokensUsed 都应该原样保留检查点里的值")
     expect(state.get("pendingToolUse", "缺少") is None and isinstance(state.get("messages"), list)
            and pairing_problem(state["messages"]) is None,
-           f"检查点里的 turns 已经是 {max_turns}，可还有一个悬空调用：先对账、存档，再结束，"
+           f"检查点里的 turns 已经是 {spent_turns}（MAX_TURNS 是 {max_turns}），可还有一个悬空调用：先对账、存档，再结束，"
            "否则返回的对话里 tool_use 缺了 tool_result")
 
     done = grading.outcome("agent_finished")

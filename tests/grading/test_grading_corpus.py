@@ -54,6 +54,11 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_asks_direct_call": {"test_reconcile": 4},
     "wrong_reconcile_asks_once_more_en": {"test_reconcile": 4},
     "wrong_reconcile_says_skip_check": {"test_reconcile": 4},
+    # probe 23: no drawn checkpoint had used MAX_TURNS up (turns beyond the history by 0-30), none beyond it
+    "wrong_recovery_continue_when_spent": {"test_recovery_action": 2},  # "continue" once turns >= MAX_TURNS
+    "wrong_reconcile_skips_when_spent": {"test_reconcile": 1},  # clears pendingToolUse, no tool_result
+    "wrong_reconcile_spent_reruns_everything": {"test_reconcile": 4},  # the last turn: sends the email again
+    "wrong_agent_turns_not_equal": {"test_run_agent": 4},  # while turns != MAX_TURNS: a resume beyond it never stops
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
@@ -712,6 +717,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_asks_bufa": "叫模型「补发」",
     "wrong_reconcile_says_skip_check": "叫模型「不必核实」",
+    "wrong_agent_turns_not_equal": "不要用 !=",
     "wrong_agent_retries_failed_result_on_resume": "不要替它重试",
     "wrong_agent_starts_own_mail_server": "指向了另一台邮件服务器",
     "wrong_reconcile_drops_pending_field": "你的检查点里没有了这个字段",
