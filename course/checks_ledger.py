@@ -314,9 +314,14 @@ def check_run_agent(run_agent, namespace: dict) -> None:
 
         path = _scratch("check-resume-") / "checkpoint.json"
         namespace["save_checkpoint"](start, path)
+        if sample == "cpB":  # beside a ledger whose last append a crash cut short: half a record, no line break
+            ledger_path(path).write_bytes(ledger_text(records_for(EMAIL_CALL, ("intent", "outcome"))).encode("utf-8")
+                                          + json.dumps(records_for(dict(EMAIL_CALL, id="toolu_01" + "H" * 22),
+                                                                   ("intent",))[0], ensure_ascii=False).encode()[:45])
         given = {"given": {"client": recorder.client}, "none": {"client": None}, "absent": {}}[form]
         how = {"given": "", "none": "，client=None", "absent": "，照文档不传 client"}[form]
-        label = f"从 {sample} 续跑，悬空的是 {pending['name']}{how}"
+        label = f"从 {sample} 续跑，悬空的是 {pending['name']}{how}" + ("，台账末尾有半条被崩溃打断的记录（读台账用 read_ledger，"
+                                                                    "它截掉这半行）" if sample == "cpB" else "")
         with MailServer() as mail, recorder.saves_logged(), standing_in(namespace, "reconcile", stand_in_reconcile), \
                 standing_in(namespace, "make_client", lambda *args, **kwargs: recorder.client):
             call(f"run_agent（{label}）", run_agent, start["task"], **given, path=path)
@@ -334,7 +339,42 @@ def check_run_agent(run_agent, namespace: dict) -> None:
                "对账的结果决定，补 is_error（结果未知）和重新执行只读工具时台账不动。把「未知」记成 outcome，"
                "下次恢复就会把它当成确定的结果复用。")
         expect(emails is None or delivered == emails, "对账已经补上了结果，续跑后不应该再发信。")
+    _check_resume_damaged_ledger(run_agent, namespace)
     print(PASSED)
+
+
+def _check_resume_damaged_ledger(run_agent, namespace: dict) -> None:
+    """send_email pending beside a ledger damaged in the middle (its intent after a line that is no record): the
+    ValueError reconcile raises goes through run_agent, nothing is sent, the ledger stays as it was."""
+    __tracebackhide__ = True
+    start = load_sample("cpC")
+    path = _scratch("check-damaged-") / "checkpoint.json"
+    namespace["save_checkpoint"](start, path)
+    half = ledger_text(records_for(dict(EMAIL_CALL, id="toolu_01" + "D" * 22), ("intent",)))[:30]
+    text = half + ledger_text(records_for(start["pendingToolUse"], ("intent",)))
+    ledger_path(path).write_text(text, encoding="utf-8")
+    recorder = _Recorder(namespace)
+
+    def stand_in_reconcile(cp, ledger):
+        read_ledger(ledger)  # the course's: a line in the middle that is no record raises ValueError
+        cp["messages"].append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"], "content": "（检查程序临时补上的结果）"}]})
+        cp["pendingToolUse"] = None
+        return cp
+
+    with MailServer() as mail, standing_in(namespace, "reconcile", stand_in_reconcile), recorder.saves_logged(), \
+            recorder.tools_logged():
+        raised = lesson3_checks._raised(run_agent, start["task"], recorder, path)
+        delivered = mail.count()
+    if raised is not None:  # its frames would keep this one, and the mail server's folder, until a collection
+        raised.__traceback__ = None
+    kept = ledger_path(path).exists() and ledger_path(path).read_text(encoding="utf-8") == text
+    did = ("没有抛出错误" if raised is None else f"抛出的是 {type(raised).__name__}" if not isinstance(raised, ValueError)
+           else "调用了模型" if recorder.of("model") else "执行了工具" if recorder.of("tool") or delivered
+           else "" if kept else "改动、挪走或删掉了台账")
+    expect(not did, "从 cpC 续跑，检查点旁边的台账中间有一行不是完整的记录（文件坏了，悬空的 send_email 的 intent 在它后面），"
+                    f"reconcile 读台账时抛出 ValueError；你的 run_agent {did}。坏了的台账不等于没有记录：挪开它、换一本新的，"
+                    "或者跳过读不出来的行，intent 就不见了，做过的调用会再做一次。要让 ValueError 抛出去，台账原样留着等人来看。")
 
 
 def _resume_saves_problem(log: list, call_id: str) -> str | None:

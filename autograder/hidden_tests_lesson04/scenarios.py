@@ -547,7 +547,9 @@ def build(max_turns: int, rng) -> dict:
     made = ledgers.call_of("non_idempotent")
     recorded = draw.with_pending(recorded, made["name"], made["input"])
     found = ledgers.mixed(recorded["pendingToolUse"], ("intent", "outcome"), key="resume_recorded")
-    agent("agent_resume_recorded", email, recorded, ledger_text=ledger_text(found))
+    # the ledger ending in half a record (an append a crash cut short, where drawn): the course's read_ledger cuts it
+    # off; a reader of run_agent's own (progress, a summary) that parses every line stops every resume
+    agent("agent_resume_recorded", email, recorded, ledger_text=torn(ledger_text(found), rng, rng.choice(TORN_AT)))
     scenarios["agent_resume_recorded"].meta["records"] = found
     # a read-only call pending (reconcile runs it again: clearing pendingToolUse alone leaves its tool_use unpaired,
     # a 400 at the next model call), beside a ledger holding other calls' records or none at all
@@ -630,10 +632,23 @@ def build(max_turns: int, rng) -> dict:
     kind = rng.choice(("higher", "lower"))
     version = rng.randint(2, 9) if kind == "higher" else rng.choice((0, -1, None))
     other = json.dumps({**draw.sample("cpC", email), "version": version}, ensure_ascii=False)
-    unreadable, unsaved = draw.file(), draw.file()
+    # and then a resume with send_email pending whose ledger is damaged in the middle (a line that is no record, the
+    # call's intent among the records after it): read_ledger's ValueError goes through, nothing is sent, the ledger
+    # stays as it was for someone to look at (a run_agent that moves it aside and starts a new one finds no intent
+    # and does the call again)
+    unreadable, unsaved, damaged_beside = draw.file(), draw.file(), draw.file()
+    pending_send = draw.sample("cpC", email)
+    intent = ledgers.records(pending_send["pendingToolUse"], ("intent",))
+    damaged_ledger = os.path.join(os.path.dirname(damaged_beside), LEDGER_NAME)
+    damaged_text = broken_in_the_middle(ledgers.others() + intent, ledgers, rng)
     step = {"timeout": AGENT_TIMEOUT, "quick_timeout": AGENT_QUICK_TIMEOUT, "batch": "cannot_go_on"}
-    add(Scenario("agent_cannot_go_on", standins=SAVE_STANDINS, independent_steps=True, files={unreadable: other},
-                 meta={"task": email, "damaged": {"kind": kind, "file": unreadable, "text": other}},
+    add(Scenario("agent_cannot_go_on", standins=SAVE_STANDINS, independent_steps=True,
+                 files={unreadable: other, damaged_beside: json.dumps(pending_send, ensure_ascii=False),
+                        damaged_ledger: damaged_text},
+                 read_after=(damaged_ledger,),
+                 meta={"task": email, "damaged": {"kind": kind, "file": unreadable, "text": other},
+                       "damaged_ledger": {"file": damaged_ledger, "text": damaged_text, "checkpoint": pending_send}},
                  steps=[{**call("run_agent", email, client=CLIENT, path=path(unreadable)), **step},
-                        {**call("run_agent", email, client=CLIENT, path=path(unsaved)), **step, "saves_fail_from": 1}]))
+                        {**call("run_agent", email, client=CLIENT, path=path(unsaved)), **step, "saves_fail_from": 1},
+                        {**call("run_agent", email, client=CLIENT, path=path(damaged_beside)), **step}]))
     return scenarios

@@ -16,7 +16,7 @@ from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
 from autograder.hidden_tests.crashes import describe, killed_files
-from autograder.hidden_tests.helpers import full_disk_problem, on_disk, unreadable_problem, usage_total
+from autograder.hidden_tests.helpers import emails_in_step, full_disk_problem, on_disk, unreadable_problem, usage_total
 
 from .helpers import (expect, expected_action, fail, keyed, of, outcome_written_at, pairing_problem, problem,
                       records_in, returned, same, saved_state, short)
@@ -178,7 +178,7 @@ def result_for(messages, call_id: str):
 
 @pytest.mark.grade(GRADE, 1)
 def test_sends_through_the_ledger(grading):
-    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好；再调用模型之前已存好存档点 B，返回时 path 上就是返回的状态；检查点读不出来、存档失败时让错误抛出去，不调用模型、不执行工具"""
+    """发信任务从头跑（每次运行都用这一次传进来的 client 调用模型）：send_email 带着它的 tool_use id 作键发出一封，台账（检查点旁边的 ledger_path(path)）里有它的 intent 和 outcome，outcome 在存档点 B 之前写好；再调用模型之前已存好存档点 B，返回时 path 上就是返回的状态；检查点或台账读不出来、存档失败时让错误抛出去，不调用模型、不执行工具"""
     outcome = grading.outcome("agent_email")
     state = final(outcome, 0)
     check_counters(outcome, state, 0, "发信任务从头跑")
@@ -210,8 +210,29 @@ def test_sends_through_the_ledger(grading):
         message = client_problem(runs)
         expect(message is None, message)
     stopped = grading.outcome("agent_cannot_go_on")
-    message = unreadable_problem(stopped, 0, stopped.scenario.meta["damaged"]) or full_disk_problem(stopped, 1)
+    message = (unreadable_problem(stopped, 0, stopped.scenario.meta["damaged"]) or full_disk_problem(stopped, 1)
+               or damaged_ledger_problem(stopped, 2))
     expect(message is None, message)
+
+
+def damaged_ledger_problem(outcome, index: int) -> str | None:
+    """Why run_agent (step `index`), resuming with send_email pending beside a ledger damaged in the middle (its
+    intent after a line that is no record: read_ledger raises ValueError), did not let the error through with nothing
+    sent, no model call and the ledger as it was; None if it did."""
+    damaged = outcome.scenario.meta["damaged_ledger"]
+    pending = damaged["checkpoint"]["pendingToolUse"]
+    ran = [c["name"] for c in outcome.tool_calls if c["step"] == index] or (
+        ["send_email"] if emails_in_step(outcome, index) else [])
+    called = any(call.get("step") == index for call in outcome.model_calls)
+    kept = outcome.files_after.get(damaged["file"]) == damaged["text"]
+    if outcome.steps[index]["status"] == StepStatus.RAISED and not ran and not called and kept:
+        return None
+    did = (f"执行了 {short(ran)}" if ran else "调用了模型" if called else "改动、挪走或删掉了台账" if not kept
+           else "没有让这个错误抛出去")
+    return (f"从检查点续跑：悬空的是 send_email（id {pending['id']}），检查点旁边的台账中间有一行不是完整的记录（文件坏了，"
+            f"这次调用的 intent 在它后面），reconcile 读它时 read_ledger 抛出 ValueError；你的 run_agent {did}。"
+            "坏了的台账不等于没有记录：把它挪开、换一本新台账，或者跳过读不出来的行，intent 就不见了，做过的调用会再做一次。"
+            "要让 ValueError 抛出去，台账原样留着等人来看")
 
 
 def client_problem(outcome) -> str | None:
@@ -364,7 +385,10 @@ def resume_recorded(grading):
     checkpoint, records = meta["checkpoint"], meta["records"]
     pending = checkpoint["pendingToolUse"]
     where = (f"从检查点续跑：悬空的是 {pending['name']}（id {pending['id']}），检查点旁边的台账 ledger_path(path) 里"
-             "已经有它的 intent 和 outcome")
+             "已经有它的 intent 和 outcome，末尾还有一条被崩溃打断、只写了一半的记录（read_ledger 会截掉它；自己逐行 "
+             "json.loads 台账的代码在这里出错）")
+    message = problem(outcome, 0, "run_agent")
+    expect(message is None, f"{where}：{message}")
     state = final(outcome, 0, "run_agent")
     if expected_action(grading.reference, checkpoint, records, {"answers": {}, "down": False}) != "reuse":
         return

@@ -292,6 +292,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_circuit_breaker": {"test_recovery_action": 2},  # asks no more for 60 s after ServiceUnavailable
     # fsyncs a ledger at most once in 5 s: kept full append_ledger points while no process appended twice (probe 23)
     "wrong_append_fsync_rate_limited": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
+    # probe 23, 25/25 before: no run_agent resumed beside a torn or damaged ledger
+    "wrong_agent_progress_reader_torn_tail": {"test_run_agent": 1},  # its own json.loads of each line, for progress
+    "wrong_agent_moves_damaged_ledger_aside": {"test_run_agent": 1},  # reconcile's ValueError: a new, empty ledger
     "wrong_reader_latin1": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger's UTF-8 decoded as Latin-1
     # ... and judged wrong (each 25/25 before, or points that varied with the seed): the planned model asks for the
     # same call again (the same name and input, a new id), beside a ledger holding another task's records
@@ -699,6 +702,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_dirsync_replaces_filesync": "flush 之后 os.fsync",
     "wrong_recovery_circuit_breaker": "你的函数没有问就下了结论",
     "wrong_append_fsync_rate_limited": "不只是进程里的第一条",
+    "wrong_agent_progress_reader_torn_tail": "只写了一半的记录",
+    "wrong_agent_moves_damaged_ledger_aside": "坏了的台账不等于没有记录",
     "wrong_reader_latin1": "台账 outcome 里记的 output",
     "wrong_agent_dedupes_repeated_call": "这是另一次调用，幂等键是它自己的 id",
     "wrong_agent_fresh_start_clears_ledger": "台账只追加、不修改：它原有的记录一条也不能少",
