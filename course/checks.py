@@ -1214,6 +1214,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
            "停在悬空调用上，返回的对话不完整，下次恢复还得对账。")
 
     check_stops_when_it_cannot_go_on(run_agent, namespace, last["task"], folder)
+    _check_interrupted_send(run_agent, namespace, folder / "interrupted.json")
 
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
         dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given
@@ -1283,6 +1284,37 @@ def check_stops_when_it_cannot_go_on(run_agent, namespace: dict, task: str, fold
            "就去执行，这时崩溃，重启后谁也不知道这次调用做过没有。你的 run_agent "
            + (f"执行了 {short(ran)}" if ran else "没有抛出异常" if raised is None else f"抛出的是 {type(raised).__name__}")
            + "。（可以重试，重试不成就把异常抛给调用方。）")
+
+
+def _check_interrupted_send(run_agent, namespace: dict, path: Path) -> None:
+    """A KeyboardInterrupt (Jupyter's stop button) while send_email runs: it goes through run_agent, and the
+    checkpoint on disk is still save point A, the send pending, no result made up for it."""
+    __tracebackhide__ = True
+    start = load_sample("cpC")  # one step before the model asks for the email: the send is the next call
+    start["messages"], start["pendingToolUse"], start["turns"] = start["messages"][:-1], None, start["turns"] - 1
+    _prepare(namespace, start, path)
+    real_tool = namespace.get("execute_tool", course_execute_tool)
+
+    def interrupted(name, *args, **kwargs):
+        if name == "send_email":
+            raise KeyboardInterrupt  # as SIGINT lands: nobody knows whether the email went out
+        return real_tool(name, *args, **kwargs)
+
+    recorder = _Recorder(namespace)
+    with recorder.saves_logged(), standing_in(namespace, "execute_tool", interrupted):
+        try:
+            run_agent(start["task"], client=recorder.client, path=path)
+            raised = None
+        except BaseException as error:  # noqa: BLE001 (which one is what the check reads)
+            raised = error
+    saved = call("load_checkpoint", namespace["load_checkpoint"], path)
+    pending = saved.get("pendingToolUse") if isinstance(saved, dict) else None
+    said = ("没有让 KeyboardInterrupt 抛出去" if not isinstance(raised, KeyboardInterrupt)
+            else "" if isinstance(pending, dict) and pending.get("name") == "send_email"
+            else "存下的检查点里已经没有这个悬空调用（替它记了一个结果？）")
+    expect(not said, "send_email 执行到一半被中断（KeyboardInterrupt：notebook 里按下「中断」），你的 run_agent "
+                     f"{said}。执行被打断时谁也不知道信发出去没有：不要在 except 或 finally 里替它记一个「失败」「已中断」的"
+                     "结果再存档，让中断抛出去，磁盘上留着存档点 A，续跑时由 reconcile 补 is_error（结果未知）。")
 
 
 def _raised(run_agent, task: str, recorder: "_Recorder", path: Path) -> Exception | None:

@@ -385,6 +385,11 @@ def build(max_turns: int, rng) -> dict:
           step_options={"reconcile_in_place": True})
     agent("agent_crash_send", resumed_email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2,
           crash={"after_tool": "send_email"})
+    # Interrupted (Jupyter's stop button: SIGINT, a KeyboardInterrupt) as the send is delivered, then resumed: its
+    # outcome is as unknown as after a kill. An except or finally that saves "failed, interrupted" as its result turns
+    # unknown into a wrong answer (the model is told the email did not go out; it did).
+    agent("agent_interrupt_send", resumed_email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2,
+          crash={"interrupt_after_tool": "send_email"})
     # Resumed with a call of a tool no list names left dangling (it may have had an effect: reconcile runs nothing,
     # answers is_error), on each task, and with send_email left dangling, in shuffled order in one process: neither
     # the task, the sample nor the place says which is which. The reference's run_agent on the same checkpoint is

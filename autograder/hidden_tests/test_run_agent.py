@@ -10,8 +10,9 @@ run_agent is given the task in other words than the checkpoint's.
 import pytest
 
 import course.model
-from autograder.contract import checkpoint_differences
+from autograder.contract import carries_output, checkpoint_differences
 from autograder.protocol import StepStatus
+from course.checks import unknown_wording_problem
 
 from .crashes import reference_load, run_agent_problem
 from .replies import reference_run, replies_problem, save_points_problem
@@ -318,7 +319,7 @@ def check_save_points(outcome):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_pending(grading):
-    """续跑前先给悬空调用对账（课程没提过的工具不重新执行，补 is_error）；发信途中崩溃，重启后邮件不会发第二封"""
+    """续跑前先给悬空调用对账（课程没提过的工具不重新执行，补 is_error）；发信途中崩溃或被中断，重启后邮件不会发第二封，被中断的那次调用也是结果未知"""
     outcome = grading.outcome("agent_pending")
     checkpoint = outcome.scenario.meta["checkpoint"]
     message = problem(outcome, 0, "run_agent(task, client=None, path=path)")  # client=None, as the signature allows
@@ -371,6 +372,44 @@ def test_resume_pending(grading):
                            and same(snapshot.get("messages"), resumed[0]["messages"])),
            "悬空的 send_email 对账之后、调用模型之前也要先存档：对账补上的 is_error 结果和存档点 B 一样要落盘，"
            "不管悬空的是什么工具")
+    message = interrupted_send_problem(grading.outcome("agent_interrupt_send"))
+    expect(message is None, message)
+
+
+def interrupted_send_problem(outcome) -> str | None:
+    """What is wrong with a run interrupted (KeyboardInterrupt) once send_email had delivered, then resumed: one
+    email, and the send's tool_result either its own output (an interrupt that landed late, once the send had returned
+    and save point B was on disk) or an is_error that says the outcome is unknown (reconcile's); None if so."""
+    where = "发信任务在 send_email 送达之后、返回之前被中断（KeyboardInterrupt：notebook 里按下「中断」），再续跑"
+    sent = [c for c in outcome.tool_calls if c["step"] == 0 and c["name"] == "send_email"]
+    if not sent:
+        return "发信任务没有走到 send_email：" + (problem(outcome, 0, "run_agent") or "run_agent 没有通过 execute_tool 执行 send_email")
+    message = problem(outcome, 1, "中断后重启的 run_agent")
+    if message:
+        return f"{where}：{message}"
+    emails = outcome.emails_during_steps()
+    if emails != 1:
+        return f"{where}，邮件服务器一共收到 {emails} 封，应该恰好 1 封：中断时信已经发出去了"
+    state = returned(outcome, 1, "中断后重启的 run_agent")
+    messages = state.get("messages") if isinstance(state, dict) and isinstance(state.get("messages"), list) else []
+    uses = [b for m in messages if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+            for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") == "send_email"]
+    results = [b for m in messages if m.get("role") == "user" and isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"
+               and uses and b.get("tool_use_id") == uses[0]["id"]]
+    if not results:
+        return f"{where}，返回的对话里这次 send_email 没有 tool_result"
+    block = results[0]
+    text = text_of(block.get("content"))
+    if not block.get("is_error") and any(c.get("output") and carries_output(block.get("content"), c["output"])
+                                         for c in sent):
+        return None
+    wording = unknown_wording_problem(text) if block.get("is_error") is True else "没有标 is_error"
+    if wording is None:
+        return None
+    return (f"{where}，这次 send_email 的 tool_result 是「{short(text, 60)}」：{wording}。执行被打断时工具没有返回，"
+            "谁也不知道信发出去没有：不要在 except 或 finally 里替它记一个「失败」「已中断」的结果再存档，让 KeyboardInterrupt "
+            "抛出去，检查点停在存档点 A（pendingToolUse 还记着它），续跑时由 reconcile 补 is_error：结果未知，请先确认现状")
 
 
 def dangling_problem(grading, outcome, index: int) -> str | None:

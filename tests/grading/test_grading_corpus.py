@@ -59,6 +59,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_skips_when_spent": {"test_reconcile": 1},  # clears pendingToolUse, no tool_result
     "wrong_reconcile_spent_reruns_everything": {"test_reconcile": 4},  # the last turn: sends the email again
     "wrong_agent_turns_not_equal": {"test_run_agent": 4},  # while turns != MAX_TURNS: a resume beyond it never stops
+    # probe 23: no lesson 3 scenario interrupted a run (KeyboardInterrupt); it saves "错误：执行被中断" with is_error
+    "wrong_agent_interrupt_marked_failed": {"test_run_agent": 4},
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},
