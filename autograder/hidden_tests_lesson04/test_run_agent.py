@@ -51,6 +51,13 @@ def key_fault(outcome, call_id: str) -> str | None:
     """What is wrong, if a send_email ran with a key other than its tool_use id: the email went out, but not as this
     call's (the grader's server, lookup_effect and the ledger all know the call by its id)."""
     keys = {c.get("key") for c in outcome.tool_calls if c["name"] == "send_email"} - {None, call_id}
+    asked = {b.get("id") for c in outcome.model_calls for b in ((c.get("reply") or {}).get("content") or [])
+             if isinstance(b, dict) and b.get("type") == "tool_use"}
+    if keys and keys <= asked:  # each the id of a call the model made later: a second email asked for, keyed right
+        return (f"带着别的键的那封信，是模型后来另要的一次 send_email（新的调用，id {short(sorted(map(str, keys))[0])}）发出的："
+                "续跑时这次调用大概得到了 is_error（结果未知）或者一个「失败」的结果，模型就再要一次。服务器按键答得上来"
+                "（只有 intent 时 lookup_effect(name, id)：查到了就记下它的回答，没查到就经台账执行），结果就是确定的，"
+                "只有服务器答不上来时才补 is_error")
     if not keys:
         return None
     return (f"send_email 执行时带的幂等键是 {short(sorted(map(str, keys))[0])}，不是这次调用的 tool_use id（{call_id}）："

@@ -295,6 +295,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe 23, 25/25 before: no run_agent resumed beside a torn or damaged ledger
     "wrong_agent_progress_reader_torn_tail": {"test_run_agent": 1},  # its own json.loads of each line, for progress
     "wrong_agent_moves_damaged_ledger_aside": {"test_run_agent": 1},  # reconcile's ValueError: a new, empty ledger
+    # probe 23: judged right, the feedback blamed a made-up key (the key was the id of the model's second request)
+    "wrong_recovery_not_found_is_error": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_reader_latin1": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger's UTF-8 decoded as Latin-1
     # ... and judged wrong (each 25/25 before, or points that varied with the seed): the planned model asks for the
     # same call again (the same name and input, a new id), beside a ledger holding another task's records
@@ -704,6 +706,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_fsync_rate_limited": "不只是进程里的第一条",
     "wrong_agent_progress_reader_torn_tail": "只写了一半的记录",
     "wrong_agent_moves_damaged_ledger_aside": "坏了的台账不等于没有记录",
+    "wrong_recovery_not_found_is_error": "是模型后来另要的一次 send_email",
     "wrong_reader_latin1": "台账 outcome 里记的 output",
     "wrong_agent_dedupes_repeated_call": "这是另一次调用，幂等键是它自己的 id",
     "wrong_agent_fresh_start_clears_ledger": "台账只追加、不修改：它原有的记录一条也不能少",
