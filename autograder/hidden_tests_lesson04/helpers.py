@@ -81,6 +81,15 @@ def records_in(content) -> tuple:
     return copy.deepcopy(_read[content])
 
 
+def keeps_earlier_records(grading) -> bool:
+    """Whether the student's append_ledger, appending to a ledger with records, left them as they were (one that
+    writes over them loses test_append_ledger's point; elsewhere its lost intent is said to be its doing)."""
+    outcome = grading.outcome("append")
+    meta = outcome.scenario.meta
+    records, error = records_in(outcome.files_after.get(meta["existing"]))
+    return error is None and same(records[:len(meta["old"])], meta["old"])
+
+
 def records_of_each(contents) -> dict:
     """content (bytes, None: no file) -> its records as the course's read_ledger reads it, None if it cannot."""
     _read_all([c for c in contents if c is not None])

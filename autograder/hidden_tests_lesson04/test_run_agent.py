@@ -18,8 +18,8 @@ from autograder.sandbox import Scenario
 from autograder.hidden_tests.crashes import describe, killed_files
 from autograder.hidden_tests.helpers import emails_in_step, full_disk_problem, on_disk, unreadable_problem, usage_total
 
-from .helpers import (expect, expected_action, fail, keyed, of, outcome_written_at, pairing_problem, problem,
-                      records_in, returned, same, saved_state, short)
+from .helpers import (expect, expected_action, fail, keeps_earlier_records, keyed, of, outcome_written_at,
+                      pairing_problem, problem, records_in, returned, same, saved_state, short)
 from .effects_runs import effects_problem
 
 GRADE = "test_run_agent"
@@ -197,7 +197,9 @@ def test_sends_through_the_ledger(grading):
     records, error = records_in(outcome.files_after.get(outcome.scenario.meta["ledger"]))
     missing = [kind for kind in ("intent", "outcome") if error is not None or not of(records, call_id, kind)]
     expect(missing != ["intent"], "检查点旁边的台账 ledger_path(path) 里有这次 send_email 的 outcome，却没有它的 intent："
-                                  "execute_with_ledger 执行之前要先追加 intent 并落盘，台账文件还不存在时也一样（追加会新建它）")
+                                  + ("你的 append_ledger 追加时把台账里原有的记录盖掉了（台账只追加：\"a\" 模式或 O_APPEND，"
+                                     "见 append_ledger 那一项的反馈）" if not keeps_earlier_records(grading) else
+                                     "execute_with_ledger 执行之前要先追加 intent 并落盘，台账文件还不存在时也一样（追加会新建它）"))
     expect(not missing, f"检查点旁边的台账 ledger_path(path) 里没有这次 send_email 的 {' 和 '.join(missing)}："
                         "run_agent 执行工具要走 execute_with_ledger(call, ledger_path(path))")
     sent = next(c for c in outcome.tool_calls if c["name"] == "send_email")
