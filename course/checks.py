@@ -55,7 +55,9 @@ UNHEARD_OF_TOOLS = (("delete_branch", {"branch": "release-2026-12"}),
                     ("get_invoice", {"invoice": "INV-0831"}),
                     ("READ_FILE", {"path": "./notes/meeting-08-25.md"}),  # names are compared as written, and whole:
                     ("email", {"to": "team@example.com", "subject": "本周结论"}),  # a part of list_sent_emails
-                    ("mcp__notes__read_file", {"path": "./notes/meeting-08-25.md"}))  # another server's, namespaced
+                    ("mcp__notes__read_file", {"path": "./notes/meeting-08-25.md"}),  # another server's, namespaced
+                    ("read-file", {"path": "./notes/meeting-08-25.md"}),  # another convention's spelling: another tool
+                    ("listDir", {"path": "./notes"}))
 UNHEARD_OF_TOOL = UNHEARD_OF_TOOLS[0]
 # What a read-only tool may truly return besides its usual text: nothing (an empty file or folder), its words for
 # nothing found, a success that mentions an error (a log line in a file), a long text, and one that begins with an
@@ -729,6 +731,7 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
               "是一个完整的检查点后面又拼着半份旧内容（不截断就覆盖写留下的），不是合法的 JSON"),
              ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
+             ("empty-object.json", b"{}", "是一个空的 JSON 对象 {}（它不是「没有检查点」：没有 version）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),
               "里没有 version 字段"),
              ("old.json", json.dumps({**state, "version": 0}).encode(), "的 version 是 0（比代码认的旧）"),

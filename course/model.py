@@ -390,7 +390,8 @@ _UNSETTLED = re.compile(r"不好说|难说|不可知|(?:未经?|尚未|没有|�
 _CLAUSE_END = "。；;！!？?\n，,：:"
 _DOING = r"(?:调用|执行|运行|发送|发出|发|试|做|提交|来)"
 _REDO = re.compile(rf"(?:重新|再次|再一次|再|重复|直接){_DOING}|重试|重发|重做|重跑|补发|补做|补跑|"
-                   r"\b(?:re-?send|re-?try|re-?run|redo)\b|"
+                   rf"(?:用|按|以|照)(?:同样|相同|原来|原先)的(?:参数|输入){_DOING}|(?:同样|相同)的(?:邮件|信)(?:再)?发|"
+                   r"\b(?:re-?send|re-?try|re-?run|redo)\b|\bsend the same (?:email|message|mail)\b|"
                    r"\b(?:call|run|send|try|do|execute|invoke|issue|make|repeat)\w*\b[^.;!?\n]{0,40}?"
                    r"\b(?:again|once more|one more time|a second time)\b", re.I)
 _NOT_AN_ORDER_BEFORE = re.compile(r"不要|不用|不必|无需|别|勿|不能|不可|不应|避免|以免|免得|否则|可能|会(?!议)|导致|"

@@ -278,6 +278,9 @@ def execute_tool(name: str, input: dict, idempotency_key: str | None = None) -> 
         return f"错误：没有名为 {name!r} 的工具。可用的工具：{', '.join(_TOOL_FUNCTIONS)}"
     if not isinstance(input, dict):
         return f"错误：工具 {name} 的参数必须是一个对象（dict），收到的是 {type(input).__name__}"
+    if "idempotency_key" in input:  # the key is the call's, not the tool's: no tool's input_schema has it
+        return (f"错误：工具 {name} 的参数里没有 idempotency_key：幂等键要作为 execute_tool 的参数传进来"
+                "（execute_tool(name, input, idempotency_key=...)），不要放进 input")
     options = {"idempotency_key": idempotency_key} if idempotency_key and name in _KEYED_TOOLS else {}
     try:
         return function(**input, **options)

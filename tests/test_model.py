@@ -206,7 +206,9 @@ REDO_AT_ONCE = ("请重新调用 {tool}，再执行一次。", "请再执行一�
                 "请再发前面那封邮件。", "稍后重试即可。",
                 # probe 23: words of redoing the asks_to_redo did not know
                 "请把这封邮件补发一次。", "请再次调用 {tool}。", "请再一次执行 {tool}。", "请直接调用 {tool}，用同样的参数把这一步做完。",
-                "请重复调用 {tool} 一次。", "Please issue the same {tool} call once more.", "Make the call one more time.")
+                "请重复调用 {tool} 一次。", "Please issue the same {tool} call once more.", "Make the call one more time.",
+                "为确保对方收到，请用同样的参数调用一次 {tool}。", "请把同样的邮件发给原来的收件人。",
+                "Send the same email to the same recipients now.")
 # "before doing it again, look" is looking first, whether it says 先 or not
 LOOK_FIRST = ("请先确认现状，再决定下一步。", "请先用 list_sent_emails 查一下是否已经发出，没有发出再重新发送。",
               "如果确认没有生效，可以重新调用 {tool}。", "不要直接重发，请先核实。", "重新执行可能导致重复，请先确认现状。",

@@ -46,6 +46,16 @@ def test_bad_calls_come_back_as_error_text():
         assert isinstance(output, str) and output.startswith("错误"), (name, output)
 
 
+def test_a_key_put_in_the_input_is_refused(mail):
+    """The key goes to execute_tool, not into the tool's input (no input_schema has it): a send keyed that way is
+    an error, and nothing is sent (probe 23: it used to go out keyed, as if the key had been given right)."""
+    output = execute_tool("send_email", {"to": "team@example.com", "subject": "本周结论", "idempotency_key": "toolu_01K"})
+    assert output.startswith("错误") and "idempotency_key" in output
+    assert mail.count() == 0
+    assert "已发送" in execute_tool("send_email", {"to": "team@example.com", "subject": "本周结论"},
+                                    idempotency_key="toolu_01K")
+
+
 def test_mail_server_leaves_no_thread_and_restores_env(monkeypatch):
     monkeypatch.delenv("COURSE_SMTP_PORT", raising=False)
     threads = threading.active_count()

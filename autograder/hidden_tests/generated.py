@@ -32,6 +32,7 @@ What is drawn (the lesson's contract, not its examples):
   block order of course.model.shaped, over a few short runs.
 """
 import json
+import re
 import string
 from pathlib import Path
 
@@ -167,10 +168,15 @@ DANGLING = {
     # a read-only tool's name in other letters' case: names are compared as written, like the API's
     "other_case": st.tuples(st.builds(lambda name, spell: spell(name), st.sampled_from(READ_ONLY),
                                       st.sampled_from((str.upper, str.title, str.capitalize))), INPUTS),
+    # a read-only tool's name as another convention spells it (read-file, readFile: the API allows "-" in a name, and
+    # JavaScript servers name tools in camelCase): another tool, which no normalising makes read-only
+    "kebab_case": st.tuples(st.sampled_from([name.replace("_", "-") for name in READ_ONLY if "_" in name]), INPUTS),
+    "camel_case": st.tuples(st.sampled_from([re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)
+                                             for name in READ_ONLY if "_" in name]), INPUTS),
 }
 UNHEARD_OF = ("begins_with_read_only", "has_read_only_inside", "ends_with_read_only", "namespaced_read_only",
               "unusual_verb", "get_or_fetch", "sounds_read_only",
-              "made_up", "part_of_read_only", "other_case")
+              "made_up", "part_of_read_only", "other_case", "kebab_case", "camel_case")
 DANGLING.update({kind: DANGLING[kind].filter(_unheard_of) for kind in UNHEARD_OF})
 ANY_CALL = st.one_of(*DANGLING.values())
 TOOL_ID = st.text(alphabet=string.ascii_letters + string.digits, min_size=22, max_size=22).map("toolu_01".__add__)
@@ -386,6 +392,8 @@ def broken_files(draw, kind: str) -> tuple:
         return kind, _encoded({**cp, "version": draw(NUMBER_TEXT)})
     if kind == "not_object":
         return kind, _encoded(draw(JSON_NOT_OBJECT | st.just([cp])))
+    if kind == "falsy":  # JSON whose value is false in Python: a load that takes "not state" for "no checkpoint"
+        return kind, _encoded(draw(st.sampled_from([{}, [], None, 0, False, ""])))
     if kind == "missing_fields":
         # always the version among them: a file with a version 1 and fewer fields is the lesson's to return
         gone = {"version", *draw(st.lists(st.sampled_from(CHECKPOINT_FIELDS), max_size=5, unique=True))}
@@ -408,7 +416,7 @@ def broken_files(draw, kind: str) -> tuple:
     return kind, FOLDER
 
 
-BROKEN_KINDS = ("truncated", "trailing_data", "empty", "higher", "lower", "text_version", "number_text", "not_object",
+BROKEN_KINDS = ("truncated", "trailing_data", "empty", "higher", "lower", "text_version", "number_text", "not_object", "falsy",
                 "missing_fields", "not_utf8", "folder", "unreadable")
 
 

@@ -202,12 +202,16 @@ def broken_in_the_middle(records: list, ledgers: "Ledgers", rng) -> str:
     return ledger_text(records[:at]) + half[:rng.randint(5, len(half) - 5)] + glued + ledger_text(records[at:])
 
 
+# A state of the service in which it knows the call -> the result it answers for it (None: the delivered email's text)
+ANSWERED = {"sent": None, "answered_empty": "", "answered_error": "错误：收件服务器拒收：550 收件人邮箱已停用"}
+
+
 def service_in(state: str, pending: dict | None) -> dict:
     """The service a recovery_action case's lookup answers as (scenario_run.answering_lookup), in one state: "sent"
-    (it has the email sent with the call's key), "answered_empty" (it knows the call, and its result was ""), "empty"
-    (it has none) or "down"; only the mail server can be asked by key."""
-    known = pending is not None and state in ("sent", "answered_empty") and pending["name"] == "send_email"
-    answers = {pending["id"]: "" if state == "answered_empty" else delivered_text(pending)} if known else {}
+    (it has the email sent with the call's key), "answered_empty" or "answered_error" (it knows the call, and its
+    result was "" or an error), "empty" (it has none) or "down"; only the mail server can be asked by key."""
+    known = pending is not None and state in ANSWERED and pending["name"] == "send_email"
+    answers = {pending["id"]: ANSWERED[state] if ANSWERED[state] is not None else delivered_text(pending)} if known else {}
     return {"answers": answers, "down": state == "down"}
 
 
@@ -331,9 +335,11 @@ def build(max_turns: int, rng) -> dict:
     kinds.append((rng.choice(["send_email", *EFFECT_KINDS]), ("intent", "intent", "outcome"),
                   rng.choice(["sent", "empty", "down"])))
     kinds.append((rng.choice(["send_email", "non_idempotent"]), ("intent", "failed"), rng.choice(["sent", "empty", "down"])))
-    # "answered_empty": the service knows the call, and its result was "" (lookup answers the text or None)
+    # "answered_empty": the service knows the call, and its result was "" (lookup answers the text or None);
+    # "answered_error": it knows the call, and its result was an error (a definite result too: record it)
     for records, server in ((("intent", "outcome"), "down"), (("intent",), "sent"), (("intent",), "empty"),
-                            ((), "sent"), (("intent",), "down"), (("intent",), "answered_empty")):
+                            ((), "sent"), (("intent",), "down"), (("intent",), "answered_empty"),
+                            (("intent",), "answered_error")):
         kinds.append(("send_email", records, server))
     # the other tools with effects in each state of the ledger, their service up (none here can be asked by key:
     # with only an intent, it answers no better than one that is down), and one of them with its service down
@@ -407,11 +413,15 @@ def build(max_turns: int, rng) -> dict:
         # every scenario has a call whose outcome lies apart from its intent, at a drawn case, the others drawn too
         answered = [number for number, (_, records, _) in enumerate(specs) if "outcome" in records]
         apart = {rng.choice(answered)} | {number for number in answered if rng.random() < 0.5}
+        # each ledger given by an absolute or a relative path (both every time), a file of the project's beside it:
+        # a reconcile that behaves only in a bare, absolute scratch folder shows it
+        forms = draw.forms(len(specs))
         for number, (tool, records, sent) in enumerate(specs):
             made = ledgers.call_of(tool)
             cp = draw.with_pending(draw.sample("cpC", rng.choice(EMAIL_TASKS)), made["name"], made["input"])
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
+            files[f"{os.path.dirname(where)}/{rng.choice(['notes.md', 'agent.log', 'config.toml'])}"] = "项目自己的文件\n"
             found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down),
                                   apart=number in apart)
             # the call's twin asked for and answered in the history (every call with an effect; read-only ones in
@@ -439,7 +449,7 @@ def build(max_turns: int, rng) -> dict:
                 # recipient and subject: the sent list shows one like it whatever the draw, the server by key does not
                 before.append(dict(pending["input"]))
             kept = {"lookup_answers": {pending["id"]: ""}} if number == empty else {}
-            cases.append({"checkpoint": cp, "ledger": where, "records": found, "sent": sent,
+            cases.append({"checkpoint": cp, "ledger": where, "form": forms[number], "records": found, "sent": sent,
                           "service": {"answers": {pending["id"]: "" if kept else delivered_text(pending)} if sent
                                       else {}, "down": down},
                           **kept, **({"damaged": True} if number == damaged else {})})
@@ -505,7 +515,7 @@ def build(max_turns: int, rng) -> dict:
                                                **extras)
         add(Scenario(name, independent_steps=True, files=files, emails_before=before, service_down=down,
                      ledgers=tuple(dict.fromkeys(c["ledger"] for c in cases)), meta={"cases": cases},
-                     steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"])), "report_args": True,
+                     steps=[{**call("reconcile", c["checkpoint"], path(c["ledger"], c.get("form", "absolute"))), "report_args": True,
                              "batch": "reconcile", **({"read_before": [c["ledger"]]} if c.get("again") else {}),
                              **({"lookup_answers": c["lookup_answers"]} if "lookup_answers" in c else {})}
                             for c in cases]))

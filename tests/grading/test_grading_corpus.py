@@ -61,6 +61,12 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_turns_not_equal": {"test_run_agent": 4},  # while turns != MAX_TURNS: a resume beyond it never stops
     # probe 23: no lesson 3 scenario interrupted a run (KeyboardInterrupt); it saves "错误：执行被中断" with is_error
     "wrong_agent_interrupt_marked_failed": {"test_run_agent": 4},
+    # probe 23b, 23/23 before: falsy JSON ({}, null...) as no checkpoint; read-file / readFile taken for read-only
+    # tools (never drawn); "用同样的参数调用一次 send_email" (no word of "again")
+    "wrong_load_empty_object_as_new": {"test_save_load": 3},
+    "wrong_reconcile_kebab_normalized": {"test_recovery_action": 2, "test_reconcile": 4},
+    "wrong_reconcile_camel_normalized": {"test_recovery_action": 2, "test_reconcile": 4},
+    "wrong_reconcile_asks_same_email": {"test_reconcile": 4},
     # probe 15b (1/4 before): a save that adds a field to the file (savedAt) and a load that drops it again lost the
     # power-cut and kill checks too, whose feedback said it did not fsync the folder: the extra field is said once
     "wrong_save_adds_saved_at": {"test_save_load": 3},

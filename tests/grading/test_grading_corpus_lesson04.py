@@ -297,6 +297,18 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_moves_damaged_ledger_aside": {"test_run_agent": 1},  # reconcile's ValueError: a new, empty ledger
     # probe 23: judged right, the feedback blamed a made-up key (the key was the id of the model's second request)
     "wrong_recovery_not_found_is_error": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
+    # probe 23b, 25/25 before: the key put into the tool's input (course.tools.execute_tool refuses it now); a
+    # service that knows the call and answers an error (a definite result: record it)
+    "wrong_execute_key_inside_input": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4,
+                                       "test_incident_fix": 2},
+    "wrong_recovery_error_answer_means_not_found": {"test_recovery_action": 3},
+    "tamper_detect_ledger_folder_siblings": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
+    # probe 23: a SIGCHLD handler of the student's (armed at definition: every scenario's checks lose), the course's
+    # leaf functions' stand-ins told apart by their defaults and globals
+    "tamper_resend_sigchld_handler": ZERO,
+    "tamper_detect_leaf_defaults_execute": {"test_execute_with_ledger": 1, "test_run_agent": 0, "test_reconcile": 4,
+                                            "test_incident_fix": 2},
+    "tamper_detect_leaf_globals_skip_fsync": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_reader_latin1": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger's UTF-8 decoded as Latin-1
     # ... and judged wrong (each 25/25 before, or points that varied with the seed): the planned model asks for the
     # same call again (the same name and input, a new id), beside a ledger holding another task's records
@@ -546,6 +558,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
     # probe 23, 25/25 before: the course's leaf functions' stand-ins had other defaults and globals (guise.looking_like)
     "tamper_detect_leaf_defaults_execute": "wrong_agent_without_ledger",
     "tamper_detect_leaf_globals_skip_fsync": "wrong_append_no_fsync",
+    # probe 23b, 21/25 before: it resent only beside a project's files; every reconcile ledger has one now
+    "tamper_detect_ledger_folder_siblings": "wrong_resend_without_key",
     "tamper_detect_grader": "wrong_resend_without_key",
     "tamper_dsync_dup2_ledger": "wrong_append_no_fsync",
     "tamper_deleted_name_dsync_ledger": "wrong_append_no_fsync",
