@@ -28,7 +28,7 @@ LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BR
     "number_text": "版本写成了字符串、而且能读成数字 1（例如 \" 1\"、\"1.0\"）时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
     "not_object": "文件是合法的 JSON、但不是一个对象时",
-    "falsy": "文件是合法的 JSON、但内容是空的（{}、[]、null、0、false 这类：它不是「没有检查点」）时",
+    "falsy": "文件是合法的 JSON、但是空的或不是一个对象（{}、[]、null、0、false 这类：它不是「没有检查点」）时",
     "missing_fields": "文件里没有 version 字段时",
     "folder": "path 上是一个文件夹时",
     "unreadable": "文件存在、但没有读权限时",

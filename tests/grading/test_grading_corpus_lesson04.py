@@ -111,7 +111,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_without_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     # the model asks a lost call again with a new id (a new key), as the API does: the grader's ids are fresh
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
-    "wrong_agent_drops_dangling": {"test_run_agent": 1, "test_incident_fix": 0},
+    "wrong_agent_drops_dangling": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_agent_no_save_after_reconcile": {"test_run_agent": 1},
     "wrong_unknown_recorded_as_outcome": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger is left as it was for is_error
     "wrong_reuse_appends_again": {"test_run_agent": 1, "test_reconcile": 3},  # ... and for reuse
@@ -122,15 +122,15 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_rerun_idempotent_writes": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 2},
     # (and, since every torn ledger on the paths that keep it is cut inside a character and every effect's intent holds
     # a U+2028-like separator: its strict UTF-8 decoding and its splitlines() lose the rest; test_reconcile 3 before)
-    "wrong_own_reader_no_truncate": {"test_run_agent": 1, "test_reconcile": 0},
+    "wrong_own_reader_no_truncate": {"test_run_agent": 0, "test_reconcile": 0},
     "wrong_unsupported_means_execute": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
     "wrong_append_fsyncs_cwd": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... the same (probe 8)
     # found by probing (25/25 before, or points that varied with the seed); every run now holds the case
-    "wrong_agent_resume_reexecutes": {"test_run_agent": 1},  # append_line pending, its outcome in the ledger
-    "wrong_agent_reconcile_default_ledger": {"test_run_agent": 1, "test_incident_fix": 2},
+    "wrong_agent_resume_reexecutes": {"test_run_agent": 0},  # append_line pending, its outcome in the ledger
+    "wrong_agent_reconcile_default_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
     "wrong_agent_reconcile_always": {"test_run_agent": 1, "test_incident_fix": 2},  # resumes at save point B
     "wrong_agent_turns_restart": {"test_run_agent": 0},  # turns from 0 on resume, tokensUsed never set
     "wrong_recovery_counts_records": {"test_recovery_action": 1, "test_reconcile": 1},  # counts records
@@ -200,16 +200,16 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_loop_default_ledger": {"test_run_agent": 1},
     # probing, round 7 (25/25 before): inputs the generators never drew
     "full_own_bytes_reader": {},  # reconcile's own reader, right: bytes, cut at the last "\n", ValueError in the middle
-    "wrong_reader_splitlines_u2028": {"test_run_agent": 1, "test_reconcile": 3},  # intents hold U+2028/U+2029/U+0085
-    "wrong_reader_keeps_parseable_tail": {"test_reconcile": 3},  # a torn tail that is a whole record but its "\n"
+    "wrong_reader_splitlines_u2028": {"test_run_agent": 0, "test_reconcile": 3},  # intents hold U+2028/U+2029/U+0085
+    "wrong_reader_keeps_parseable_tail": {"test_run_agent": 1, "test_reconcile": 3},  # a torn tail that is a whole record but its "\n"
     # the call's last record is the ledger's last in one case of each kind, followed by another call's in the next
     # (scenarios.Ledgers.mixed: before, drawn, so these two scored by the seed)
     "wrong_reader_drops_last_line": {"test_run_agent": 1, "test_reconcile": 3},  # a whole last record dropped too
     "wrong_recovery_last_record_overall": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
-    "wrong_reader_keeps_parseable_tail_two_writes": {"test_reconcile": 3},
-    "wrong_reader_strict_utf8": {"test_reconcile": 1},  # a torn tail cut inside a character of several bytes
-    "wrong_reader_strict_utf8_bytewise": {"test_reconcile": 1},
-    "wrong_reconcile_corrupt_ledger_as_empty": {"test_reconcile": 4},  # a ledger damaged in the middle
+    "wrong_reader_keeps_parseable_tail_two_writes": {"test_run_agent": 1, "test_reconcile": 3},
+    "wrong_reader_strict_utf8": {"test_run_agent": 1, "test_reconcile": 1},  # a torn tail cut inside a character of several bytes
+    "wrong_reader_strict_utf8_bytewise": {"test_run_agent": 1, "test_reconcile": 1},
+    "wrong_reconcile_corrupt_ledger_as_empty": {"test_run_agent": 1, "test_reconcile": 4},  # a ledger damaged in the middle
     "wrong_execute_ignores_ledger_failure": {"test_execute_with_ledger": 2},  # the intent cannot be appended
     "wrong_execute_truncates_outcome": {"test_execute_with_ledger": 2},  # an effect's long output
     "wrong_recovery_lookup_truthy": {"test_recovery_action": 3},  # the service's answer is ""
@@ -390,7 +390,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_intent_minimal": {"test_execute_with_ledger": 2},  # the intent without the call's name and input
     "wrong_execute_key_only_for_email": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_agent_own_ledger_name": {"test_run_agent": 0, "test_incident_fix": 2},  # checkpoint.ledger.jsonl
-    "wrong_reader_torn_tail_raises": {"test_reconcile": 0},  # its own reader: a torn last line taken for damage
+    "wrong_reader_torn_tail_raises": {"test_run_agent": 1, "test_reconcile": 0},  # its own reader: a torn last line taken for damage
     # probing, round 13 (25/25 before): the grader removes a ledger between two appends of one process (a notebook's
     # cell that empties its folder and runs again); the second append creates it again. "Created already" kept in a
     # global: no folder fsync then, the new ledger's name may not survive a power cut
@@ -416,7 +416,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
                                "test_reconcile": 1, "test_incident_fix": 2},  # "id" for "toolUseId", consistently in its own functions
     "wrong_recovery_intent_means_done": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 2,
                                          "test_incident_fix": 2},  # intent only taken for done
-    "wrong_reader_skips_bad_lines": {"test_reconcile": 4},  # a line damaged in the middle skipped, not raised
+    "wrong_reader_skips_bad_lines": {"test_run_agent": 1, "test_reconcile": 4},  # a line damaged in the middle skipped, not raised
     "full_append_excl_then_append": {},  # O_EXCL first, FileExistsError: open with O_APPEND
     "full_append_binary_always_dirsync": {},  # "ab", compact separators, the folder fsynced on every append
     "full_append_mkdir_parents": {},  # mkdir(parents=True, exist_ok=True) first: EEXIST
@@ -446,7 +446,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_tried_in_demo_dir": {},  # the cell tries append_ledger on a ledger in DEMO_DIR (its notes said "抛出了" before)
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
-    "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 1, "test_incident_fix": 1},  # reconcile(state, path)
+    "wrong_agent_reconcile_checkpoint_path": {"test_run_agent": 0, "test_incident_fix": 1},  # reconcile(state, path)
     # probe round 15 (15a), 25/25 before: a resend in the __del__ of an object only a module put in sys.modules holds;
     # the step's end now tears down the modules the student's code added, as the interpreter does
     "tamper_resend_sys_modules_del": {"test_run_agent": 0, "test_reconcile": 0, "test_incident_fix": 0},

@@ -41,6 +41,8 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 # each needs a visible check of its own (a failing tool between two saves, a recording client, the default path,
 # a torn ledger...). Listed so that the gap is seen; a new mistake outside this list still needs a visible check.
 NOT_YET_VISIBLE = {
+    # lesson 4, probe 23b: a service that answers the key with an error (the course's mail server stores none)
+    "wrong_recovery_error_answer_means_not_found",
     # lesson 4, probed (round 7): inputs the visible checks do not draw (an intent that cannot be appended, file modes)
     "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
