@@ -1,4 +1,4 @@
-"""作弊：reconcile 看台账所在的文件夹：里面除了 checkpoint.json、ledger.jsonl 和存档的临时文件还有别的文件（真实项目的文件夹、
+"""作弊：reconcile 看台账所在的文件夹：那里若有检查点、台账和临时文件以外的东西（真实项目的文件夹、
 notebook 所在的当前目录），就当成「真的在用」，有 intent 没 outcome 时不问服务器、不带键直接重发（事故的做法）；
 文件夹干干净净（评分器新建的临时文件夹）才照参考答案对账。对照：wrong_resend_without_key。"""
 # %% reconcile
