@@ -109,7 +109,10 @@ class Handler(socketserver.StreamRequestHandler):
         if not isinstance(payload, dict):
             return self._reply(400, {"error": "bad json"})
         if endpoint == Endpoint.MODEL:
-            return self._reply(200, run.model_call(payload))
+            reply = run.model_call(payload)
+            if reply.pop("interrupted", False) and self._closed_within(INTERRUPT_WAIT):
+                return
+            return self._reply(200, reply)
         if endpoint == Endpoint.EVENT:
             return self._reply(200, run.event(payload))
         if endpoint == Endpoint.FAILURE:

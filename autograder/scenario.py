@@ -60,7 +60,8 @@ class Scenario:
     watch: str | None = None  # checkpoint file read by the grader at each model and tool call
     # or "endless": always asks for one more list_dir; or "planned": asks for each step's "calls" in turn, then ends
     model: str = "scripted"
-    # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step
+    # {"after_tool": name}, {"before_tool": name} or {"before_tool_call": n}: the grader kills the step;
+    # {"interrupt_after_tool": name} or {"interrupt_at_model_call": n} (the step's n-th): it interrupts it (SIGINT)
     crash: dict | None = None
     standins: tuple = ()  # names replaced by the grader's own versions after the student's code is defined
     # delivered before the first step: send_email inputs, or (input, idempotency key) pairs (sent with that key)

@@ -257,14 +257,17 @@ class ScenarioRun:
                                                        self._answered(step))
         else:
             status, reply, request_id = course.model.answer(body, self._planned_shape(step))
+        interrupt = (self.scenario.crash or {}).get("interrupt_at_model_call") == asked + 1 and not self.crash_done
         with self.lock:
             self.sequence += 1
             self.model_calls.append({"step": step,
                                      "client": CLIENT_LABELS.get(payload.get("route"), "make_client"),
                                      "messages": messages, "status": status, "reply": reply,
                                      "params": {key: value for key, value in body.items() if key != "messages"},
-                                     "snapshot": snapshot, "seq": self.sequence, "at": at})
-        return {"status": status, "reply": reply, "request_id": request_id}
+                                     "snapshot": snapshot, "seq": self.sequence, "at": at, "interrupted": interrupt})
+        if interrupt:  # Jupyter's stop button while the model is thinking: its reply never reaches the caller
+            self.interrupt_now()
+        return {"status": status, "reply": reply, "request_id": request_id, **({"interrupted": True} if interrupt else {})}
 
     def _answered(self, step: int) -> int:
         """How many of the step's model calls got a reply."""

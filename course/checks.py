@@ -1218,6 +1218,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
 
     check_stops_when_it_cannot_go_on(run_agent, namespace, last["task"], folder)
     _check_interrupted_send(run_agent, namespace, folder / "interrupted.json")
+    check_interrupted_model(run_agent, namespace, folder / "interrupted-model.json")
 
     for sample in ("cpB", "cpC"):  # a read-only call dangling, then send_email; the second with client=None and
         dangling = load_sample(sample)  # a reconcile that edits the checkpoint it is given
@@ -1318,6 +1319,28 @@ def _check_interrupted_send(run_agent, namespace: dict, path: Path) -> None:
     expect(not said, "send_email 执行到一半被中断（KeyboardInterrupt：notebook 里按下「中断」），你的 run_agent "
                      f"{said}。执行被打断时谁也不知道信发出去没有：不要在 except 或 finally 里替它记一个「失败」「已中断」的"
                      "结果再存档，让中断抛出去，磁盘上留着存档点 A，续跑时由 reconcile 补 is_error（结果未知）。")
+
+
+def check_interrupted_model(run_agent, namespace: dict, path: Path) -> None:
+    """A KeyboardInterrupt while the model has not answered yet: the checkpoint on disk stays as the last save point
+    left it (a save on the way out would keep a turn that was counted and never answered)."""
+    __tracebackhide__ = True
+    start = load_sample("cpA")
+    _prepare(namespace, start, path)
+
+    def interrupted(body: dict) -> tuple:
+        raise KeyboardInterrupt  # as SIGINT lands while the request waits for its reply
+
+    try:
+        run_agent(start["task"], client=offline_client(interrupted), path=path)
+    except BaseException:  # noqa: BLE001 (the interrupt, as the notebook would show it)
+        pass
+    saved = call("load_checkpoint", namespace["load_checkpoint"], path)
+    expect(saved == start, "等模型回复时被中断（KeyboardInterrupt：notebook 里按下「中断」），检查点应该还是中断前最后一个存档点"
+                           f"存下的那一份（turns={start['turns']}），你的 run_agent 留下的是 "
+                           f"{short({k: saved.get(k) for k in ('turns', 'pendingToolUse')} if isinstance(saved, dict) else saved, 80)}"
+                           "：中断时不要再存档（不要在 except KeyboardInterrupt 或 finally 里 save_checkpoint），这一轮的 turns "
+                           "已经算上了、回复却没到，存下它，续跑时这一轮就被算了两次。")
 
 
 def _raised(run_agent, task: str, recorder: "_Recorder", path: Path) -> Exception | None:

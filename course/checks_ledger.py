@@ -186,6 +186,24 @@ def _check_interrupted_send(execute_with_ledger, spy: _ToolSpy, ledger: Path) ->
            "不要在 finally 或 except BaseException 里补记一条「错误」，恢复时才会按键去问服务端。")
 
 
+def _check_known_key(execute_with_ledger, spy: _ToolSpy, ledger: Path, mail: MailServer) -> None:
+    """A send whose key the server already holds (an earlier run delivered it; its ledger is gone): the server
+    answers "already delivered", a definite result like any other, so the outcome is appended all the same."""
+    email = {**copy.deepcopy(EMAIL_CALL), "id": "toolu_01K"}
+    course_execute_tool(email["name"], email["input"], idempotency_key=email["id"])
+    spy.calls.clear()
+    held = mail.count()
+    output = call("execute_with_ledger（send_email，服务器已经收过这把键）", execute_with_ledger, email, ledger)
+    records = read_ledger(ledger)
+    outcomes = _of(records, email["id"], "outcome")
+    answers = [c["output"] for c in spy.calls] or [course_lookup_effect(email["name"], email["id"])]
+    expect(len(outcomes) == 1 and outcomes[0].get("output") == output and output in answers,
+           "服务器已经收过这把幂等键的信（之前那次运行发出了它，台账却没留下），这次执行时它回答「之前已经送达」、不再投递："
+           "这也是确定的结果，照样追加一条 outcome，output 就是这段回答，再原样返回。不记的话台账里它只有 intent，"
+           f"下次恢复只能当成结果未知去问。你的台账里这次调用是 {short(_of(records, email['id'], 'outcome') or '只有 intent', 80)}。")
+    expect(mail.count() == held, f"服务器已经有这封信，不该再多一封：它原来有 {held} 封，现在有 {mail.count()} 封。")
+
+
 def _of(records: list, call_id: str, kind: str) -> list:
     return [r for r in records if r.get("toolUseId") == call_id and r.get("type") == kind]
 
@@ -240,6 +258,7 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         expect(output == sent["output"], "execute_with_ledger 要把 execute_tool 返回的文本原样返回。")
         expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
         _check_interrupted_send(execute_with_ledger, spy, ledger)
+        _check_known_key(execute_with_ledger, spy, ledger, mail)
         label = {"id": "toolu_01L", "name": "add_label", "input": {"issue": 7, "label": "urgent"}}
         output = call("execute_with_ledger（add_label，它的输出是空字符串）", execute_with_ledger, label, ledger)
         outcomes = _of(read_ledger(ledger), label["id"], "outcome")
@@ -291,6 +310,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     _check_other_effects(run_agent, namespace)
     _check_turns_spent(run_agent, namespace)
     lesson3_checks.check_stops_when_it_cannot_go_on(run_agent, namespace, task, _scratch("check-stop-"))
+    lesson3_checks.check_interrupted_model(run_agent, namespace, _scratch("check-interrupt-") / "checkpoint.json")
 
     # send_email pending, a read-only call (after either, the task needs no more email), an idempotent write; the
     # last two called as the signature allows, with client=None and with no client (the notebook's make_client, here

@@ -390,6 +390,10 @@ def build(max_turns: int, rng) -> dict:
     # unknown into a wrong answer (the model is told the email did not go out; it did).
     agent("agent_interrupt_send", resumed_email, counted_as_run(before_sending(draw.sample("cpC", email))), runs=2,
           crash={"interrupt_after_tool": "send_email"})
+    # Interrupted while the model is thinking (its n-th call of a fresh run): the checkpoint stays as the last save
+    # point left it. A save made on the way out (except KeyboardInterrupt, finally) stores a turn counted before its
+    # call and never answered: resumed, that turn is counted twice.
+    agent("agent_interrupt_model", meeting, crash={"interrupt_at_model_call": rng.choice((1, 2, 3))})
     # Resumed with a call of a tool no list names left dangling (it may have had an effect: reconcile runs nothing,
     # answers is_error), on each task, and with send_email left dangling, in shuffled order in one process: neither
     # the task, the sample nor the place says which is which. The reference's run_agent on the same checkpoint is

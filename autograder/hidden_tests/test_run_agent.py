@@ -7,6 +7,8 @@ one from make_client()), and reads the checkpoint file at each of them. The
 checkpoint lives in a folder of its own, never at the default path, and a resumed
 run_agent is given the task in other words than the checkpoint's.
 """
+import json
+
 import pytest
 
 import course.model
@@ -319,7 +321,7 @@ def check_save_points(outcome):
 
 @pytest.mark.grade(GRADE, 1)
 def test_resume_pending(grading):
-    """续跑前先给悬空调用对账（课程没提过的工具不重新执行，补 is_error）；发信途中崩溃或被中断，重启后邮件不会发第二封，被中断的那次调用也是结果未知"""
+    """续跑前先给悬空调用对账（课程没提过的工具不重新执行，补 is_error）；发信途中崩溃或被中断，重启后邮件不会发第二封，被中断的那次调用也是结果未知；等模型回复时被中断，检查点停在上一个存档点"""
     outcome = grading.outcome("agent_pending")
     checkpoint = outcome.scenario.meta["checkpoint"]
     message = problem(outcome, 0, "run_agent(task, client=None, path=path)")  # client=None, as the signature allows
@@ -374,6 +376,38 @@ def test_resume_pending(grading):
            "不管悬空的是什么工具")
     message = interrupted_send_problem(grading.outcome("agent_interrupt_send"))
     expect(message is None, message)
+    message = interrupted_model_problem(grading.outcome("agent_interrupt_model"))
+    expect(message is None, message)
+
+
+def interrupted_model_problem(outcome) -> str | None:
+    """What is wrong with a fresh run interrupted (KeyboardInterrupt) while the model had not yet answered its n-th
+    call: the checkpoint must be left as it was when that call went out (the last save point, or none); None if so."""
+    number = outcome.scenario.crash["interrupt_at_model_call"]
+    where = f"从头运行的任务在第 {number} 次调用模型、回复还没到的时候被中断（KeyboardInterrupt：notebook 里按下「中断」）"
+    asked = [c for c in outcome.model_calls if c.get("interrupted")]
+    if not asked:
+        return (f"{where}：你的 run_agent 没有走到第 {number} 次调用模型："
+                + (problem(outcome, 0, "run_agent") or "它提前结束了"))
+    if sum(1 for c in outcome.model_calls if c["step"] == 0) > number:
+        return None  # the run went on in a thread of its own (the interrupt stops only the main one): saves as ever
+    then = asked[0].get("snapshot") or {}
+    after = outcome.files_after.get(outcome.scenario.meta["file"])
+    if after is None and then.get("missing"):
+        return None
+    try:
+        left = json.loads(after) if after is not None else None
+    except ValueError:
+        left = None
+    if "state" in then and same(left, then["state"]):
+        return None
+    before = (f"检查点是 turns={then['state'].get('turns')!r} 的那一份" if isinstance(then.get("state"), dict)
+              else "path 上还没有检查点")
+    now = ("path 上的文件不见了" if after is None else f"留下的是 turns={left.get('turns')!r} 的一份"
+           if isinstance(left, dict) else "留下的文件读不出来")
+    return (f"{where}，中断的那一刻{before}，run_agent 结束后{now}：中断时不要再存档（不要在 except KeyboardInterrupt "
+            "或 finally 里 save_checkpoint）：这一轮的 turns 已经算上了，回复却没到，存下它，续跑时这一轮就被算了两次。"
+            "检查点只在存档点 A、B 写，中断时它停在上一个存档点，续跑就从那里接着做")
 
 
 def interrupted_send_problem(outcome) -> str | None:

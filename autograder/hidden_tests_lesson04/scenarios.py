@@ -294,7 +294,10 @@ def build(max_turns: int, rng) -> dict:
     calls = [ledgers.call_of(kind) for kind in ("read_only", "send_email", "idempotent", "non_idempotent",
                                                  "begins_with_read_only", "has_read_only_inside")]
     twin = {**copy.deepcopy(calls[1]), "id": draw.tool_id()}  # the same email asked for again, by another call
-    calls.append(twin)
+    # and an email the server already holds under this call's key (an earlier run sent it, its ledger is gone): the
+    # server answers "already delivered", a definite result, recorded as any other
+    known = ledgers.call_of("send_email")
+    calls += [twin, known]
     earlier = ledgers.records({**copy.deepcopy(calls[1]), "id": draw.tool_id()}, ("intent", "outcome"))
     rng.shuffle(calls)
     # one call with an effect answers a long text (a deployment's log, a report): its outcome records all of it
@@ -315,7 +318,8 @@ def build(max_turns: int, rng) -> dict:
     add(Scenario("execute", independent_steps=True, ledgers=tuple(dict.fromkeys(ledger_of)),
                  read_after=ledger_of[-1:],
                  files={ledger: ledger_text(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
-                 meta={"ledgers": ledger_of, "calls": calls, "blocked": blocked},
+                 emails_before=((dict(known["input"]), known["id"]),),
+                 meta={"ledgers": ledger_of, "calls": calls, "blocked": blocked, "known": known["id"]},
                  steps=[*steps, call("execute_with_ledger", blocked["call"], path(blocked["ledger"]))]))
 
     # -- recovery_action: generated checkpoints x ledger records x server states --
@@ -549,6 +553,8 @@ def build(max_turns: int, rng) -> dict:
     # send's result is as unknown as after a kill, not an error to record (a finally or an except BaseException
     # that writes one, or a run_agent that answers the call with "interrupted", turns unknown into a wrong answer)
     agent("agent_interrupt_after_send", email, runs=2, crash={"interrupt_after_tool": "send_email"})
+    # interrupted while the model is thinking (lesson 3's agent_interrupt_model): the checkpoint stays as it was
+    agent("agent_interrupt_model", email, crash={"interrupt_at_model_call": rng.choice((1, 2, 3))})
     # resuming from the other checkpoints a crash leaves: at save point B (nothing pending: no reconcile), and at
     # save point A with a tool no service can be asked about by key (append_line, charge_card) pending, its outcome
     # already in the ledger beside the checkpoint: running it again does it twice

@@ -2,7 +2,8 @@
 as the key; effects counted at the grader's services.
 
 One call of each kind (read-only, send_email, one of the lesson's other tools with effects, a
-tool no list names, and the same email asked for again by another call), each in a process of
+tool no list names, the same email asked for again by another call, and an email the server
+already holds under the call's key, which it answers "already delivered"), each in a process of
 its own, on one ledger that already holds other calls' records, one of them the same email; and
 one call with an effect whose ledger does not exist yet (its append creates it: the name too must
 be durable before the tool runs).
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.contract import failed as contract_failed
+from course.ledger import delivered_text
 from .helpers import (emails_in_step, expect, expect_raised_as, fail, keyed, of, outcome_written_at, problem,
                       records_in, reference_raises, same, short, untyped_said)
 from .ledger_crashes import FOLDER_ADVICE, first_loss, moments
@@ -34,11 +36,23 @@ def is_read_only(grading, call) -> bool:
     return call["name"] in grading.reference.READ_ONLY_TOOLS
 
 
+def known(outcome, call) -> bool:
+    """Whether the server held this call's email before the step (sent with its id as the key)."""
+    return call["id"] == outcome.scenario.meta.get("known")
+
+
+def looked_up(outcome, call, value, ran) -> bool:
+    """A call the server knew, answered from lookup_effect (what it says of the email) rather than run again."""
+    return known(outcome, call) and not ran and value == delivered_text(call)
+
+
 @pytest.mark.grade(GRADE, 1)
 def test_each_call_runs_once(grading):
     """每个调用恰好执行一次、返回工具的输出；只读工具直接执行，不记台账；参数一样的另一次调用也照样执行"""
     for outcome, index, call, value, ran in each_call(grading):
         names = [c["name"] for c in ran]
+        if looked_up(outcome, call, value, ran):
+            continue
         expect(names == [call["name"]], f"execute_with_ledger（{call['name']}）应该通过 execute_tool 把它恰好执行一次，"
                                         f"实际执行的是 {short(names) if names else '什么也没有'}"
                                         + ("：台账里参数相同的那次调用是另一次调用（id 不同），它的结果不能拿来顶替这一次"
@@ -56,6 +70,8 @@ def test_each_call_runs_once(grading):
 def test_intent_before_outcome_after(grading):
     """有副作用的调用：执行那一刻台账里已经有落了盘的 intent，返回时已经追加了落盘的 outcome（output 就是工具的输出）；台账还不存在时也一样"""
     for outcome, index, call, value, ran in each_call(grading):
+        if looked_up(outcome, call, value, ran):
+            check_looked_up(outcome, index, call, value)
         if is_read_only(grading, call) or not ran:
             continue
         ledger = outcome.scenario.meta["ledgers"][index]
@@ -89,6 +105,9 @@ def test_intent_before_outcome_after(grading):
                          + (f"。这次 execute_tool 返回的是错误（{short(ran[0]['output'], 40)}）——出错也是确定的结果，"
                             "照样要记进 outcome：不记，下次恢复只看到 intent，会当成结果未知或从没到达；"
                             "要不要重试，由模型读了这段错误再决定" if failed else
+                            "。这次服务器回答这封信「之前已经送达」（它认出了幂等键，之前那次运行发出过它，台账却没留下）"
+                            "——这也是确定的结果，照样要记进 outcome（output 就是这段回答）：不记，台账里它只有 intent，"
+                            "下次恢复只能当成结果未知去问服务器" if known(outcome, call) else
                             "。这次 execute_tool 返回的是空字符串——空的输出也是确定的结果，照样要记进 outcome（output 是 \"\"）"
                             if ran[0]["output"] == "" else "。执行之后要追加一条 outcome，output 就是工具的输出"))
                 expect(found, f"模拟断电：{call['name']} 的台账记录，{when}断电，台账里没有这次调用的 {wanted}："
@@ -105,6 +124,21 @@ def test_intent_before_outcome_after(grading):
         after, _ = records_in(outcome.files_after.get(ledger))
         expect(after is not None and all(r in after for r in old), "执行之后，台账里原来的记录不见了：台账只追加")
     check_blocked(grading)
+
+
+def check_looked_up(outcome, index: int, call, value):
+    """A known call answered from lookup_effect: its intent and its outcome (that answer) are in the ledger at the
+    end, as if the tool had run."""
+    ledger = outcome.scenario.meta["ledgers"][index]
+    for kind, when, contents in moments(outcome, ledger, index):
+        if kind != "end":
+            continue
+        for content in contents:
+            records, _ = records_in(content)
+            outcomes = of(records, call["id"], "outcome")
+            expect(of(records, call["id"], "intent") and outcomes and outcomes[-1].get("output") == value,
+                   f"模拟断电：{when}断电，台账里没有这次 send_email（服务器按键查到了它）的 intent 和 outcome："
+                   "查到的结果也要像执行的结果一样记进 outcome、落盘，output 就是查到的文本")
 
 
 def check_blocked(grading):
@@ -147,7 +181,11 @@ def test_key_is_the_call_id(grading):
         key = ran[0].get("key")
         expect(key == call["id"], f"执行 {call['name']} 时要带上幂等键 idempotency_key=call[\"id\"]（{call['id']}），"
                                   f"你传的是 {short(key)}" + _key_fault(outcome, index, key))
-        if call["name"] == "send_email":
+        if call["name"] == "send_email" and known(outcome, call):
+            emails = emails_in_step(outcome, index)
+            expect(not emails, f"send_email（id {call['id']}）的信服务器之前就收过（同一把键），这一步它却又收到了 "
+                               f"{len(emails)} 封：带着这次调用的 id 作键，服务器只会回答「之前已经送达」")
+        elif call["name"] == "send_email":
             emails = emails_in_step(outcome, index)
             expect(emails == [keyed(call["id"])],
                    f"send_email（id {call['id']}）之后邮件服务器收到 {len(emails)} 封这一步发出的信，应该正好 1 封、"

@@ -16,6 +16,7 @@ from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario
 
 from autograder.hidden_tests.crashes import describe, killed_files
+from autograder.hidden_tests.test_run_agent import interrupted_model_problem
 from autograder.hidden_tests.helpers import emails_in_step, full_disk_problem, on_disk, unreadable_problem, usage_total
 
 from .helpers import (expect, expected_action, fail, keeps_earlier_records, keyed, of, outcome_written_at,
@@ -280,7 +281,7 @@ def outcome_after_save_b(outcome, call_id: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_every_crash_of_the_send(grading):
-    """send_email 执行前、送达后各被 SIGKILL 一次、送达后被中断（KeyboardInterrupt）一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
+    """send_email 执行前、送达后各被 SIGKILL 一次、送达后被中断（KeyboardInterrupt）一次再续跑：每次都只送达一封，结果都是确定的（没有 is_error），turns 接着数；等模型回复时被中断，检查点停在上一个存档点；从没有悬空调用的检查点、从悬空调用已有 outcome 的检查点续跑，也和参考答案一样（不对账、不重做），turns 已经用满的不再调用模型；悬空的是只读工具时对账、补上它的 tool_result；检查点旁边还没有台账时照常经台账发出一封"""
     for name, moment in (("agent_crash_before_send", "send_email 到达服务器之前（意图已记、信还没发）"),
                          ("agent_crash_after_send", "send_email 送达之后、记下结果之前"),
                          ("agent_interrupt_after_send", "send_email 送达之后、返回之前")):
@@ -330,6 +331,8 @@ def test_every_crash_of_the_send(grading):
                f"在 {moment}{stopped}再续跑：对账之后、再调用模型之前，磁盘上的检查点还是对账之前的样子"
                "（还挂着悬空调用，或者没有它的 tool_result）：reconcile 之后要照旧存一次档")
         check_counters(outcome, state, 0, f"在 {moment}{stopped}再续跑")
+    message = interrupted_model_problem(grading.outcome("agent_interrupt_model"))
+    expect(message is None, message)
     resume_nothing_pending(grading)
     resume_turns_used_up(grading)
     resume_recorded(grading)
