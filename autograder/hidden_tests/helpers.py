@@ -65,7 +65,11 @@ def expect(condition, message: str):
 def expect_letter(value, name: str, right: str, mistake: str):
     """A multiple-choice answer: one letter, written any way answer_letter reads it, and the right one."""
     expect(isinstance(value, str), f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}')
-    expect(answer_letter(value) == right, mistake)
+    letter = answer_letter(value)
+    expect(len(letter) == 1 and "A" <= letter <= "Z",
+           f'{name} 应该是一个字母的字符串，例如 "A"；你的是 {short(value)}：只写选项的字母，不要连选项的内容一起写'
+           "（notebook 里这一格下面的检查也会这样提示）")
+    expect(letter == right, mistake)
 
 
 def one_email(outcome, hint: str):

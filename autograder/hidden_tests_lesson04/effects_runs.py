@@ -196,6 +196,12 @@ def _read_ledger_before_running(outcome, index: int, run: dict) -> bool:
 def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wanted: dict) -> str:
     call_id = next(i for i in [*wanted, *mine] if mine.get(i) != wanted.get(i))
     name = names.get(call_id, "一次调用")
+    ours, theirs = [k[0] for k in mine.get(call_id, [])], [k[0] for k in wanted.get(call_id, [])]
+    if ours == theirs:  # the same records, an outcome that does not hold the tool's output under "output"
+        output = next(m[1] for m, w in zip(mine[call_id], wanted[call_id]) if m != w)
+        right = next(w[1] for m, w in zip(mine[call_id], wanted[call_id]) if m != w)
+        return (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的 outcome 记的 output 你的是 {short(output)}，"
+                f"参考答案的是 {short(right)}：outcome 要在 \"output\" 字段里原样记下工具返回的文本，恢复时复用的就是它")
     said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
             f"参考答案的是 {_said(wanted.get(call_id))}")
     pending = None if run["what"] == "fresh" else run["checkpoint"]["pendingToolUse"]["id"]
@@ -204,7 +210,6 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
         return f"{said}：{KEPT_ADVICE}"
     if call_id != pending and name in READ_ONLY_TOOL_NAMES and not wanted.get(call_id):  # a call the loop ran
         return f"{said}：{READ_ONLY_LEDGER_ADVICE.format(name=name)}"
-    ours, theirs = [k[0] for k in mine.get(call_id, [])], [k[0] for k in wanted.get(call_id, [])]
     twice = [k for k in ("intent", "outcome") if 0 < theirs.count(k) < ours.count(k)]
     if twice and set(theirs) <= set(ours):  # every kind there, one of them written again
         return f"{said}：{TWICE_ADVICE.format(kind=twice[0])}"

@@ -119,6 +119,8 @@ def test_intent_before_outcome_after(grading):
                            + (f"，要整段记下：它有 {len(output)} 个字符，你只记了前 {len(recorded)} 个（恢复时复用的就是"
                               "这段 output，截短了，续跑后模型拿到的就是不完整的结果）"
                               if isinstance(recorded, str) and output.startswith(recorded) else
+                              f"，可你的 outcome 记录里没有 \"output\" 这个字段（它是 {short(found[0], 100)}）：恢复代码按 "
+                              "output 取这次调用的结果，换了字段名，取到的就是 None" if "output" not in found[0] else
                               f"，你记的是 {short(recorded)}"))
         old, _ = records_in(outcome.scenario.files.get(ledger))
         after, _ = records_in(outcome.files_after.get(ledger))

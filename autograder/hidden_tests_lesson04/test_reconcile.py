@@ -279,7 +279,9 @@ def test_never_reached_is_sent_once(grading):
                f"tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）{where}")
         flag_fits(result, ran[0]["output"], where)
         recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
-        expect(recorded and recorded[-1].get("output") == ran[0]["output"], f"执行之后要在台账里追加 outcome{where}")
+        expect(recorded, f"执行之后要在台账里追加 outcome{where}")
+        expect(recorded[-1].get("output") == ran[0]["output"],
+               f"执行之后追加的 outcome 要在 \"output\" 字段里原样记下工具返回的文本{where}：你记的是 {short(recorded[-1], 100)}")
         durable(outcome, index, case, pending["id"], where)
 
 

@@ -402,6 +402,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 13 (25/25 before): execute_with_ledger's outcome only `if output:`; a call with an effect in the
     # execute scenario now answers "" (a definite result all the same)
     "wrong_execute_outcome_skips_empty": {"test_execute_with_ledger": 2},
+    "wrong_execute_outcome_under_result": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
+    "wrong_quiz_letter_with_its_words": {"test_quiz_key": 0},
     "wrong_agent_saves_on_interrupt": {"test_run_agent": 1},
     "wrong_execute_skips_outcome_when_already_delivered": {"test_execute_with_ledger": 2},
     # probing, round 13 (25/25 before): run_agent's resume saves the checkpoint with pendingToolUse cleared before
@@ -754,6 +756,8 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_own_ledger_name": "不是检查点旁边的台账",
     "wrong_execute_outcome_skips_empty": "空的输出也是确定的结果",
     "wrong_execute_skips_outcome_when_already_delivered": "之前已经送达",
+    "wrong_execute_outcome_under_result": "\"output\" 字段",
+    "wrong_quiz_letter_with_its_words": "只写选项的字母",
     "wrong_agent_saves_on_interrupt": "中断时不要再存档",
     "wrong_agent_clears_pending_before_reconcile": "pendingToolUse 要留到 reconcile 补上结果之后",
     "wrong_reconcile_saves_default": "存档由 run_agent 在对账之后做",
