@@ -1178,7 +1178,14 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED)
+    ran, real_tool = [], namespace.get("execute_tool", course_execute_tool)
+
+    def counted_tool(name, *args, **kwargs):
+        ran.append((name, copy.deepcopy(args[0] if args else kwargs.get("input"))))
+        return real_tool(name, *args, **kwargs)
+
+    with standing_in(namespace, "execute_tool", counted_tool):
+        ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED)
     saved, models = None, 0
     for entry in seen.log:  # save point B before every later call of the model, after a failed tool too
         saved = entry[1] if entry[0] == "save" else saved
@@ -1190,6 +1197,9 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     asked = [b for m in ended.get("messages", []) if m.get("role") == "assistant" for b in m["content"]
              if b.get("type") == "tool_use" and b.get("input") == {"path": f"./notes/{note}"}]
     expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
+    times = ran.count(("read_file", asked[0]["input"]))
+    expect(times == 1, f"读 {note} 失败了，你的 run_agent 把它执行了 {times} 次：出错也是确定的结果，原样交给模型（is_error: True"
+                       "、content 是错误文本），要不要重试、换什么办法由模型读了错误再决定；自己重试，有副作用的工具就做了两遍。")
     failure = course_execute_tool("read_file", asked[0]["input"])
     results = _results_of(ended["messages"], asked[0]["id"])
     expect(results and carries_output(results[0].get("content"), failure),

@@ -81,7 +81,13 @@ def test_a_dangling_read_only_call_is_run_again(grading):
     state = restarted(outcome, "只读调用中途崩溃")
     pending = dangling_call(outcome)
     again = outcome.student_tool_calls(1)
-    expect(again and again[0]["name"] == pending["name"] and same(again[0]["input"], pending.get("input")),
+    expect(not isinstance(pending.get("input"), str),
+           f"崩溃那一刻，检查点里 pendingToolUse 的 input 是一个字符串（{short(pending.get('input'))}）：要原样记下 tool_use 的 "
+           "input 对象（dict），不要先 json.dumps 成字符串，重新执行时用的就是它")
+    expect(not again or again[0]["name"] != pending["name"] or same(again[0]["input"], pending.get("input")),
+           f"重启后第一个执行的是悬空的 {pending['name']}，可它收到的 input 是 {short(again[0]['input'] if again else None)}，"
+           f"检查点里记的是 {short(pending.get('input'))}：重新执行要用悬空调用原来的 input")
+    expect(again and again[0]["name"] == pending["name"],
            f"重启后第一个执行的工具应该是悬空的只读调用 {pending['name']}（原来的 input），"
            f"实际是 {short([c['name'] for c in again]) if again else '什么也没有'}")
     first_model_call = min((c["seq"] for c in outcome.model_calls if c["step"] == 1), default=None)

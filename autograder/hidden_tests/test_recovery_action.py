@@ -48,7 +48,12 @@ def check(grading, wanted):
                                         lambda shrunk, i, case: wrong_answer(shrunk, i, case, wanted))
             example = counterexample(smallest, grading.seed)
             value = outcome.steps[index]["value"]
-            expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}" + example)
+            turns, limit = checkpoint.get("turns"), grading.reference.MAX_TURNS
+            spent = (f"。这份检查点的 turns 是 {turns}，已经用满了 MAX_TURNS（{limit}）——用满了也照样按 pendingToolUse 决定："
+                     "停不停是 run_agent 循环的事，recovery_action 只看悬空调用（用满时 run_agent 也先对账、存档再停下）"
+                     if isinstance(turns, int) and turns >= limit and action != "continue" else "")
+            expect(same(value, action), f"{what} 应该返回 {action!r}：{WHY[action]}。你的函数返回了 {short(value)}{spent}"
+                                        + example)
             fail(f"{what} 只做判断，不应该修改传进来的检查点" + example)
         expect(not written, f"recovery_action 只做判断，却写了文件 {short(written)}（例如存了检查点）：它不该有任何副作用")
     emails = outcome.emails_during_steps()

@@ -125,6 +125,12 @@ def test_resume_continues(grading):
                       "检查点里记的任务（续跑时以检查点为准，不是这次传进来的参数）", checkpoint["tokensUsed"])
     failed = [c for c in outcome.tool_calls if isinstance(c.get("output"), str) and c["output"].startswith("错误")]
     expect(failed, "续跑时模型要读的一份纪要不存在，run_agent 却没有通过 execute_tool 去读它")
+    later = min((c["seq"] for c in outcome.model_calls if c["seq"] > failed[0]["seq"]), default=float("inf"))
+    again = [c for c in outcome.tool_calls if failed[0]["seq"] < c["seq"] < later
+             and c["name"] == failed[0]["name"] and same(c["input"], failed[0]["input"])]
+    expect(not again, f"{failed[0]['name']} 返回了错误，你的 run_agent 没等模型回复就又执行了 {short(again[0]['name'] if again else '')}："
+                      "出错也是确定的结果，原样交给模型（tool_result 带 is_error: True 和错误文本），要不要重试、换什么办法"
+                      "由模型读了错误再决定；自己重试，有副作用的工具就做了两遍")
     uses = {b.get("id"): b for m in state["messages"] for b in tool_uses(m)}
     results = [b for m in state["messages"] if isinstance(m, dict) and isinstance(m.get("content"), list)
                for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"
