@@ -405,14 +405,16 @@ def build(max_turns: int, rng) -> dict:
 
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
     def reconcile_cases(specs, down: bool, torn_ones: dict, shapes: dict, damaged: int | None = None,
-                        empty: int | None = None, again: int | None = None) -> tuple:
+                        empty: int | None = None, again: int | None = None, missing: int | None = None,
+                        blank: int | None = None) -> tuple:
         """`torn_ones`: case -> where its ledger's last record is cut short (TORN_AT; the others' sometimes are, at a
         character); `shapes`: case -> the shape of its recorded outcome's output; `damaged`: the case whose ledger
         has a line in the middle that is no record (read_ledger raises ValueError); `empty`: the case whose email the
         server has, its result "" (what lookup_effect answers: "" is found too, None is not); `again`: the case
         reconciled a second time later in the same process, on the same checkpoint and ledger (a kernel where
         run_agent is run again after an interrupt), its ledger as the first time left it: {"again": True}, read as it
-        began (its step's "read_before")."""
+        began (its step's "read_before"); `missing`: the case with no ledger at all (a run's first crash came before
+        its first append), `blank`: the case whose ledger is an empty file (nothing recorded yet, the file made)."""
         cases, files, before = [], {}, []
         # every scenario has a call whose outcome lies apart from its intent, at a drawn case, the others drawn too
         answered = [number for number, (_, records, _) in enumerate(specs) if "outcome" in records]
@@ -426,8 +428,11 @@ def build(max_turns: int, rng) -> dict:
             pending = cp["pendingToolUse"]
             where = f"{draw.folder()}/{draw.letters(5)}/{LEDGER_NAME}"
             files[f"{os.path.dirname(where)}/{rng.choice(['notes.md', 'agent.log', 'config.toml'])}"] = "项目自己的文件\n"
-            found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down),
-                                  apart=number in apart)
+            if number in (missing, blank):  # no record of any call yet: no file, or an empty one
+                found, ledgers.twin = [], None
+            else:
+                found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down),
+                                      apart=number in apart)
             # the call's twin asked for and answered in the history (every call with an effect; read-only ones in
             # turn), and text after the call in every other case: the history and the last block say nothing of it
             twin = ledgers.twin or {**copy.deepcopy(pending), "id": draw.tool_id()}
@@ -441,7 +446,9 @@ def build(max_turns: int, rng) -> dict:
                 found += ledgers.records(ledgers.call_of("send_email"), ("intent", "outcome"))
             if number == damaged:
                 files[where] = broken_in_the_middle(found, ledgers, rng)
-            elif found or number in torn_ones or rng.random() < 0.5:  # with nothing recorded, it may not exist yet
+            elif number == blank:
+                files[where] = ""
+            elif number != missing:
                 text = ledger_text(found)
                 files[where] = torn(text, rng, torn_ones[number]) if number in torn_ones else \
                     torn(text, rng) if rng.random() < 0.3 else text
@@ -474,7 +481,11 @@ def build(max_turns: int, rng) -> dict:
                 ("failing_rerun", (), False),
                 # an intent written twice (sent again after the server said it never arrived): asked again, each way
                 ("send_email", ("intent", "intent"), True), ("send_email", ("intent", "intent"), False)]
-    down_specs = [("send_email", ("intent",), False), ("send_email", ("intent", "intent"), False),
+    # and calls no ledger has a record of, the ledger not there yet or an empty file: never started, so run once
+    # through the ledger, whatever the tool (one no key protects, one no list names), and with the server down too
+    unrecorded = [("non_idempotent", (), False), ("unheard_of", (), False)]
+    down_specs = [("send_email", (), False),
+                  ("send_email", ("intent",), False), ("send_email", ("intent", "intent"), False),
                   ("send_email", ("intent", "outcome"), True),
                   ("idempotent", ("intent", "outcome"), False), ("non_idempotent", ("intent", "outcome"), False),
                   *((kind, ("intent",), False) for kind in EFFECT_KINDS)]
@@ -510,9 +521,11 @@ def build(max_turns: int, rng) -> dict:
     # server's answer as the outcome) is reconciled again later in the same process: its outcome is in the ledger now,
     # reused. A recorded call, not an executed one: an executed tool's output may be an error text, and whether the
     # repeat then also met "an outcome that is an error" would depend on the draw
-    up_extras = {"damaged": len(up_specs), "empty": rng.choice(recording), "again": rng.choice(recording)}
-    for name, specs, down, torn_ones, extras in (("reconcile_up", [*up_specs, damaged], False, torn_up, up_extras),
-                                                 ("reconcile_down", down_specs, True, {}, {})):
+    up_extras = {"damaged": len(up_specs) + len(unrecorded), "empty": rng.choice(recording),
+                 "again": rng.choice(recording), "missing": len(up_specs), "blank": len(up_specs) + 1}
+    for name, specs, down, torn_ones, extras in (("reconcile_up", [*up_specs, *unrecorded, damaged], False, torn_up,
+                                                  up_extras),
+                                                 ("reconcile_down", down_specs, True, {}, {"missing": 0})):
         side = name.rsplit("_", 1)[1]
         cases, files, before = reconcile_cases(specs, down, torn_ones,
                                                {n: shape for (where, n), shape in shaped.items() if where == side},

@@ -402,6 +402,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 13 (25/25 before): execute_with_ledger's outcome only `if output:`; a call with an effect in the
     # execute scenario now answers "" (a definite result all the same)
     "wrong_execute_outcome_skips_empty": {"test_execute_with_ledger": 2},
+    "wrong_reconcile_always_asks_mail_server": {"test_reconcile": 4},
+    "wrong_reconcile_empty_ledger_lesson3": {"test_reconcile": 4, "test_run_agent": 1},
+    "wrong_reconcile_missing_ledger_raises": {"test_reconcile": 3, "test_run_agent": 1},
+    "wrong_reconcile_no_ledger_asks_server": {"test_reconcile": 4},
+    "wrong_reconcile_no_ledger_executes_unledgered": {"test_reconcile": 4},
+    "wrong_reconcile_no_ledger_falls_back_lesson3": {"test_reconcile": 4, "test_run_agent": 1},
+    "wrong_reconcile_touches_missing_ledger": {"test_reconcile": 4},
+    "wrong_reconcile_unkeyed_tools_never_rerun": {"test_reconcile": 4},
     "wrong_execute_outcome_under_result": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_quiz_letter_with_its_words": {"test_quiz_key": 0},
     "wrong_agent_saves_on_interrupt": {"test_run_agent": 1},
