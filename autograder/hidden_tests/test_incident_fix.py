@@ -82,7 +82,7 @@ def test_a_dangling_read_only_call_is_run_again(grading):
     pending = dangling_call(outcome)
     again = outcome.student_tool_calls(1)
     expect(not isinstance(pending.get("input"), str),
-           f"崩溃那一刻，检查点里 pendingToolUse 的 input 是一个字符串（{short(pending.get('input'))}）：要原样记下 tool_use 的 "
+           f"崩溃那一刻，存下的 pendingToolUse 里 input 是一个字符串（{short(pending.get('input'))}）：要原样记下 tool_use 的 "
            "input 对象（dict），不要先 json.dumps 成字符串，重新执行时用的就是它")
     expect(not again or again[0]["name"] != pending["name"] or same(again[0]["input"], pending.get("input")),
            f"重启后第一个执行的是悬空的 {pending['name']}，可它收到的 input 是 {short(again[0]['input'] if again else None)}，"
