@@ -730,8 +730,6 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
              ("trailing.json", (whole + whole[-60:]).encode(),
               "是一个完整的检查点后面又拼着半份旧内容（不截断就覆盖写留下的），不是合法的 JSON"),
              ("binary.json", whole.encode("gbk", errors="replace"), "不是 UTF-8 文本（这里是 GBK 编码）"),
-             ("surrogate.json", json.dumps({**state, "task": state["task"] + "\ud800"}, ensure_ascii=False).encode(
-                 "utf-8", "surrogatepass"), "不是合法的 UTF-8（里面有一个单独的代理码位 \\ud800，UTF-8 不允许它）"),
              ("list.json", json.dumps([state]).encode(), "是 JSON 但不是一个对象（这里是一个列表）"),
              ("empty-object.json", b"{}", "是一个空的 JSON 对象 {}（它不是「没有检查点」：没有 version）"),
              ("no-version.json", json.dumps({k: v for k, v in state.items() if k != "version"}).encode(),

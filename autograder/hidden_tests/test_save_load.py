@@ -27,7 +27,6 @@ LOAD_ERRORS = {  # the kind of broken file (autograder.hidden_tests.generated.BR
     "text_version": "版本写成了字符串（例如 \"1\"）时",
     "number_text": "版本写成了字符串、而且能读成数字 1（例如 \" 1\"、\"1.0\"）时",
     "not_utf8": "文件不是 UTF-8 编码（例如用 GBK 存的）时",
-    "surrogate": "文件不是合法的 UTF-8（里面有单独的代理码位 \\ud800 这类，UTF-8 不允许；json.loads 直接读字节时会放过它）时",
     "not_object": "文件是合法的 JSON、但不是一个对象时",
     "falsy": "文件是合法的 JSON、但是空的或不是一个对象（{}、[]、null、0、false 这类：它不是「没有检查点」）时",
     "missing_fields": "文件里没有 version 字段时",

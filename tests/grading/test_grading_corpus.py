@@ -62,7 +62,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe 23: no lesson 3 scenario interrupted a run (KeyboardInterrupt); it saves "错误：执行被中断" with is_error
     "wrong_agent_interrupt_marked_failed": {"test_run_agent": 4},
     "wrong_agent_saves_on_interrupt": {"test_run_agent": 4},
-    "wrong_load_bytes_surrogate_passes": {"test_save_load": 3},
     "wrong_agent_retries_failed_tool": {"test_run_agent": 3},
     "wrong_agent_pending_input_json_string": {"test_run_agent": 4, "test_incident_fix": 2},
     # probe 23b, 23/23 before: falsy JSON ({}, null...) as no checkpoint; read-file / readFile taken for read-only
@@ -728,7 +727,6 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_saves_on_interrupt": "中断时不要再存档",
-    "wrong_load_bytes_surrogate_passes": "代理码位",
     "wrong_agent_retries_failed_tool": "没等模型回复就又执行了",
     "wrong_agent_pending_input_json_string": "input 是一个字符串",
     "wrong_reconcile_asks_bufa": "叫模型「补发」",
