@@ -463,7 +463,8 @@ def build(max_turns: int, rng) -> dict:
             cases.append({"checkpoint": cp, "ledger": where, "form": forms[number], "records": found, "sent": sent,
                           "service": {"answers": {pending["id"]: "" if kept else delivered_text(pending)} if sent
                                       else {}, "down": down},
-                          **kept, **({"damaged": True} if number == damaged else {})})
+                          **kept, **({"damaged": True} if number == damaged else {}),
+                          **({"missing": True} if number == missing else {})})
         order = list(range(len(cases)))
         rng.shuffle(order)
         cases = [cases[i] for i in order]
@@ -472,6 +473,9 @@ def build(max_turns: int, rng) -> dict:
             repeated = {key: copy.deepcopy(cases[first][key]) for key in ("checkpoint", "ledger", "lookup_answers")
                         if key in cases[first]}
             cases.insert(rng.randint(first + 1, len(cases)), {**repeated, "again": True})
+        if missing is not None:  # last in the process: its append makes the ledger, and a append_ledger that changes
+            # the process's folder on the way (os.chdir) then misleads no later case, whatever the seed
+            cases.append(cases.pop(next(n for n, case in enumerate(cases) if case.get("missing"))))
         return cases, files, tuple(before)
 
     up_specs = [("send_email", ("intent", "outcome"), True), ("send_email", ("intent",), True),

@@ -77,7 +77,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # ... and execute_with_ledger's and reconcile's appends through it: a power cut at any moment loses no record
     "wrong_rewrite_in_place": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     # (probe 8: execute_with_ledger also creates a ledger through these, so its intent can vanish with the name)
-    "wrong_no_folder_fsync": {"test_append_ledger": 2, "test_execute_with_ledger": 2},
+    "wrong_no_folder_fsync": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_append_fsync_before_flush": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_reconcile": 3},
     "wrong_append_overwrites": {"test_append_ledger": 1, "test_execute_with_ledger": 2, "test_run_agent": 0,
                                 "test_reconcile": 3},
@@ -87,7 +87,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
                        "test_incident_fix": 2},
     # a key from name + input is stable across restarts (the replays pass) but merges two different calls
     "wrong_key_from_input": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
-    "wrong_reuse_other_call": {"test_run_agent": 1, "test_reconcile": 2},  # every ledger holds a finished twin of the call
+    # every ledger holds a finished twin of the call
+    "wrong_reuse_other_call": {"test_run_agent": 1, "test_reconcile": 2},
     "wrong_resend_without_key": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     "wrong_is_error_when_answered": {"test_run_agent": 1, "test_reconcile": 3, "test_incident_fix": 1},
     "wrong_outcome_not_recorded": {"test_reconcile": 4, "test_incident_fix": 2},
@@ -113,7 +114,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_save_a_after_execute": {"test_run_agent": 0, "test_incident_fix": 2},
     "wrong_agent_drops_dangling": {"test_run_agent": 0, "test_incident_fix": 0},
     "wrong_agent_no_save_after_reconcile": {"test_run_agent": 1},
-    "wrong_unknown_recorded_as_outcome": {"test_run_agent": 1, "test_reconcile": 4},  # the ledger is left as it was for is_error
+    # the ledger is left as it was for is_error
+    "wrong_unknown_recorded_as_outcome": {"test_run_agent": 1, "test_reconcile": 4},
     "wrong_reuse_appends_again": {"test_run_agent": 1, "test_reconcile": 3},  # ... and for reuse
     # every run has idempotent writes and other effects in each state of the ledger, and torn ledgers on both
     # appending paths: mistakes about them lose the same points whatever the seed
@@ -127,7 +129,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
-    "wrong_append_fsyncs_cwd": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... the same (probe 8)
+    # ... the same (probe 8)
+    "wrong_append_fsyncs_cwd": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     # found by probing (25/25 before, or points that varied with the seed); every run now holds the case
     "wrong_agent_resume_reexecutes": {"test_run_agent": 0},  # append_line pending, its outcome in the ledger
     "wrong_agent_reconcile_default_ledger": {"test_run_agent": 0, "test_incident_fix": 2},
@@ -135,7 +138,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_agent_turns_restart": {"test_run_agent": 0},  # turns from 0 on resume, tokensUsed never set
     "wrong_recovery_counts_records": {"test_recovery_action": 1, "test_reconcile": 1},  # counts records
     "wrong_recovery_retries_error_outcome": {"test_recovery_action": 3},
-    "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 1},  # unheard-of tools in each ledger state
+    # unheard-of tools in each ledger state
+    "wrong_recovery_unknown_tool_is_error": {"test_recovery_action": 1, "test_reconcile": 4},
     "wrong_recovery_saves_checkpoint": {"test_recovery_action": 0},  # the side effect the lesson forbids
     "wrong_reconcile_unsynced_own_append": {"test_reconcile": 3},  # its appends judged under the power-cut model
     "wrong_execute_no_outcome_on_error": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
@@ -149,7 +153,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_email_only_lookup": {"test_recovery_action": 3},  # does not ask where the reference asks
     # with the mail server down, a resend's "错误：邮件没有发出去" recorded as the outcome and sent as the result
     "wrong_reconcile_resend_instead_of_lookup": {"test_reconcile": 4},
-    "wrong_append_dirsync_before_create": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... (probe 8)
+    # ... (probe 8)
+    "wrong_append_dirsync_before_create": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_reconcile_returns_none": {"test_reconcile": 0},
     "wrong_recovery_lookup_args_swapped": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 3,
                                            "test_incident_fix": 1},
@@ -201,15 +206,18 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probing, round 7 (25/25 before): inputs the generators never drew
     "full_own_bytes_reader": {},  # reconcile's own reader, right: bytes, cut at the last "\n", ValueError in the middle
     "wrong_reader_splitlines_u2028": {"test_run_agent": 0, "test_reconcile": 3},  # intents hold U+2028/U+2029/U+0085
-    "wrong_reader_keeps_parseable_tail": {"test_run_agent": 1, "test_reconcile": 3},  # a torn tail that is a whole record but its "\n"
+    # a torn tail that is a whole record but its "\n"
+    "wrong_reader_keeps_parseable_tail": {"test_run_agent": 1, "test_reconcile": 3},
     # the call's last record is the ledger's last in one case of each kind, followed by another call's in the next
     # (scenarios.Ledgers.mixed: before, drawn, so these two scored by the seed)
     "wrong_reader_drops_last_line": {"test_run_agent": 1, "test_reconcile": 3},  # a whole last record dropped too
     "wrong_recovery_last_record_overall": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
     "wrong_reader_keeps_parseable_tail_two_writes": {"test_run_agent": 1, "test_reconcile": 3},
-    "wrong_reader_strict_utf8": {"test_run_agent": 1, "test_reconcile": 1},  # a torn tail cut inside a character of several bytes
+    # a torn tail cut inside a character of several bytes
+    "wrong_reader_strict_utf8": {"test_run_agent": 1, "test_reconcile": 1},
     "wrong_reader_strict_utf8_bytewise": {"test_run_agent": 1, "test_reconcile": 1},
-    "wrong_reconcile_corrupt_ledger_as_empty": {"test_run_agent": 1, "test_reconcile": 4},  # a ledger damaged in the middle
+    # a ledger damaged in the middle
+    "wrong_reconcile_corrupt_ledger_as_empty": {"test_run_agent": 1, "test_reconcile": 4},
     "wrong_execute_ignores_ledger_failure": {"test_execute_with_ledger": 2},  # the intent cannot be appended
     "wrong_execute_truncates_outcome": {"test_execute_with_ledger": 2},  # an effect's long output
     "wrong_recovery_lookup_truthy": {"test_recovery_action": 3},  # the service's answer is ""
@@ -225,7 +233,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # the notebook files' times (copy newer than the notebook; saved a moment ago): 3 and 7 above the twin before
     "tamper_detect_notebook_fresh": {"test_run_agent": 1, "test_reconcile": 2, "test_incident_fix": 0},
     # probing, round 8 (25/25 before): execute_with_ledger on a ledger not there yet, judged under the power-cut model
-    "wrong_execute_own_handle_no_dirsync": {"test_execute_with_ledger": 2},  # its own "a" handle, no folder fsync
+    # its own "a" handle, no folder fsync
+    "wrong_execute_own_handle_no_dirsync": {"test_execute_with_ledger": 2, "test_reconcile": 4},
     # append_ledger keeps the first handle in a global: two ledgers in one process (test_append_ledger 3/3 before)
     "wrong_append_single_global_handle": {"test_append_ledger": 2, "test_run_agent": 0, "test_reconcile": 3},
     # run_agent appends the outcome after save point B (A -> intent -> run -> B -> outcome): judged from the trace
@@ -235,7 +244,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_mut_pending_false_at_save_b": {"test_run_agent": 1},
     "wrong_mut_no_save_b": {"test_run_agent": 1},
     "wrong_mut_no_save_after_last_reply": {"test_run_agent": 1},
-    "wrong_mut_reconcile_keeps_pending": {"test_reconcile": 4, "test_run_agent": 1},  # saved after reconcile, still pending
+    # saved after reconcile, still pending
+    "wrong_mut_reconcile_keeps_pending": {"test_reconcile": 4, "test_run_agent": 1},
     "wrong_mut_fresh_state_without_task": {"test_run_agent": 1},
     "wrong_mut_turns_off_by_one": {"test_run_agent": 1},  # a checkpoint with its turns used up: no model call
     # the grader's own error on a ledger record without "type"
@@ -288,7 +298,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_key_builtin_hash": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_agent_ledger_message_id": {"test_run_agent": 0, "test_incident_fix": 2},  # the reply's id as the key
     "wrong_append_fsync_only_on_create": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 3},
-    "wrong_append_dirsync_replaces_filesync": {"test_append_ledger": 2, "test_execute_with_ledger": 2},
+    "wrong_append_dirsync_replaces_filesync": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_recovery_circuit_breaker": {"test_recovery_action": 2},  # asks no more for 60 s after ServiceUnavailable
     # fsyncs a ledger at most once in 5 s: kept full append_ledger points while no process appended twice (probe 23)
     "wrong_append_fsync_rate_limited": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
@@ -385,12 +395,14 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_recovery_first_record_only": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
     "wrong_recovery_reverses_records": {"test_recovery_action": 1},  # records.reverse(): the records passed in changed
     "wrong_recovery_asks_without_intent": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
-    "wrong_recovery_unknown_tool_rerun": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 4},
-    "wrong_append_exists_after_open": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # never a folder fsync
+    "wrong_recovery_unknown_tool_rerun": {"test_run_agent": 1, "test_recovery_action": 1, "test_reconcile": 3},
+    # never a folder fsync
+    "wrong_append_exists_after_open": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     "wrong_execute_intent_minimal": {"test_execute_with_ledger": 2},  # the intent without the call's name and input
     "wrong_execute_key_only_for_email": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_agent_own_ledger_name": {"test_run_agent": 0, "test_incident_fix": 2},  # checkpoint.ledger.jsonl
-    "wrong_reader_torn_tail_raises": {"test_run_agent": 1, "test_reconcile": 0},  # its own reader: a torn last line taken for damage
+    # its own reader: a torn last line taken for damage
+    "wrong_reader_torn_tail_raises": {"test_run_agent": 1, "test_reconcile": 0},
     # probing, round 13 (25/25 before): the grader removes a ledger between two appends of one process (a notebook's
     # cell that empties its folder and runs again); the second append creates it again. "Created already" kept in a
     # global: no folder fsync then, the new ledger's name may not survive a power cut
@@ -422,13 +434,15 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
                                 "test_reconcile": 3, "test_incident_fix": 1},  # a record over several lines
     "wrong_append_newline_before_record": {"test_append_ledger": 0, "test_execute_with_ledger": 2, "test_run_agent": 0,
                                            "test_reconcile": 3, "test_incident_fix": 1},  # "\n" + record
-    "wrong_key_ledger_path": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},  # one key per run
+    # one key per run
+    "wrong_key_ledger_path": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_reconcile": 4},
     "wrong_execute_intent_unsynced": {"test_execute_with_ledger": 2, "test_reconcile": 4},  # print()ed, no fsync
     "wrong_records_id_field": {"test_execute_with_ledger": 2, "test_run_agent": 0, "test_recovery_action": 1,
                                "test_reconcile": 1, "test_incident_fix": 2},  # "id" for "toolUseId", consistently in its own functions
     "wrong_recovery_intent_means_done": {"test_run_agent": 1, "test_recovery_action": 2, "test_reconcile": 2,
                                          "test_incident_fix": 2},  # intent only taken for done
-    "wrong_reader_skips_bad_lines": {"test_run_agent": 1, "test_reconcile": 4},  # a line damaged in the middle skipped, not raised
+    # a line damaged in the middle skipped, not raised
+    "wrong_reader_skips_bad_lines": {"test_run_agent": 1, "test_reconcile": 4},
     "full_append_excl_then_append": {},  # O_EXCL first, FileExistsError: open with O_APPEND
     "full_append_binary_always_dirsync": {},  # "ab", compact separators, the folder fsynced on every append
     "full_append_mkdir_parents": {},  # mkdir(parents=True, exist_ok=True) first: EEXIST
@@ -454,7 +468,8 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_append_touch_then_dirsync": {},  # an empty ledger touched and its folder fsynced first, then the line
     "full_reconcile_handler_factory": {},  # HANDLERS = make_handlers() in an added cell: closures that call the tools (16/25 before)
     "wrong_recovery_saves_when_unknown": {"test_recovery_action": 0},  # saves the checkpoint on is_error only
-    "wrong_append_fsyncs_file_not_folder": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # os.open(path)
+    # os.open(path)
+    "wrong_append_fsyncs_file_not_folder": {"test_append_ledger": 2, "test_execute_with_ledger": 2, "test_reconcile": 4},
     "full_append_tried_in_demo_dir": {},  # the cell tries append_ledger on a ledger in DEMO_DIR (its notes said "抛出了" before)
     "full_execute_in_worker_thread": {},  # the tool run in a one-thread pool, waited for with a timeout
     "wrong_reconcile_saves_default": {"test_reconcile": 4},  # saves to the default checkpoint.json, as in lesson 3
