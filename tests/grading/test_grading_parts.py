@@ -914,3 +914,24 @@ def test_trailing_data_is_a_whole_checkpoint_and_more():
         assert isinstance(value, dict) and value["version"] == 1 and text[end:].strip()
         with pytest.raises(ValueError):
             json.loads(text)
+
+
+def test_lesson4_reconcile_meets_calls_no_ledger_has_recorded():
+    """Whatever the seed: reconcile_up and reconcile_down each end with a call whose ledger does not exist yet (last
+    in its process: its append makes the ledger), reconcile_up also has one whose ledger is an empty file, and the
+    reference runs each of them once (execute), the server down or not."""
+    from autograder.hidden_tests_lesson04 import scenarios as lesson4
+    from autograder.scenario_run import answering_lookup
+
+    reference = load_reference(lesson("lesson04"))
+    for seed in range(4):
+        built = lesson4.build(40, random.Random(seed))
+        for name in ("reconcile_up", "reconcile_down"):
+            scenario = built[name]
+            cases = scenario.meta["cases"]
+            assert cases[-1].get("missing") and cases[-1]["ledger"] not in scenario.files
+            blank = [c for c in cases if scenario.files.get(c["ledger"]) == "" and reference.recovery_action(
+                copy.deepcopy(c["checkpoint"]), [], answering_lookup(c["service"])) == "execute"]
+            assert len(blank) == (name == "reconcile_up")
+            assert cases[-1]["records"] == [] and reference.recovery_action(
+                copy.deepcopy(cases[-1]["checkpoint"]), [], answering_lookup(cases[-1]["service"])) == "execute"
