@@ -76,7 +76,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe 15b (5/5 before): an atexit function saves each path's latest state again, so a script's exit or the
     # kernel's end after a model call raised leaves turns counted for it, as wrong_agent_finally_save does at once;
     # the grader ran the same run again in the same process first, which overwrote it
-    "wrong_agent_atexit_save_latest": {"test_run_agent": 4},
+    "wrong_agent_atexit_save_latest": {"test_run_agent": 3},
     # probe 15b (16/23, 15/23 before): a pool made once at module level that does each save or model call, waited
     # for: its idle worker was a thread left running (child.LEFT_RUNNING), every check of the scenario lost; a pool
     # worker still at its task (a resend 20 s later) is one
@@ -532,7 +532,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # a model call that raises (the API overloaded) leaves its turns counted on disk
     "wrong_save_chdir_left": {"test_save_load": 3},
     "wrong_save_skip_unchanged_memo": {"test_save_load": 3},
-    "wrong_agent_finally_save": {"test_run_agent": 4},
+    "wrong_agent_finally_save": {"test_run_agent": 3},
     "full_save_contextlib_chdir": {},  # contextlib.chdir into the folder to fsync ".": back where it was after
     # an experiment cell the student added replaces a module's function and leaves it so (a fake
     # course.tools.send_email, a time.sleep that waits for nothing): in place while every step runs, the notebook's
