@@ -126,7 +126,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # a U+2028-like separator: its strict UTF-8 decoding and its splitlines() lose the rest; test_reconcile 3 before)
     "wrong_own_reader_no_truncate": {"test_run_agent": 0, "test_reconcile": 0},
     "wrong_unsupported_means_execute": {"test_run_agent": 1, "test_recovery_action": 3, "test_reconcile": 4},
-    "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1},  # web_search_x is no read-only tool
+    "wrong_execute_readonly_by_prefix": {"test_execute_with_ledger": 1, "test_reconcile": 4},  # web_search_x is no read-only tool
     # asks the service although an outcome is recorded: its questions are counted at the grader
     "wrong_recovery_asks_before_outcome": {"test_recovery_action": 3},
     # ... the same (probe 8)
@@ -505,7 +505,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # probe round 16 (16a), 25/25 on most seeds before: os.chdir into the new ledger's folder, never back (lesson 3's
     # wrong_save_chdir_left); relative paths then point elsewhere: the run from scratch, now given a relative path on
     # every seed, appends its outcome elsewhere and fails
-    "wrong_append_chdir_left": {"test_append_ledger": 2, "test_run_agent": 1},
+    "wrong_append_chdir_left": {"test_append_ledger": 2, "test_run_agent": 1, "test_reconcile": 3},
     # probe round 16 (16a): first attempts and right answers in styles the corpus lacked, judged right already
     "full_append_json_dump_stream": {},  # json.dump into the "a" file, the newline written apart, os.fsync(file object)
     "full_execute_catches_tool_exception": {},  # an exception of the tool recorded as an "错误…" outcome
