@@ -109,10 +109,7 @@ class Handler(socketserver.StreamRequestHandler):
         if not isinstance(payload, dict):
             return self._reply(400, {"error": "bad json"})
         if endpoint == Endpoint.MODEL:
-            reply = run.model_call(payload)
-            if reply.pop("interrupted", False) and self._closed_within(INTERRUPT_WAIT):
-                return
-            return self._reply(200, reply)
+            return self._reply_unless_given_up(run.model_call(payload))
         if endpoint == Endpoint.EVENT:
             return self._reply(200, run.event(payload))
         if endpoint == Endpoint.FAILURE:
@@ -129,14 +126,18 @@ class Handler(socketserver.StreamRequestHandler):
                 except OSError:
                     pass
                 return
-            if reply.pop("interrupted", False) and self._closed_within(INTERRUPT_WAIT):
-                return
-            return self._reply(200, reply)
+            return self._reply_unless_given_up(reply)
         if endpoint == Endpoint.LOOKUP:
             return self._reply(200, run.lookup(payload))
         if endpoint == Endpoint.STANDIN:
             return self._reply(200, run.standin(detail, payload))
         return self._reply(404, {"error": "unknown"})
+
+    def _reply_unless_given_up(self, reply: dict):
+        """The reply to a model or tool call, unless the call was interrupted and its caller gave up waiting for it."""
+        if reply.pop("interrupted", False) and self._closed_within(INTERRUPT_WAIT):
+            return None
+        return self._reply(200, reply)
 
     def _closed_within(self, seconds: float) -> bool:
         """Whether the caller closes the connection within `seconds`, sending nothing (a caller waits for its reply)."""

@@ -941,11 +941,13 @@ def _save_point(state) -> str:
 GIVEN, OMITTED = "given", "omitted"  # how _run passes the client: the watched one, none at all, or None
 
 
-def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None, in_place=False):
+def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None, in_place=False,
+         log_tools=False):
     """run_agent(task, client=..., path=path), watched; `client`: GIVEN (the watched client), OMITTED (called as
     the docstring shows it) or None (client=None, as the signature allows), when the notebook's make_client hands
     out the watched one; `shapes`: how the model's replies come (course.model.shaped); `failing_from`: the model
-    call from which on the API is overloaded; `in_place`: the stand-in reconcile edits its argument."""
+    call from which on the API is overloaded; `in_place`: the stand-in reconcile edits its argument; `log_tools`:
+    each execute_tool call logged too (_Recorder.tools_logged)."""
     recorder = _Recorder(namespace, shapes, failing_from, in_place)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
@@ -955,7 +957,8 @@ def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from
                  **({"client": None} if client is None else {})}
     make_client_ = namespace.get("make_client", make_client) if client == GIVEN else (
         lambda *args, **kwargs: recorder.client)
-    with recorder.watching(), standing_in(namespace, "make_client", make_client_):
+    with recorder.watching(), standing_in(namespace, "make_client", make_client_), \
+            (recorder.tools_logged() if log_tools else contextlib.nullcontext()):
         try:
             state = call(what, run_agent, task, **arguments)
         except CheckFailed as failure:
@@ -1178,14 +1181,8 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ran, real_tool = [], namespace.get("execute_tool", course_execute_tool)
-
-    def counted_tool(name, *args, **kwargs):
-        ran.append((name, copy.deepcopy(args[0] if args else kwargs.get("input"))))
-        return real_tool(name, *args, **kwargs)
-
-    with standing_in(namespace, "execute_tool", counted_tool):
-        ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED)
+    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED,
+                       log_tools=True)
     saved, models = None, 0
     for entry in seen.log:  # save point B before every later call of the model, after a failed tool too
         saved = entry[1] if entry[0] == "save" else saved
@@ -1197,7 +1194,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     asked = [b for m in ended.get("messages", []) if m.get("role") == "assistant" for b in m["content"]
              if b.get("type") == "tool_use" and b.get("input") == {"path": f"./notes/{note}"}]
     expect(asked, f"检查程序在 list_dir 的结果里加了一份不存在的 {note}，模型却没有去读它：这一步的检查没法进行。")
-    times = ran.count(("read_file", asked[0]["input"]))
+    times = seen.of("tool").count(("tool", "read_file", asked[0]["input"]))
     expect(times == 1, f"读 {note} 失败了，你的 run_agent 把它执行了 {times} 次：出错也是确定的结果，原样交给模型（is_error: True"
                        "、content 是错误文本），要不要重试、换什么办法由模型读了错误再决定；自己重试，有副作用的工具就做了两遍。")
     failure = course_execute_tool("read_file", asked[0]["input"])

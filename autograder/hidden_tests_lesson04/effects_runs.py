@@ -198,8 +198,7 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
     name = names.get(call_id, "一次调用")
     ours, theirs = [k[0] for k in mine.get(call_id, [])], [k[0] for k in wanted.get(call_id, [])]
     if ours == theirs:  # the same records, an outcome that does not hold the tool's output under "output"
-        output = next(m[1] for m, w in zip(mine[call_id], wanted[call_id]) if m != w)
-        right = next(w[1] for m, w in zip(mine[call_id], wanted[call_id]) if m != w)
+        output, right = next((m[1], w[1]) for m, w in zip(mine[call_id], wanted[call_id]) if m != w)
         return (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的 outcome 记的 output 你的是 {short(output)}，"
                 f"参考答案的是 {short(right)}：outcome 要在 \"output\" 字段里原样记下工具返回的文本，恢复时复用的就是它")
     said = (f"检查点旁边的台账里，{name}（toolUseId {short(call_id)}）的记录你的是 {_said(mine.get(call_id))}，"
