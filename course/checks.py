@@ -941,13 +941,11 @@ def _save_point(state) -> str:
 GIVEN, OMITTED = "given", "omitted"  # how _run passes the client: the watched one, none at all, or None
 
 
-def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None, in_place=False,
-         log_tools=False):
+def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from=None, in_place=False):
     """run_agent(task, client=..., path=path), watched; `client`: GIVEN (the watched client), OMITTED (called as
     the docstring shows it) or None (client=None, as the signature allows), when the notebook's make_client hands
     out the watched one; `shapes`: how the model's replies come (course.model.shaped); `failing_from`: the model
-    call from which on the API is overloaded; `in_place`: the stand-in reconcile edits its argument; `log_tools`:
-    each execute_tool call logged too (_Recorder.tools_logged)."""
+    call from which on the API is overloaded; `in_place`: the stand-in reconcile edits its argument."""
     recorder = _Recorder(namespace, shapes, failing_from, in_place)
     start = call("load_checkpoint", namespace["load_checkpoint"], path) if Path(path).exists() else None
     dangling = isinstance(start, dict) and start.get("pendingToolUse") is not None
@@ -957,8 +955,7 @@ def _run(run_agent, namespace, task, path, client=GIVEN, shapes=(), failing_from
                  **({"client": None} if client is None else {})}
     make_client_ = namespace.get("make_client", make_client) if client == GIVEN else (
         lambda *args, **kwargs: recorder.client)
-    with recorder.watching(), standing_in(namespace, "make_client", make_client_), \
-            (recorder.tools_logged() if log_tools else contextlib.nullcontext()):
+    with recorder.watching(), standing_in(namespace, "make_client", make_client_):
         try:
             state = call(what, run_agent, task, **arguments)
         except CheckFailed as failure:
@@ -1181,8 +1178,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
     note = "meeting-08-31.md"  # not in the workspace: reading it fails, an ordinary failure
     missing = _with_missing_note(load_sample("cpA"), note)
     _prepare(namespace, missing, folder / "missing-note.json")
-    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED,
-                       log_tools=True)
+    ended, seen = _run(run_agent, namespace, missing["task"], folder / "missing-note.json", client=OMITTED)
     saved, models = None, 0
     for entry in seen.log:  # save point B before every later call of the model, after a failed tool too
         saved = entry[1] if entry[0] == "save" else saved
