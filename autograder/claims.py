@@ -23,11 +23,12 @@ from contextlib import contextmanager
 from nbgrader.api import Gradebook
 from sqlalchemy import (Column, Float, MetaData, String, Table, and_, create_engine, insert, or_,
                         select, text, update)
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import NullPool
 
 LEASE_ENV = "AUTOGRADER_CLAIM_LEASE"
 DEFAULT_LEASE = 120.0  # seconds; renewed every quarter of it
+SQLITE_BUSY_SECONDS = 60  # how long a grader waits while another one writes the SQLite gradebook
 SCHEMA_LOCK = 0x636C61696D  # PostgreSQL advisory lock held while a grader makes the gradebook's tables
 
 METADATA = MetaData()
@@ -50,8 +51,11 @@ class Claims:
     """One grader's side of the claims on one assignment."""
 
     def __init__(self, db_url: str, assignment: str):
-        # no pooled connection: the judge's workers are forked from this process and must not share one
-        self.engine = create_engine(db_url, poolclass=NullPool)
+        # no pooled connection: the judge's workers are forked from this process and must not share one.
+        # SQLite's default 5 s wait for a busy gradebook is shorter than nbgrader's writes on a loaded machine
+        sqlite = db_url.startswith("sqlite")
+        self.engine = create_engine(db_url, poolclass=NullPool,
+                                    connect_args={"timeout": SQLITE_BUSY_SECONDS} if sqlite else {})
         with self.engine.begin() as db:
             if db.dialect.name == "postgresql":  # graders starting together on a new gradebook: one at a time
                 db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
@@ -91,6 +95,14 @@ class Claims:
             if owner and owner.startswith(f"{self.host}:") and not _alive(owner):
                 db.execute(update(CLAIMS).where(self._row(student), CLAIMS.c.owner == owner).values(owner=None))
 
+    def keep(self, student: str) -> bool:
+        """True when this grader still holds the student, whose lease then starts again: checked before
+        its results go into the gradebook, since a lease that ran out may have been taken over."""
+        with self.engine.begin() as db:
+            kept = db.execute(update(CLAIMS).where(self._row(student), CLAIMS.c.owner == self.owner).values(
+                expires=time.time() + self.lease))
+            return kept.rowcount == 1
+
     def done(self, student: str, fingerprint: str) -> None:
         with self.engine.begin() as db:
             db.execute(update(CLAIMS).where(self._row(student)).values(
@@ -115,10 +127,13 @@ class Claims:
 
         def renew():
             while not stop.wait(self.lease / 4):
-                with self.engine.begin() as db:
-                    db.execute(update(CLAIMS).where(CLAIMS.c.assignment == self.assignment,
-                                                    CLAIMS.c.owner == self.owner).values(
-                        expires=time.time() + self.lease))
+                try:
+                    with self.engine.begin() as db:
+                        db.execute(update(CLAIMS).where(CLAIMS.c.assignment == self.assignment,
+                                                        CLAIMS.c.owner == self.owner).values(
+                            expires=time.time() + self.lease))
+                except OperationalError:  # a gradebook busy or briefly unreachable: try again next time
+                    continue
 
         thread = threading.Thread(target=renew, daemon=True, name="claims-renewal")
         thread.start()

@@ -202,6 +202,11 @@ class ClassGrader:
                     feed()
 
     def _judged(self, student: Student, verdict, failure: str, pool: JudgePool, result: ClassRun, bar) -> None:
+        if not self.claims.keep(student.name):  # its lease ran out and another grader took the student over
+            tqdm.write(f"  {student.name}：另一个评分程序已接手（本程序的认领过期了），这里的结果不记入", file=sys.stderr)
+            result.elsewhere.append(student.name)
+            bar.update(1)
+            return
         if verdict is None:
             self._judging_failed(student, failure, pool, result, bar)
             return

@@ -71,3 +71,32 @@ def test_the_claims_table_leaves_nbgrader_its_schema_version(tmp_path):
     assert {"course_grading_claims", "alembic_version", "assignment"} <= set(inspect(engine).get_table_names())
     with engine.connect() as db:
         assert db.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
+
+
+def test_renewal_outlasts_a_gradebook_busy_for_longer_than_a_renewal(tmp_path, monkeypatch):
+    import sqlite3
+
+    import autograder.claims as module
+
+    monkeypatch.setattr(module, "SQLITE_BUSY_SECONDS", 0.05)  # a renewal gives up on the busy gradebook quickly
+    first = claims(tmp_path, monkeypatch, lease=0.4)
+    second = claims(tmp_path)
+    with first.renewing():
+        assert first.claim("alice")
+        writer = sqlite3.connect(tmp_path / "gradebook.db")
+        writer.execute("BEGIN EXCLUSIVE")  # another grader's long write: renewals in this time fail
+        time.sleep(0.5)
+        writer.rollback()
+        writer.close()
+        time.sleep(0.3)  # renewed again since
+        assert not second.claim("alice")
+
+
+def test_a_grader_whose_student_was_taken_over_knows_it(tmp_path, monkeypatch):
+    first = claims(tmp_path, monkeypatch, lease=0.2)
+    second = claims(tmp_path)
+    assert first.claim("alice") and first.keep("alice")
+    time.sleep(0.3)
+    assert second.claim("alice")
+    assert not first.keep("alice"), "its results must not go into the gradebook"
+    assert second.keep("alice")
