@@ -33,6 +33,7 @@ EFFECT_KINDS = ("read_only", "idempotent", "non_idempotent")
 EFFECT_TOOLS = ("get_balance", "set_ticket_status", "write_file", "add_label", "append_line", "charge_card",
                 "send_email")
 EMAIL_CALL = load_sample("cpC")["pendingToolUse"]
+BLOCKED_FILE, BLOCKED_TEXT = "notes.txt", "台账的位置上是个文件夹"
 
 
 # --- lesson 3's code, brought along ----------------------------------------------------------
@@ -101,7 +102,34 @@ def check_append_ledger(append_ledger) -> None:
     expect(len((bare / ledger_path("checkpoint.json")).read_text(encoding="utf-8").splitlines()) == 1,
            "path 只是个文件名时，台账应该写在当前文件夹里，正好一行。")
     _check_appends_again(append_ledger, first, second)
+    _check_append_blocked(append_ledger, first)
     print(PASSED)
+
+
+def _blocked_ledger(prefix: str) -> Path:
+    """A ledger's path where a folder stands, with a file in it: no record can be appended there."""
+    path = _scratch(prefix) / "ledger.jsonl"
+    path.mkdir()
+    (path / BLOCKED_FILE).write_text(BLOCKED_TEXT, encoding="utf-8")
+    return path
+
+
+def _check_append_blocked(append_ledger, record: dict) -> None:
+    """A folder where the ledger should be: the append fails loudly (OSError), and leaves the folder as it was."""
+    __tracebackhide__ = True
+    path = _blocked_ledger("check-ledger-blocked-")
+    try:
+        append_ledger(path, record)
+    except OSError:
+        pass
+    except Exception as exc:
+        fail(f"台账的路径上是一个文件夹，append_ledger 抛出了 {type(exc).__name__}（{short(str(exc), 80)}）："
+             "写不进去时 open 自己会抛 OSError（这里是 IsADirectoryError），原样让它抛出去就好。")
+    else:
+        fail("台账的路径上是一个文件夹，记录根本写不进去，append_ledger 却正常返回了：不要用 try/except 把 OSError 吞掉。"
+             "调用它的 execute_with_ledger 靠这个异常才知道 intent 没有落盘、不能去执行工具。")
+    expect((path / BLOCKED_FILE).is_file() and (path / BLOCKED_FILE).read_text(encoding="utf-8") == BLOCKED_TEXT,
+           "台账的路径上是一个文件夹，append_ledger 写不进去时动了这个文件夹里的文件：写不进去就让错误抛出去，别人的文件原样留着。")
 
 
 def _check_appends_again(append_ledger, first: dict, second: dict) -> None:
@@ -204,6 +232,31 @@ def _check_known_key(execute_with_ledger, spy: _ToolSpy, ledger: Path, mail: Mai
     expect(mail.count() == held, f"服务器已经有这封信，不该再多一封：它原来有 {held} 封，现在有 {mail.count()} 封。")
 
 
+def _check_execute_blocked(execute_with_ledger, spy: _ToolSpy, mail: MailServer) -> None:
+    """The intent cannot be appended (a folder where the ledger should be): the error reaches the caller and the tool
+    never runs, for the intent must be on disk before the effect."""
+    __tracebackhide__ = True
+    email = {**copy.deepcopy(EMAIL_CALL), "id": "toolu_01F"}
+    spy.calls.clear()
+    held = mail.count()
+    try:
+        execute_with_ledger(email, _blocked_ledger("check-execute-blocked-"))
+    except OSError:
+        raised = None
+    except Exception as exc:
+        raised = exc
+    else:
+        raised = "返回"
+    ran = spy.names()
+    expect(not ran and mail.count() == held,
+           "台账的路径上是一个文件夹，intent 追加不进去，execute_with_ledger 却照样执行了 send_email：意图必须在执行之前落盘，"
+           "没记下就执行，崩溃后台账里没有它，恢复代码以为它从没开始、会再发一次。追加 intent 失败时让异常抛出去，不要执行。")
+    expect(raised is None,
+           "台账的路径上是一个文件夹，intent 追加不进去，execute_with_ledger 应该让 append_ledger 的 OSError 抛出去（调用它的 "
+           "run_agent 才知道出了事），你的" + ("正常返回了" if raised == "返回" else
+                                         f"抛出了 {type(raised).__name__}（{short(str(raised), 80)}）") + "。")
+
+
 def _of(records: list, call_id: str, kind: str) -> list:
     return [r for r in records if r.get("toolUseId") == call_id and r.get("type") == kind]
 
@@ -259,6 +312,7 @@ def check_execute_with_ledger(execute_with_ledger, namespace: dict) -> None:
         expect(mail.count() == 1, f"邮件服务器收到了 {mail.count()} 封，应该是 1 封。")
         _check_interrupted_send(execute_with_ledger, spy, ledger)
         _check_known_key(execute_with_ledger, spy, ledger, mail)
+        _check_execute_blocked(execute_with_ledger, spy, mail)
         label = {"id": "toolu_01L", "name": "add_label", "input": {"issue": 7, "label": "urgent"}}
         output = call("execute_with_ledger（add_label，它的输出是空字符串）", execute_with_ledger, label, ledger)
         outcomes = _of(read_ledger(ledger), label["id"], "outcome")

@@ -94,6 +94,45 @@ def test_a_record_over_several_lines(namespace):
     fails_with("不要带 indent", checks.check_append_ledger, namespace["append_ledger"])
 
 
+def test_an_append_that_swallows_a_failed_write(namespace):
+    define(namespace, '''
+    def append_ledger(path, record):
+        try:
+            with open(path, "a", encoding="utf-8") as ledger:
+                ledger.write(json.dumps(record, ensure_ascii=False) + "\\n")
+                ledger.flush()
+                os.fsync(ledger.fileno())
+            folder = os.open(Path(path).parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        except OSError as exc:
+            print("写不进去，跳过：", exc)
+    ''')
+    fails_with("不要用 try/except 把 OSError 吞掉", checks.check_append_ledger, namespace["append_ledger"])
+
+
+def test_an_execution_that_runs_the_tool_when_the_intent_failed(namespace):
+    define(namespace, '''
+    def execute_with_ledger(call, ledger):
+        if call["name"] in READ_ONLY_TOOLS:
+            return execute_tool(call["name"], call["input"])
+        try:
+            append_ledger(ledger, {"type": "intent", "toolUseId": call["id"], "name": call["name"], "input": call["input"]})
+        except OSError:
+            pass
+        output = execute_tool(call["name"], call["input"], idempotency_key=call["id"])
+        try:
+            append_ledger(ledger, {"type": "outcome", "toolUseId": call["id"], "output": output})
+        except OSError:
+            pass
+        return output
+    ''')
+    fails_with("intent 追加不进去，execute_with_ledger 却照样执行了", checks.check_execute_with_ledger,
+               namespace["execute_with_ledger"], namespace)
+
+
 def test_an_execution_without_the_key(namespace):
     define(namespace, reference_source("execute_with_ledger").replace(
         ', idempotency_key=call["id"])', ")"))

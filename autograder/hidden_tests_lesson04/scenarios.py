@@ -38,6 +38,7 @@ AGENT_TIMEOUT = 20.0
 AGENT_QUICK_TIMEOUT = 8.0
 SAVE_STANDINS = ("save_checkpoint", "load_checkpoint")  # run_agent's points do not hang on lesson 3's code
 CLIENT = {"$client": True}
+BLOCKED_TEXT = "台账的位置上是个文件夹"  # in the folder that stands where a ledger cannot be written
 # What str.splitlines() breaks a line at and json.dumps(ensure_ascii=False) leaves as it is: the text of every call of
 # the lesson's other tools with effects holds one, so its intent meets a ledger reader that splits lines at them
 SEPARATORS = ("\u2028", "\u2029", "\u0085")
@@ -280,12 +281,19 @@ def build(max_turns: int, rng) -> dict:
                for record in recreated["records"])]
     shared_second, recreated_second, many["first_step"] = len(steps) - 3, len(steps) - 1, len(steps)
     steps += [{**call("append_ledger", path(many["ledger"]), record), "batch": "many"} for record in many["records"]]
+    # and an append to a path where a folder stands (the ledger cannot be written): the error reaches the caller,
+    # whose execute_with_ledger must not run the tool when the intent is not on disk
+    blocked = {"ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}", "step": len(steps),
+               "record": ledgers.records(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent",))[0]}
+    given[f"{blocked['ledger']}/{FOLDER_FILE}"] = BLOCKED_TEXT
+    steps.append(call("append_ledger", path(blocked["ledger"]), blocked["record"]))
     add(Scenario("append", independent_steps=True, files=given,
                  read_after=(created, LEDGER_NAME, recreated["ledger"]),
                  files_before={shared_second: {shared["ledger"]: Appended(ledger_text([shared["other"]]).encode("utf-8"))},
                                recreated_second: {recreated["ledger"]: None}},
                  meta={"existing": existing, "created": created, "old": old, "appended": new, "first": first,
-                       "bare": bare, "pair": pair, "shared": shared, "recreated": recreated, "many": many},
+                       "bare": bare, "pair": pair, "shared": shared, "recreated": recreated, "many": many,
+                       "blocked": blocked},
                  steps=steps))
 
     # -- execute_with_ledger: one call of each kind, each in its own process, on one ledger (but the last) --
@@ -317,7 +325,7 @@ def build(max_turns: int, rng) -> dict:
                "ledger": f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"}
     add(Scenario("execute", independent_steps=True, ledgers=tuple(dict.fromkeys(ledger_of)),
                  read_after=ledger_of[-1:],
-                 files={ledger: ledger_text(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": "台账的位置上是个文件夹"},
+                 files={ledger: ledger_text(earlier + ledgers.others()), f"{blocked['ledger']}/{FOLDER_FILE}": BLOCKED_TEXT},
                  emails_before=((dict(known["input"]), known["id"]),),
                  meta={"ledgers": ledger_of, "calls": calls, "blocked": blocked, "known": known["id"]},
                  steps=[*steps, call("execute_with_ledger", blocked["call"], path(blocked["ledger"]))]))

@@ -6,24 +6,29 @@ folder, as ledger_path(CHECKPOINT_PATH) names it (its os.path.dirname is ""), an
 two other ledgers in one process (a handle kept from the first append must not take the second), and two to
 one ledger in one process with another process's append in between (a kept handle writes at the end all the
 same), and two to one new ledger in one process, removed in between (the second creates it again), and four or six
-to one ledger in one process, one after another (each durable before it returns, not only the first). strace
+to one ledger in one process, one after another (each durable before it returns, not only the first), and one to a
+path where a folder stands (the error reaches the caller, the folder untouched). strace
 records the calls from outside; every state a crash or power cut could leave at each moment
 (autograder.crash_states) must read back, with the course's read_ledger and with the student's own, as the
 ledger before the append or after it: the old records never lost or rewritten, never half a record, never an
 error; once append_ledger returned, only after.
 """
+import copy
 import os
+from pathlib import Path
 
 import pytest
 
 from autograder.hidden_tests.crashes import describe
 from autograder.hidden_tests.test_save_load import descriptors_left_open, folder_left, leak_advice
 from autograder.protocol import StepStatus
-from autograder.sandbox import Scenario
+from autograder.hidden_tests.scenarios import FOLDER_FILE
+from autograder.sandbox import Scenario, scratch_folder
 from course.ledger import LEDGER_NAME
 
-from .helpers import expect, fail, problem, records_in, same, short
+from .helpers import expect, expect_raised_as, fail, problem, records_in, same, short
 from .ledger_crashes import FOLDER_ADVICE, cuts
+from .scenarios import BLOCKED_TEXT
 
 GRADE = "test_append_ledger"
 ADVICE = {"lost": "台账只能追加：用 \"a\" 模式打开，把新的一行写在末尾；不要先清空或重写整个文件（要整份重写，就写临时文件、"
@@ -166,7 +171,7 @@ def mode_problem(mode: int | None, what: str) -> str | None:
 
 @pytest.mark.grade(GRADE, 1)
 def test_appends_keep_every_record(grading):
-    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条；追加不留下打开的文件描述符，也不换掉进程的当前文件夹"""
+    """追加之后，原来的记录原样、按顺序都在，新记录跟在后面，一条一行；台账不存在时新建它，它的主人读得了、写得了；同一个进程里往两本台账追加，各自写进自己的 path；两次追加之间别的进程也追加了一条，哪一条都不被盖掉；台账被删掉之后再追加，新建的台账里是这一条；追加不留下打开的文件描述符，也不换掉进程的当前文件夹；写不进去时（路径上是个文件夹）让错误抛出去"""
     outcome = appended(grading)
     meta = outcome.scenario.meta
     for relative, wanted, what in ((meta["existing"], meta["old"] + meta["appended"], "往已有记录的台账追加两条之后"),
@@ -194,6 +199,27 @@ def test_appends_keep_every_record(grading):
     expect(recreated_holds_its_record(outcome), recreated_problem(outcome))
     check_no_leaks(outcome)
     check_folder_kept(outcome)
+    check_blocked(grading, outcome)
+
+
+def check_blocked(grading, outcome) -> None:
+    """An append to a path where a folder stands: it raises what the reference raises, and the folder is untouched."""
+    blocked = outcome.scenario.meta["blocked"]
+    with scratch_folder("fails") as folder:
+        where = Path(folder) / LEDGER_NAME
+        where.mkdir()
+        try:
+            grading.reference.append_ledger(where, copy.deepcopy(blocked["record"]))
+            wanted = None
+        except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
+            wanted = exc
+    if wanted is not None:
+        expect_raised_as(outcome, blocked["step"], wanted, "append_ledger",
+                         "台账的路径上是一个文件夹，记录写不进去：append_ledger 应该让 {error} 抛出去，不要 try/except 把它吞掉。"
+                         "调用它的 execute_with_ledger 靠这个异常才知道 intent 没有落盘、不能去执行工具", "")
+    expect(outcome.files_after.get(f"{blocked['ledger']}/{FOLDER_FILE}") == BLOCKED_TEXT,
+           "台账的路径上是一个文件夹，append_ledger 追加不进去时动了这个文件夹（删掉或改写了里面的文件）："
+           "写不进去就让错误抛出去，别人的文件原样留着")
 
 
 def check_folder_kept(outcome) -> None:

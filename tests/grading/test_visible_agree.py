@@ -50,8 +50,8 @@ NOT_YET_VISIBLE = {
     "wrong_reconcile_touches_missing_ledger", "wrong_reconcile_unkeyed_tools_never_rerun",
     # lesson 4, probe 23b: a service that answers the key with an error (the course's mail server stores none)
     "wrong_recovery_error_answer_means_not_found",
-    # lesson 4, probed (round 7): inputs the visible checks do not draw (an intent that cannot be appended, file modes)
-    "wrong_append_mode_decimal_644", "wrong_execute_ignores_ledger_failure",
+    # lesson 4, probed (round 7): file modes, which the visible checks do not draw
+    "wrong_append_mode_decimal_644",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
     "wrong_reconcile_mutable_default_result",  # lesson 3: a flag left from the reconcile before, in the same kernel
     # lesson 4, probed again: a folder fsync of another folder, a power cut during reconcile's own appends
