@@ -164,7 +164,7 @@ def explain(error: BaseException) -> str:
     if isinstance(error, AttributeError) and getattr(error, "obj", None) is not None:
         return (f"代码在一个 {type(error.obj).__name__} 类型的值上用了 .{error.name}，这种值没有它"
                 "（例如读出的 JSON 不一定是字典，要先用 isinstance 判断）。")
-    if isinstance(error, FileNotFoundError):
+    if isinstance(error, FileNotFoundError) and error.filename is not None:  # raised by the student's own code: no name
         return f"找不到文件或文件夹 {error.filename!r}。"
     if isinstance(error, PermissionError):
         if os.name == "nt" and error.filename and os.path.isdir(error.filename):

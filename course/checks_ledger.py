@@ -808,9 +808,56 @@ def check_reconcile(reconcile, namespace: dict) -> None:
         expect(outcomes, f"{label}：对账得到的结果要记进台账（追加 outcome），下次恢复就不用再问。")
         expect(len(outcomes) == 1, f"{label}：对账给这次调用往台账里追加了 {len(outcomes)} 条 outcome：每个调用只记一条 "
                                    "outcome，同一个结果不要追加两次。")
+    _check_nothing_recorded(reconcile, namespace, saves)
     _check_damaged_ledger(reconcile, namespace, saves)
     expect(not saves, RECONCILE_SAVES)
     print(PASSED)
+
+
+def _check_nothing_recorded(reconcile, namespace: dict, saves: list) -> None:
+    """The ledger holds nothing of the pending call, S4 in two more forms: no ledger file yet (a crash after save
+    point A, before the run's first intent) with the mail server down; an empty ledger with a charge_card, which no
+    key protects and no service can be asked about. No intent means the call never started: it runs once, through
+    the ledger, whatever the server says and whatever the tool; its outcome is recorded; nothing is unknown."""
+    __tracebackhide__ = True
+    charge = {"customer": "cus_demo", "amount": 4200}
+    for label, cp, made, down in (
+            ("情况 S4，但台账文件还不存在（存档点 A 之后、第一条 intent 落盘之前崩溃），邮件服务器也连不上",
+             load_situation("S4")[0], False, True),
+            ("情况 S4，但台账是个空文件，悬空的是 charge_card（没有幂等键保护，服务端也查不了）",
+             _with_pending("cpC", "charge_card", charge), True, False)):
+        call_id, name = cp["pendingToolUse"]["id"], cp["pendingToolUse"]["name"]
+        ledger = _scratch("check-reconcile-") / "ledger.jsonl"
+        if made:
+            ledger.write_bytes(b"")
+        spy, events = _ToolSpy(ledger, outputs={"charge_card": "已从 cus_demo 的卡上扣款 42.00 元，流水号 ch_7731"}), _DiskEvents()
+        with MailServer() as mail, standing_in(namespace, "execute_tool", spy), \
+                standing_in(namespace, "lookup_effect", course_lookup_effect), \
+                standing_in(namespace, "save_checkpoint", lambda state, *args, **kwargs: saves.append(state)), \
+                events.watching(reconcile):
+            if down:
+                mail.stop()
+            block = _reconcile_once(reconcile, cp, ledger, label)
+        ran = [c for c in spy.calls if c["name"] == name]
+        expect(not block.get("is_error") and len(ran) == 1,
+               f"{label}：台账里没有这次调用的 intent，说明它从没开始（意图总在执行之前落盘），应该经 execute_with_ledger "
+               f"执行一次，不管服务器通不通、工具有没有幂等键；你的 reconcile "
+               + (f"执行了 {len(ran)} 次 {name}" if ran else "没有执行它" + ("，却补了 is_error「结果未知」：is_error 只留给"
+                                                                     "「有 intent、服务端答不上来」" if block.get("is_error") else ""))
+               + "。")
+        expect(_of(ran[0]["ledger"], call_id, "intent"),
+               f"{label}：{name} 执行的那一刻台账里还没有它的 intent：没有台账也要经 execute_with_ledger 执行（先记 intent 再执行），"
+               "这次执行途中再崩溃，下次恢复才知道它开始过。")
+        expect(carries_output(block.get("content"), ran[0]["output"]),
+               f"{label}：tool_result 要带着这次执行返回的文本（整段，前后加几句话可以）。")
+        outcomes = _of(read_ledger(ledger), call_id, "outcome")
+        expect(len(outcomes) == 1 and outcomes[0].get("output") == ran[0]["output"],
+               f"{label}：执行之后要追加一条 outcome，output 就是 execute_tool 返回的文本"
+               + ("（服务器连不上时它是一段错误文本，这也是确定的结果）" if down else "") + "。")
+        if not made:
+            expect(("fsync", "folder") in events.events,
+                   f"{label}：台账是这次对账时新建的，却没有 fsync 它所在的文件夹：断电后新台账连同 intent 一起不见，下次恢复"
+                   "又会执行一次。不要先用 touch 或 open 建一个空台账：交给 append_ledger 去建，它看到文件是新建的就会 fsync 文件夹。")
 
 
 def _check_damaged_ledger(reconcile, namespace: dict, saves: list) -> None:

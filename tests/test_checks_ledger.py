@@ -231,6 +231,27 @@ def test_lesson3s_reconcile_is_not_enough(namespace):
     fails_with("情况 S1：结果是查得到的", checks.check_reconcile, namespace["reconcile"], namespace)
 
 
+def test_a_reconcile_that_calls_no_ledger_unknown(namespace):
+    """No ledger file yet means no intent was ever written: lesson 3's is_error there is the mistake."""
+    define(namespace, '''
+    ledger_reconcile = reconcile
+    def reconcile(cp, ledger):
+        return ledger_reconcile(cp, ledger) if Path(ledger).exists() else lesson3_reconcile(cp)
+    ''')
+    fails_with("台账文件还不存在", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
+def test_a_reconcile_that_makes_the_ledger_before_appending(namespace):
+    """An empty ledger touched into being: append_ledger then sees no new file and never makes its name durable."""
+    define(namespace, '''
+    ledger_reconcile = reconcile
+    def reconcile(cp, ledger):
+        Path(ledger).touch()
+        return ledger_reconcile(cp, ledger)
+    ''')
+    fails_with("没有 fsync 它所在的文件夹", checks.check_reconcile, namespace["reconcile"], namespace)
+
+
 def test_the_incidents_reconcile_sends_again(namespace):
     fails_with("情况 S2：对账之后邮件服务器一共有 2 封信", checks.check_reconcile, namespace["incident_reconcile"],
                namespace)
