@@ -34,6 +34,7 @@ from it only what the student's functions control anyway (return values, excepti
 and observes effects (tool calls, model calls, emails, files) itself.
 """
 import atexit
+import builtins
 import ctypes
 import gc
 import importlib._bootstrap_external as _import_machinery
@@ -172,6 +173,7 @@ _str_copy, _int_copy, _float_copy = str.__str__, int.__index__, float.__float__
 _dict_items, _list_iter, _tuple_iter = dict.items, list.__iter__, tuple.__iter__
 _dict_set, _list_append = dict.__setitem__, list.append
 _ValueError, _BaseException = ValueError, BaseException
+_ERRORS = {name: kind for name, kind in vars(builtins).items() if isinstance(kind, type) and issubclass(kind, Exception)}
 _json_loads = json.loads
 _marshal_loads, _from_base64 = marshal.loads, binascii.a2b_base64
 _Socket, _AF_UNIX, _SOCK_STREAM = _socket.socket, _socket.AF_UNIX, _socket.SOCK_STREAM
@@ -1085,6 +1087,16 @@ def _spoil(value):
         _spoil(item)
 
 
+def _stand_in_error(reply: dict, default: type) -> Exception:
+    """The error of the grader's save/load/reconcile as the notebook's own would raise it: the reference's built-in
+    type (a TypeError on the student's data stays a TypeError), else `default` (a full disk: OSError)."""
+    kind = _ERRORS.get(reply.get("type"), default)
+    try:
+        return kind(reply["error"])
+    except TypeError:  # a type that takes other arguments (UnicodeDecodeError)
+        return default(reply["error"])
+
+
 def _standin(name, post, namespace):
     """The grader's own save/load/reconcile, so run_agent is judged on its own merits."""
 
@@ -1099,12 +1111,12 @@ def _standin(name, post, namespace):
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
         reply = post(f"{Endpoint.STANDIN}/save_checkpoint", {"state": state, "path": default_path(path)})
         if "error" in reply:
-            raise OSError(reply["error"])
+            raise _stand_in_error(reply, OSError)
 
     def load_checkpoint(path=None):
         reply = post(f"{Endpoint.STANDIN}/load_checkpoint", {"path": default_path(path)})
         if "error" in reply:
-            raise ValueError(reply["error"])
+            raise _stand_in_error(reply, ValueError)
         return reply["state"]
 
     def reconcile(cp):
@@ -1113,7 +1125,7 @@ def _standin(name, post, namespace):
         except NotPlain as exc:
             raise TypeError(f"检查点不能存成 JSON：{exc}") from None
         if "error" in reply:
-            raise ValueError(reply["error"])
+            raise _stand_in_error(reply, ValueError)
         reconciled = reply["cp"]
         messages = cp.get("messages") if _issubclass(_type(cp), dict) else None
         new = reconciled.get("messages") if _issubclass(_type(reconciled), dict) else None

@@ -27,6 +27,7 @@ FORGED = "向评分器报告了两次结果（学生代码自己发了报告，�
 ENDLESS_MODEL_CAP = 60  # the endless model gives up after this many calls, so a loop without a bound still ends
 CELL_TIMEOUT = 10.0  # defining one answer cell; `%matplotlib inline` alone (imports, a font cache) took over 5 s at load 20
 QUICK_TIMEOUT = 1.0  # for a function that already ran out of time once (correct ones take milliseconds)
+NOTHING_TO_RECONCILE = "没有悬空调用（pendingToolUse 是 None）时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账"
 STARTUP_TIMEOUT = 30.0
 CLIENT_LABELS = {ModelRoute.GIVEN: "given", ModelRoute.EARLIER: "earlier"}  # the model calls' "client"; else "make_client"
 LINGER = 3.0  # seconds what a step leaves behind (threads, then processes) is still watched after it returned
@@ -430,6 +431,8 @@ class ScenarioRun:
             self.standin_calls.append(record)
         try:
             if name == "reconcile":
+                if isinstance(payload["cp"], dict) and payload["cp"].get("pendingToolUse") is None:
+                    return {"error": NOTHING_TO_RECONCILE, "type": "TypeError"}  # what the reference meets there
                 with self.sandbox.tool_lock:  # the reference's own tools again after it (a later judgement's oracle)
                     kept, reference.execute_tool = reference.execute_tool, self._standin_tool
                     try:
@@ -458,7 +461,7 @@ class ScenarioRun:
                     copy.write_bytes(data)
                     return {"state": reference.load_checkpoint(copy)}
         except Exception as exc:  # the student's data made the reference fail: tell the student's code
-            return {"error": f"{type(exc).__name__}: {exc}"}
+            return {"error": str(exc), "type": type(exc).__name__}
         return {"error": f"没有名为 {name} 的替身函数"}
 
     def _standin_tool(self, name, tool_input):

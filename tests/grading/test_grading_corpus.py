@@ -20,6 +20,7 @@ SEED_REPLAYED = "wrong_ignores_path"  # its feedback names the drawn checkpoint 
 ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
+    "wrong_agent_reconcile_always": {"test_run_agent": 2},  # reconcile called with no dangling call, on every resume
     "wrong_save_folder_fd_from_first_call": {"test_save_load": 3},  # fsyncs the first save's folder ever after
     "tamper_resend_real_domains": {"test_reconcile": 4},  # keeps the rules only for @example.com
     "tamper_real_api_key_resends": {"test_reconcile": 4},  # reruns only when ANTHROPIC_API_KEY is set
@@ -726,6 +727,7 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 }
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
+    "wrong_agent_reconcile_always": "只有 pendingToolUse 不是 None 时才需要对账",
     "wrong_agent_saves_on_interrupt": "中断时不要再存档",
     "wrong_agent_retries_failed_tool": "没等模型回复就又执行了",
     "wrong_agent_pending_input_json_string": "input 是一个字符串",

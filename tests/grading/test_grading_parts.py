@@ -11,7 +11,8 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from autograder.child import LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, plain, python_value
+from autograder.child import (LEFT_ARMED, LEFT_RUNNING, LEFT_SCHEDULED, NotPlain, _left_running, _stand_in_error, plain,
+                              python_value)
 from autograder.folder import Folder
 from course import assistant_message, execute_tool, load_sample, request_params
 from course.checks import LONG_CHECKPOINT_BYTES, TOOL_OUTPUT_SHAPES, lengthened, unprivileged
@@ -52,6 +53,16 @@ class Sneaky(str):
 class Lying(dict):
     def items(self):
         return [("is_error", True)]
+
+
+def test_a_stand_in_raises_the_references_error_as_its_own_type():
+    """The grader's reconcile failing on the student's data says TypeError as the notebook's would, not a ValueError
+    whose text is "TypeError: ..."; a full disk (no type) is the default's; a type built otherwise falls back to it."""
+    error = _stand_in_error({"error": "'NoneType' object is not subscriptable", "type": "TypeError"}, ValueError)
+    assert type(error) is TypeError and str(error) == "'NoneType' object is not subscriptable"
+    assert type(_stand_in_error({"error": "[Errno 28] No space left on device"}, OSError)) is OSError
+    assert type(_stand_in_error({"error": "bad", "type": "UnicodeDecodeError"}, ValueError)) is ValueError
+    assert type(_stand_in_error({"error": "x", "type": "SystemExit"}, ValueError)) is ValueError  # no Exception
 
 
 def test_plain_copies_only_json_data_and_sees_through_subclasses():
