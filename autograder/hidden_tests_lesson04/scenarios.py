@@ -313,12 +313,18 @@ def build(max_turns: int, rng) -> dict:
     # and another (no email: a real one always has a result text) answers "": a definite result, recorded as any other
     empty = rng.choice([n for n, c in enumerate(calls) if c["name"] not in (*READ_ONLY, "send_email") and n != long])
     shapes = {long: "long", empty: "empty"}
+    # and one effect asked for twice in a row, by two calls (their ids differ), in one process: both run, each with
+    # its own key (a memo of name and input kept in the process would answer the second with the first's result)
+    again = ledgers.call_of(rng.choice(["send_email", "non_idempotent"]))
+    repeated = range(len(calls), len(calls) + 2)
+    calls += [again, {**copy.deepcopy(again), "id": draw.tool_id()}]
     # and a call with an effect whose ledger does not exist yet (a run's first effect): the append that creates it
     # makes its name durable too, or a power cut can take the intent with it
     calls.append(ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])))
     ledger_of = [ledger] * (len(calls) - 1) + [f"{draw.folder()}/{draw.letters(4)}/{LEDGER_NAME}"]
     steps = [{**call("execute_with_ledger", c, path(ledger_of[n])),
-              **({"effect_output": shapes[n]} if n in shapes else {})} for n, c in enumerate(calls)]
+              **({"effect_output": shapes[n]} if n in shapes else {}),
+              **({"batch": "repeated"} if n in repeated else {})} for n, c in enumerate(calls)]
     # and a call with an effect whose intent cannot be appended (a folder stands at the ledger's path): the error
     # reaches the caller and the tool never runs, for the intent must be on disk before the effect
     blocked = {"call": ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])),

@@ -4,7 +4,8 @@ as the key; effects counted at the grader's services.
 One call of each kind (read-only, send_email, one of the lesson's other tools with effects, a
 tool no list names, the same email asked for again by another call, and an email the server
 already holds under the call's key, which it answers "already delivered"), each in a process of
-its own, on one ledger that already holds other calls' records, one of them the same email; and
+its own, on one ledger that already holds other calls' records, one of them the same email; one
+effect asked for twice in a row by two calls in one process (both run, each with its own key); and
 one call with an effect whose ledger does not exist yet (its append creates it: the name too must
 be durable before the tool runs).
 The grader runs every tool and the mail server, and reads the ledger at the moment each tool
@@ -55,7 +56,8 @@ def test_each_call_runs_once(grading):
             continue
         expect(names == [call["name"]], f"execute_with_ledger（{call['name']}）应该通过 execute_tool 把它恰好执行一次，"
                                         f"实际执行的是 {short(names) if names else '什么也没有'}"
-                                        + ("：台账里参数相同的那次调用是另一次调用（id 不同），它的结果不能拿来顶替这一次"
+                                        + ("：参数相同的前一次调用（台账里记着的，或者同一个进程里刚执行过的）是另一次调用（id 不同），"
+                                           "它的结果不能拿来顶替这一次"
                                            if not names and not is_read_only(grading, call) else ""))
         expect(same(ran[0]["input"], call["input"]), f"执行 {call['name']} 时要用这次调用的 input")
         expect(value == ran[0]["output"], f"execute_with_ledger（{call['name']}）要把 execute_tool 返回的文本原样返回，"

@@ -220,6 +220,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_reconcile_corrupt_ledger_as_empty": {"test_run_agent": 1, "test_reconcile": 4},
     "wrong_execute_ignores_ledger_failure": {"test_execute_with_ledger": 2},  # the intent cannot be appended
     "wrong_append_swallows_oserror": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... and says nothing
+    "wrong_execute_memo_in_process": {"test_execute_with_ledger": 2, "test_run_agent": 1},  # same name and input
     "wrong_execute_truncates_outcome": {"test_execute_with_ledger": 2},  # an effect's long output
     "wrong_recovery_lookup_truthy": {"test_recovery_action": 3},  # the service's answer is ""
     "wrong_agent_ledger_only_effects_table": {"test_run_agent": 1},  # a tool no list names, asked for from scratch
@@ -731,6 +732,7 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_reconcile_corrupt_ledger_as_empty": "坏了的台账不等于没有记录",
     "wrong_execute_ignores_ledger_failure": "追加 intent 失败时让异常抛出去",
     "wrong_append_swallows_oserror": "不要 try/except 把它吞掉",
+    "wrong_execute_memo_in_process": "它的结果不能拿来顶替这一次",
     "wrong_execute_truncates_outcome": "要整段记下",
     "wrong_recovery_lookup_truthy": "空字符串",
     "wrong_agent_ledger_only_effects_table": "也不只是 EFFECTS 表里列出的工具",
