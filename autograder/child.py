@@ -373,7 +373,7 @@ MAX_NODES = 200_000
 MAX_DEPTH = 200
 # characters of text in one value: escaped as JSON (up to 6 bytes each), a value and the arguments after a call
 # stay well within what the grader reads of one message (endpoint.MAX_REQUEST_BYTES)
-MAX_CHARACTERS = 1_000_000
+MAX_CHARACTERS = 1_500_000
 MESSAGE_LIMIT = 2000
 
 

@@ -16,9 +16,11 @@ Imported inside a notebook, it also makes every error a cell raises end with a C
 explanation (`explain_errors_in_chinese`). This module holds no solution: it knows what a
 right answer does, not how to write it.
 """
+import bisect
 import contextlib
 import copy
 import functools
+import itertools
 import json
 import os
 import re
@@ -75,8 +77,17 @@ OUTPUT_SAID = {"empty": "空字符串（比如读到一个空文件）", "nothin
                "english_error": "一段以英文的 ERROR 开头的文本（一份日志）"}
 
 
-LONG_CHECKPOINT_BYTES = 512 * 1024  # a long conversation's checkpoint, well within a model's context window
-APPENDIX_LINES = 1000  # lines of a long file read in full, added at a time until the checkpoint is that long
+LONG_CHECKPOINT_BYTES = (2 * 1024 + 64) * 1024  # a long conversation's checkpoint: past a round cap of 1 or 2 MiB
+APPENDIX_LINE = "\n附录第 {} 行：会议纪要的补充材料。"  # a line of the long file the model read in full
+
+
+@functools.cache
+def _appendix() -> tuple:
+    """Lines of a long file, more than any checkpoint needs to be long: their text, where each ends in it, and how
+    many bytes the lines up to each add to a checkpoint's JSON (a line break is written there as two: "\\n")."""
+    lines = [APPENDIX_LINE.format(number) for number in range(LONG_CHECKPOINT_BYTES // 32)]
+    return ("".join(lines), list(itertools.accumulate(map(len, lines))),
+            list(itertools.accumulate(len(line.encode()) + 1 for line in lines)))
 
 
 def lengthened(cp: dict) -> dict:
@@ -88,11 +99,9 @@ def lengthened(cp: dict) -> dict:
               for block in message["content"]]
     call = next(block["id"] for block in blocks if block["type"] == "tool_use" and block["name"] == "read_file")
     read = next(block for block in blocks if block["type"] == "tool_result" and block["tool_use_id"] == call)
-    lines = 0
-    while len(json.dumps(cp, ensure_ascii=False).encode()) < LONG_CHECKPOINT_BYTES:
-        read["content"] += "".join(f"\n附录第 {line} 行：会议纪要的补充材料。"
-                                   for line in range(lines, lines + APPENDIX_LINES))
-        lines += APPENDIX_LINES
+    text, ends, grown = _appendix()
+    missing = LONG_CHECKPOINT_BYTES - len(json.dumps(cp, ensure_ascii=False).encode())
+    read["content"] += text[:ends[bisect.bisect_left(grown, missing)]]
     return cp
 
 
@@ -902,6 +911,8 @@ class _Recorder:
                    "run_agent 在没有悬空调用时也调用了 reconcile：只有 pendingToolUse 不是 None 时才需要对账。")
             result = {"type": "tool_result", "tool_use_id": cp["pendingToolUse"]["id"],
                       "content": "（检查程序临时补上的结果）"}
+            if cp["pendingToolUse"].get("name") == "send_email":  # as the lesson's reconcile answers it
+                result.update(content="（检查程序临时补上的结果：send_email 的结果未知，请先确认现状）", is_error=True)
             closed = cp if self.in_place else copy.deepcopy(cp)
             closed["messages"].append({"role": "user", "content": [result]})
             closed["pendingToolUse"] = None
@@ -1240,6 +1251,11 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
                f"续跑时对账之后、调用模型之前要先存档（save_checkpoint），悬空的是 {tool} 也一样：不存的话，这之后再崩溃，"
                "下次恢复又是那个悬空调用，只读工具再跑一遍，高影响工具再标一次 is_error。")
+        changed = [name for name in ("turns", "tokensUsed") if after[0][1].get(name) != dangling[name]]
+        expect(not changed, f"{sample} 对账之后存下的检查点里 {changed[0] if changed else ''} 变了（原来是 "
+                            f"{dangling[changed[0]] if changed else ''}，存下的是 {after[0][1].get(changed[0]) if changed else ''}）："
+                            "对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是 is_error，turns 和 "
+                            "tokensUsed 都原样沿用。")
         models = seen.of("model")
         expect(not models or models[0][1] == seen.of("reconcile")[0][2],
                f"{sample} 对账之后第一次调用模型发出的 messages，应该就是 reconcile 返回的那一份（最后一条是补上的 "

@@ -19,7 +19,7 @@ from autograder.fs_trace import DELETED
 from autograder.protocol import StepStatus
 from autograder.sandbox import Scenario, scratch_folder
 
-from .helpers import KEEP_CHECKPOINT_ADVICE, problem, same, short
+from .helpers import FORMAT_ADVICE, KEEP_CHECKPOINT_ADVICE, format_said, problem, same, short
 
 FILE_SYNC_ADVICE = ("临时文件写完要 flush 并 os.fsync（或者用 O_SYNC / O_DSYNC 打开它）之后再改名："
                     "断电时，还没落盘的内容会丢，改名却可能已经生效")
@@ -201,6 +201,8 @@ def reference_load(reference, content: bytes | None, known: dict | None = None):
 
 def what_is_there(content: bytes | None, state, error, old) -> str:
     """What a power cut left at the path, in the student's terms; `old`: the checkpoint before (None: none)."""
+    if error is not None and format_said(content):
+        return f"是一份课程的 load_checkpoint 读不了的文件（{len(content)} 字节，{format_said(content)}）"
     if content is None:
         return "没有检查点文件" + ("（原来那一份不见了）" if old is not None else "")
     if error is None:
@@ -211,6 +213,8 @@ def what_is_there(content: bytes | None, state, error, old) -> str:
 
 
 def advice(content, error, ops: frozenset, calls: list) -> str:
+    if error is not None and format_said(content):
+        return FORMAT_ADVICE
     if content is None:
         return NO_DELETE_ADVICE if "unlink" in ops else FOLDER_SYNC_ADVICE
     if error is None:

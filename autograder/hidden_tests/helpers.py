@@ -6,6 +6,7 @@ in Chinese, and is all the feedback shows. Data from the child is plain JSON, bu
 any shape, so every access goes through a helper that fails with a message instead of
 raising KeyError.
 """
+import codecs
 import contextlib
 import json
 import os
@@ -25,6 +26,8 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 WRITING_OPS = {"write", "truncate", "rename", "link", "unlink", "mkdir", "rmdir", "mknod"}
 REMOVING_OPS = {"unlink", "rmdir"}
 WRITING_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+FORMAT_ADVICE = ("检查点要写成 UTF-8 的 JSON 文本（open(临时文件, \"w\", encoding=\"utf-8\") 再 json.dump），不带 BOM、不压缩："
+                 "别的程序（课程的 load_checkpoint、第 4 课的代码、监控脚本）都按这个格式读它，你自己的 load_checkpoint 读得了不算数")
 CHECKPOINT_KEYS = {"messages", "pendingToolUse"}  # what a JSON object holding a checkpoint has, at least
 # Which answer cell defines each name the tests use.
 DEFINED_IN = {"save_checkpoint": "save_load", "load_checkpoint": "save_load", "run_agent": "run_agent",
@@ -191,6 +194,16 @@ def removed(outcome, name: str) -> bool:
         isinstance(e, dict) and e.get("op") in ("unlink", "rename") and e.get("path") == path for e in outcome.fs_events)
 
 
+def format_said(content: bytes | str | None) -> str | None:
+    """What a file is whose format no checkpoint reader reads, where its first bytes show it (a BOM, gzip, UTF-16);
+    None otherwise. A str is a file's text as the grader decoded it (each invalid byte replaced by U+FFFD)."""
+    bom, gzip, utf16 = ("以 UTF-8 的 BOM（EF BB BF，encoding=\"utf-8-sig\" 写出来的）开头", "是 gzip 压缩过的数据",
+                        "是 UTF-16 编码的文本")
+    starts = ((("\ufeff", bom), ("\x1f\ufffd", gzip)) if isinstance(content, str) else
+              ((codecs.BOM_UTF8, bom), (b"\x1f\x8b", gzip), (codecs.BOM_UTF16_LE, utf16), (codecs.BOM_UTF16_BE, utf16)))
+    return next((said for start, said in starts if content and content.startswith(start)), None)
+
+
 def on_disk(outcome, name: str):
     """The JSON at `name` when the scenario ended: (state, None), or (None, why there is none)."""
     text = outcome.files_after.get(name)
@@ -199,7 +212,9 @@ def on_disk(outcome, name: str):
     try:
         return json.loads(text), None
     except ValueError:
-        return None, "path 上的文件不是合法的 JSON"
+        written = format_said(text)
+        return None, f"path 上的文件{written}，不是课程的 load_checkpoint 读得了的 JSON" if written else \
+            "path 上的文件不是合法的 JSON"
 
 
 def checkpoint_file(outcome, index: int) -> str:

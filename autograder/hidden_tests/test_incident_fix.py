@@ -10,7 +10,7 @@ import pytest
 
 from autograder.protocol import StepStatus
 
-from .helpers import expect, fail, one_email, pairing_problem, problem, returned, same, saved_state, short, text_of
+from .helpers import FORMAT_ADVICE, expect, fail, one_email, pairing_problem, problem, returned, same, saved_state, short, text_of
 
 GRADE = "test_incident_fix"
 
@@ -37,6 +37,8 @@ def answer_to(messages: list, tool_id: str) -> dict | None:
 def dangling_call(outcome) -> dict:
     """The call the grader killed the child in, as the checkpoint recorded it at save point A."""
     crashed = outcome.student_tool_calls(0)[-1]  # the grader kills the child during its last tool call
+    expect(not (crashed.get("snapshot") or {}).get("invalid"),
+           f"崩溃那一刻（{crashed['name']} 执行中），磁盘上的检查点不是 UTF-8 的 JSON 文本，读不出来。{FORMAT_ADVICE}")
     pending = saved_state(crashed).get("pendingToolUse")
     expect(isinstance(pending, dict) and pending.get("name") == crashed["name"],
            f"崩溃那一刻（{crashed['name']} 执行中），检查点里的 pendingToolUse 没有记下这次调用：存档点 A 要在执行工具之前保存")

@@ -360,6 +360,8 @@ def test_resume_pending(grading):
            and same(snapshot.get("messages"), sent),
            "对账之后、调用模型之前要先存档（save_checkpoint）：否则这时崩溃，重启后检查点里还是那个悬空调用，"
            "只读工具会再执行一次、结果也可能变了")
+    message = counters_problem(snapshot, checkpoint)
+    expect(message is None, message)
     message = run_agent_problem(outcome, grading.reference)
     if message:
         fail(message)
@@ -479,8 +481,28 @@ def dangling_problem(grading, outcome, index: int) -> str | None:
             "这一次 client=None，你的 run_agent 却用之前某次运行传进来的 client 调用了模型")
             + "：每次运行都用这一次传进来的 client，只有它是 None 时才 make_client()；不要把 client 存在全局变量里留给以后"
               "（notebook 里崩溃用的 crashing_client、重启用的计数客户端就是一次次传进去的）")
+    saves = [c for c in outcome.standin_calls if c["step"] == index and c["name"] == "save_checkpoint"
+             and (not calls or c["seq"] < calls[0]["seq"])]
+    if pending is not None and saves:  # the save after reconcile, before the first model call
+        counted = counters_problem(saves[0].get("state") or {}, checkpoint)
+        if counted:
+            return f"{resumed_from(outcome, index)}悬空的是 {pending['name']}，{counted}"
     differs = replies_problem(grading, outcome, index, checkpoint, model_calls=1)
     return differs and f"{resumed_from(outcome, index)}{differs}"
+
+
+def counters_problem(snapshot: dict, checkpoint: dict) -> str | None:
+    """The checkpoint saved after reconcile (on disk when the model is called next) keeps the resumed checkpoint's
+    turns and tokensUsed, whatever reconcile answered: reconcile is no model call. None if it does (or saved none:
+    the other checks say so)."""
+    if snapshot.get("pendingToolUse", "缺少") is not None:
+        return None
+    for name in ("turns", "tokensUsed"):
+        if not same(snapshot.get(name), checkpoint.get(name)):
+            return (f"对账之后存下的检查点里 {name} 是 {short(snapshot.get(name))}，续跑的检查点里原来是 "
+                    f"{short(checkpoint.get(name))}：对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是"
+                    " is_error，turns 和 tokensUsed 都原样沿用（它们数的是模型调用、记的是上一次响应的大小）")
+    return None
 
 
 def resumed_from(outcome, index: int) -> str:

@@ -13,8 +13,8 @@ from course.checks import LONG_CHECKPOINT_BYTES
 
 from .crashes import (Save, describe, files_to_load, first_failure, killed_files, power_cuts, reference_load,
                       steps_told_apart, student_loads)
-from .helpers import (as_the_step, as_user_sees, begins_a_checkpoint, expect, fail, is_chinese, mentions_number,
-                      on_disk, problem, returned, same, short, stray_files, without_paths)
+from .helpers import (FORMAT_ADVICE, as_the_step, as_user_sees, begins_a_checkpoint, expect, fail, format_said, is_chinese,
+                      mentions_number, on_disk, problem, returned, same, short, stray_files, without_paths)
 from .scenarios import FOLDER, call, path as at_path
 
 GRADE = "test_save_load"
@@ -400,6 +400,8 @@ def test_atomic(grading):
         fail("第二次保存时磁盘写满了（评分器限制了文件大小），" + problem(outcome, 1, "save_checkpoint"))
     previous, why = on_disk(outcome, meta["file"])
     expect(outcome.files_after.get(meta["file"]) is not None, "一次失败的保存之后，path 上原来的检查点不见了")
+    written = format_said(outcome.files_after.get(meta["file"]))
+    expect(not (why and written), f"保存之后，path 上的文件{written}，课程的 load_checkpoint 读不了它。{FORMAT_ADVICE}")
     if why:
         writes = [e for e in outcome.fs_events if e.get("step") == 1 and e.get("op") == "write"]
         # a short write nobody wrote after, in a save that returned: the code took it as done. Python's own file

@@ -38,6 +38,7 @@ AGENT_TIMEOUT = 20.0
 AGENT_QUICK_TIMEOUT = 8.0
 SAVE_STANDINS = ("save_checkpoint", "load_checkpoint")  # run_agent's points do not hang on lesson 3's code
 CLIENT = {"$client": True}
+BIG_LEDGER_CALLS = 3  # finished calls with a long output each (TOOL_OUTPUT_SHAPES): some 100 KiB of ledger
 BLOCKED_TEXT = "台账的位置上是个文件夹"  # in the folder that stands where a ledger cannot be written
 # What str.splitlines() breaks a line at and json.dumps(ensure_ascii=False) leaves as it is: the text of every call of
 # the lesson's other tools with effects holds one, so its intent meets a ledger reader that splits lines at them
@@ -148,8 +149,12 @@ class Ledgers:
         the same `key` (a kind of case, judged by one check) take the two in turn, in the order they are drawn, so
         that every kind with two cases or more has both whatever the seed; without a key, either is drawn.
 
-        `apart`: another call's record always lies between the call's intent and its outcome (a reader that looks only
-        at the record right after the intent misses the outcome); without it, they may lie together."""
+        `apart`: another call's records, its outcome among them, always lie between the call's intent and its outcome
+        (a reader that looks only at the record right after the intent, or takes the first outcome after it, misses
+        the call's outcome); without it, they may lie together.
+
+        When others' records follow the call's, an intent of another call is among them (the twin's, at least): a
+        reader that takes the ledger's last intent for the pending call's is wrong there."""
         ours, theirs = self.records(pending, kinds, shape), self.others()
         self.twin = None
         if pending["name"] not in READ_ONLY:
@@ -161,12 +166,14 @@ class Ledgers:
             last = self.rng.random() < 0.5
         else:
             last, self.turns[key] = self.turns[key] % 2 == 1, self.turns[key] + 1
-        if apart and len(ours) > 1:  # the twin's two records at least: room before the outcome, and after it
-            cut = self.rng.randint(0, len(theirs) - (1 if last else 2))
-            end = len(theirs) if last else self.rng.randint(cut + 1, len(theirs) - 1)
-            return theirs[:cut] + ours[:-1] + theirs[cut:end] + ours[-1:] + theirs[end:]
+        if apart and len(ours) > 1:  # another call finished in between, and the twin's two records somewhere
+            between = self.records(self.call_of(self.rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome"))
+            cut = self.rng.randint(0, len(theirs) - (0 if last else 1))
+            end = len(theirs) if last else self.rng.randint(cut, len(theirs) - 1)
+            return theirs[:cut] + ours[:-1] + theirs[cut:end] + between + ours[-1:] + theirs[end:]
         if not last:
-            cut = self.rng.randint(0, max(0, len(theirs) - 1))
+            intents = [n for n, record in enumerate(theirs) if record["type"] == "intent"]
+            cut = self.rng.randint(0, intents[-1] if intents else max(0, len(theirs) - 1))
             return theirs[:cut] + ours + theirs[cut:]
         cut = self.rng.randint(0, len(theirs))
         if ours and ours[-1]["type"] == "outcome":  # its intent among the others', its outcome written last
@@ -420,7 +427,7 @@ def build(max_turns: int, rng) -> dict:
     # -- reconcile: each case its own checkpoint and ledger; the server up in one scenario, down in the other --
     def reconcile_cases(specs, down: bool, torn_ones: dict, shapes: dict, damaged: int | None = None,
                         empty: int | None = None, again: int | None = None, missing: int | None = None,
-                        blank: int | None = None) -> tuple:
+                        blank: int | None = None, big: int | None = None) -> tuple:
         """`torn_ones`: case -> where its ledger's last record is cut short (TORN_AT; the others' sometimes are, at a
         character); `shapes`: case -> the shape of its recorded outcome's output; `damaged`: the case whose ledger
         has a line in the middle that is no record (read_ledger raises ValueError); `empty`: the case whose email the
@@ -428,7 +435,9 @@ def build(max_turns: int, rng) -> dict:
         reconciled a second time later in the same process, on the same checkpoint and ledger (a kernel where
         run_agent is run again after an interrupt), its ledger as the first time left it: {"again": True}, read as it
         began (its step's "read_before"); `missing`: the case with no ledger at all (a run's first crash came before
-        its first append), `blank`: the case whose ledger is an empty file (nothing recorded yet, the file made)."""
+        its first append), `blank`: the case whose ledger is an empty file (nothing recorded yet, the file made);
+        `big`: the case whose ledger holds well over 64 KiB of other calls' records before the call's own (a reader
+        that reads the file with one os.read of a buffer's size sees a part of it, and cuts the rest off)."""
         cases, files, before = [], {}, []
         # every scenario has a call whose outcome lies apart from its intent, at a drawn case, the others drawn too
         answered = [number for number, (_, records, _) in enumerate(specs) if "outcome" in records]
@@ -451,6 +460,9 @@ def build(max_turns: int, rng) -> dict:
             else:
                 found = ledgers.mixed(pending, records, shapes.get(number), key=(records, sent, down),
                                       apart=number in apart)
+            if number == big:
+                found = [record for _ in range(BIG_LEDGER_CALLS) for record in ledgers.records(
+                    ledgers.call_of(rng.choice(["send_email", *EFFECT_KINDS])), ("intent", "outcome"), "long")] + found
             # the call's twin asked for and answered in the history (every call with an effect; read-only ones in
             # turn), and text after the call in every other case: the history and the last block say nothing of it
             twin = ledgers.twin or {**copy.deepcopy(pending), "id": draw.tool_id()}
@@ -544,7 +556,9 @@ def build(max_turns: int, rng) -> dict:
     # server's answer as the outcome) is reconciled again later in the same process: its outcome is in the ledger now,
     # reused. A recorded call, not an executed one: an executed tool's output may be an error text, and whether the
     # repeat then also met "an outcome that is an error" would depend on the draw
+    # and a ledger of well over 64 KiB, the call's finished records after it, every time: one that no key protects
     up_extras = {"damaged": len(up_specs) + len(unrecorded), "empty": rng.choice(recording),
+                 "big": numbers(up_specs, lambda tool, records, sent: tool == "non_idempotent" and "outcome" in records)[0],
                  "again": rng.choice(recording), "missing": len(up_specs), "blank": len(up_specs) + 1}
     for name, specs, down, torn_ones, extras in (("reconcile_up", [*up_specs, *unrecorded, damaged], False, torn_up,
                                                   up_extras),

@@ -199,8 +199,16 @@ def test_recorded_outcome_is_reused(grading):
         recorded = of(case["records"], result.pending["id"], "outcome")[-1]["output"]
         expect(not result.calls, f"台账里已经有这次调用的 outcome，却又执行了 {short([c['name'] for c in result.calls])}{where}")
         expect(not emails_in_step(outcome, index), f"台账里已经有 outcome，却又发出了邮件{where}")
-        expect(carries_output(result.result_block().get("content"), recorded),
-               f"tool_result 要带着台账 outcome 里记的 output（{short(recorded, 40)}），整段、不截短，前后加几句话可以{where}")
+        content = result.result_block().get("content")
+        if not carries_output(content, recorded):
+            borrowed = next((r for r in case["records"] if r.get("type") == "outcome" and r.get("output")
+                             and r.get("toolUseId") != result.pending["id"] and carries_output(content, r["output"])),
+                            None)
+            expect(borrowed is None,
+                   f"tool_result 带的是台账里另一次调用（toolUseId {borrowed and borrowed.get('toolUseId')}）的 output："
+                   f"复用的 outcome 要按悬空调用自己的 id（{result.pending['id']}）去找，不能拿它的 intent 之后的第一条"
+                   f" outcome，也不能按名字、参数找（两次调用的记录之间可能夹着别的调用的记录）{where}")
+            fail(f"tool_result 要带着台账 outcome 里记的 output（{short(recorded, 40)}），整段、不截短，前后加几句话可以{where}")
         flag_fits(result, recorded, where)
         added = new_records(outcome, index, case, result)
         expect(not added, f"复用台账里的 outcome 时台账不动，你的 reconcile 又追加了 {short(added)}{where}")
@@ -228,7 +236,14 @@ def test_service_knows_the_call(grading):
         flag_fits(result, (carried or sorted(answers) or [""])[0], where)  # the service's answer: a definite outcome
         expect(carried, "tool_result 要带着服务器的回答：lookup_effect(name, id) 查到的那段文本（或者带同一把键重发时"
                         f"服务器的回答），整段、前后加几句话可以，你的是 {short(text_of(content), 60)}{where}")
-        recorded = of(ledger_after(outcome, index, case), pending["id"], "outcome")
+        after = ledger_after(outcome, index, case)
+        recorded = of(after, pending["id"], "outcome")
+        elsewhere = [r for r in after[len(records_in(case["given"])[0]):] if r.get("type") == "outcome"
+                     and r.get("toolUseId") != pending["id"] and r.get("output") in carried]
+        expect(recorded or not elsewhere,
+               f"服务器的回答追加进了台账，可那条 outcome 的 toolUseId 是 {short(elsewhere and elsewhere[0].get('toolUseId'))}"
+               f"（另一次调用的 id），不是悬空调用自己的 {pending['id']}：outcome 要记在这次调用的 id 下，用 "
+               f"pendingToolUse[\"id\"]，不要拿台账里最后一条 intent 的 id（它之后可能还有别的调用开始过）{where}")
         expect(recorded and recorded[-1].get("output") in carried,
                f"服务器的回答要追加进台账（一条 outcome，output 就是这段回答），下次恢复就不用再问{where}")
         one_outcome(grading, outcome, index, case, result, where)

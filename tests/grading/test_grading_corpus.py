@@ -21,6 +21,8 @@ ZERO = {grade_id: 0 for grade_id in FULL}
 
 EXPECTED = {  # variant -> the test cells where it loses points, with the points it keeps
     "wrong_agent_reconcile_always": {"test_run_agent": 2},  # reconcile called with no dangling call, on every resume
+    "wrong_agent_turns_uncounted_when_unknown": {"test_run_agent": 4},  # turns - 1 after an is_error reconcile
+    "wrong_agent_tokens_zeroed_when_unknown": {"test_run_agent": 4},  # tokensUsed = 0 after an is_error reconcile
     "wrong_save_folder_fd_from_first_call": {"test_save_load": 3},  # fsyncs the first save's folder ever after
     "tamper_resend_real_domains": {"test_reconcile": 4},  # keeps the rules only for @example.com
     "tamper_real_api_key_resends": {"test_reconcile": 4},  # reruns only when ANTHROPIC_API_KEY is set
@@ -559,6 +561,9 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     # size, of a long conversation's checkpoint (the grader's were all under 64 KB); a run_agent that catches the
     # model call's error and returns the state, so that the caller takes the task for done
     "wrong_load_reads_64k": {"test_save_load": 3},
+    "wrong_load_reads_1mib": {"test_save_load": 3},  # a round cap above the old 512 KB long checkpoint
+    "wrong_save_utf8_sig_bom": {"test_save_load": 1, "test_incident_fix": 1},  # its own load reads it back
+    "wrong_save_gzip": {"test_save_load": 1, "test_incident_fix": 1},  # ... and so does this one's
     "wrong_load_size_guard": {"test_save_load": 3},
     "wrong_agent_swallows_api_error": {"test_run_agent": 4},
     "full_agent_retries_overloaded": {},  # retries the model call a few times, then lets the error go to the caller
@@ -728,6 +733,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_reconcile_always": "只有 pendingToolUse 不是 None 时才需要对账",
+    "wrong_agent_turns_uncounted_when_unknown": "turns 和 tokensUsed 都原样沿用",
+    "wrong_agent_tokens_zeroed_when_unknown": "turns 和 tokensUsed 都原样沿用",
     "wrong_agent_saves_on_interrupt": "中断时不要再存档",
     "wrong_agent_retries_failed_tool": "没等模型回复就又执行了",
     "wrong_agent_pending_input_json_string": "input 是一个字符串",
@@ -913,6 +920,9 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "tamper_resend_stdout_write": "库的类或对象上换掉的方法",
     "tamper_resend_code_swap": "就地换掉了代码（__code__）的库函数",
     "wrong_load_reads_64k": "合法的检查点多大都要整个读出来",
+    "wrong_load_reads_1mib": "合法的检查点多大都要整个读出来",
+    "wrong_save_utf8_sig_bom": "不带 BOM、不压缩",
+    "wrong_save_gzip": "不带 BOM、不压缩",
     "wrong_agent_swallows_api_error": "你的 run_agent 没有把异常抛出去",
     "wrong_load_lenient_raw_decode": "一个完整的检查点后面还有别的内容",
     "wrong_save_fixed_tmp_shared_name": "两次保存却都把同一个临时文件",
