@@ -639,10 +639,14 @@ def check_save_load(save_checkpoint, load_checkpoint, checkpoint_version: int = 
     expect(target.exists(), "save_checkpoint 运行完了，目标文件却不存在：最后要把临时文件改名成 path。")
     back = call("load_checkpoint", load_checkpoint, target)
     expect(back == state, "保存后读回来的内容和原来不一样：保存和读取都不应该改动 state 里的任何字段。")
-    try:  # the file itself, as another program reads it: load_checkpoint may drop what the save added
-        added = extra_fields_said(json.loads(target.read_text(encoding="utf-8")), "save_checkpoint 写进文件的状态")
-    except ValueError:  # not JSON in UTF-8: load_checkpoint, which read it back, is the student's own
-        added = None
+    try:  # the file itself, as another program reads it: load_checkpoint, which read it back, is the student's own
+        added = extra_fields_said(json.loads(target.read_bytes().decode("utf-8")), "save_checkpoint 写进文件的状态")
+    except ValueError as exc:  # UnicodeDecodeError too
+        raw = target.read_bytes()
+        kind = ("以 BOM（EF BB BF）开头" if raw.startswith(b"\xef\xbb\xbf") else "是 gzip 压缩过的数据"
+                if raw.startswith(b"\x1f\x8b") else f"读不出来（{short(str(exc), 60)}）")
+        fail(f"save_checkpoint 写出的文件{kind}：检查点要写成 UTF-8 的 JSON 文本（encoding=\"utf-8\"，不带 BOM、不压缩），"
+             "别的程序（另一版 load_checkpoint、第 4 课的代码、监控脚本）都按这个格式读它，你自己的 load_checkpoint 读得回来不算数。")
     expect(added is None, f"{added}。")
     extra = sorted(p for p in folder.iterdir() if p.name != "checkpoint.json")
     expect(not extra, f"保存完成后文件夹里多出了文件：{[p.name for p in extra]}。临时文件最后要改名成目标文件"

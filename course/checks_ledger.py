@@ -839,12 +839,14 @@ def _check_nothing_recorded(reconcile, namespace: dict, saves: list) -> None:
                 mail.stop()
             block = _reconcile_once(reconcile, cp, ledger, label)
         ran = [c for c in spy.calls if c["name"] == name]
-        expect(not block.get("is_error") and len(ran) == 1,
+        expect(len(ran) == 1,
                f"{label}：台账里没有这次调用的 intent，说明它从没开始（意图总在执行之前落盘），应该经 execute_with_ledger "
                f"执行一次，不管服务器通不通、工具有没有幂等键；你的 reconcile "
                + (f"执行了 {len(ran)} 次 {name}" if ran else "没有执行它" + ("，却补了 is_error「结果未知」：is_error 只留给"
                                                                      "「有 intent、服务端答不上来」" if block.get("is_error") else ""))
                + "。")
+        expect(not block.get("is_error") or str(ran[0]["output"]).startswith("错误"),  # a failure may be flagged
+               f"{label}：执行的结果是确定的（{short(ran[0]['output'], 40)}），tool_result 不应该标 is_error。")
         expect(_of(ran[0]["ledger"], call_id, "intent"),
                f"{label}：{name} 执行的那一刻台账里还没有它的 intent：没有台账也要经 execute_with_ledger 执行（先记 intent 再执行），"
                "这次执行途中再崩溃，下次恢复才知道它开始过。")
