@@ -50,6 +50,9 @@ RETRY_ADVICE = ("{name} 用同一个幂等键 {key} 执行了 {mine} 次，参�
 KEPT_ADVICE = ("台账只追加、不修改：它原有的记录一条也不能少。ledger_path(path) 是 path 所在文件夹里的台账，同一个文件夹里"
                "别的检查点（别的任务）也记在这里；清空或重写它，那个任务停在悬空调用上时，续跑就当它从没开始，"
                "charge_card、append_line 这些不认键的工具就做两遍")
+FOREIGN_ADVICE = ("这次调用不是这次运行发起的，也不是它的悬空调用：它的记录是台账里原来就有的（同一个文件夹里别的任务写的，"
+                  "那个任务可能还停在它上面、等着自己续跑对账）。run_agent 只给自己执行、对账的调用追加记录，"
+                  "别的调用的记录原样留着，不要替它补 outcome（「已放弃」「未完成」也不行：那就成了一个确定的结果，它的任务续跑时会直接复用）")
 READ_ONLY_LEDGER_ADVICE = ("{name} 是只读工具（在 READ_ONLY_TOOLS 里）：execute_with_ledger 直接执行它，台账里不该有它的记录，"
                            "重做无害，恢复时再执行一次就是")
 
@@ -207,6 +210,8 @@ def _ledger_problem(outcome, index: int, run: dict, names: dict, mine: dict, wan
     given = {r.get("toolUseId") for r in run["records"]} - {pending}
     if call_id in given and len(mine.get(call_id, [])) < len(wanted.get(call_id, [])):  # another call's, dropped
         return f"{said}：{KEPT_ADVICE}"
+    if call_id in given and len(mine.get(call_id, [])) > len(wanted.get(call_id, [])):  # another call's, added to
+        return f"{said}：{FOREIGN_ADVICE}"
     if call_id != pending and name in READ_ONLY_TOOL_NAMES and not wanted.get(call_id):  # a call the loop ran
         return f"{said}：{READ_ONLY_LEDGER_ADVICE.format(name=name)}"
     twice = [k for k in ("intent", "outcome") if 0 < theirs.count(k) < ours.count(k)]
