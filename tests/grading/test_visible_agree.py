@@ -43,6 +43,8 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 NOT_YET_VISIBLE = {
     # lesson 4, probe 23b: a service that answers the key with an error (the course's mail server stores none)
     "wrong_recovery_error_answer_means_not_found",
+    # lesson 4, probe 25: another task's intent in the ledger a run starts on (the notebook's run_agent check has none)
+    "wrong_agent_closes_stale_intents",
     # lesson 4, probed (round 7): file modes, which the visible checks do not draw
     "wrong_append_mode_decimal_644",
     "wrong_save_single_os_write",  # lesson 3: a short write needs a full disk, which a notebook's check cannot make
