@@ -1258,7 +1258,7 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         changed = [name for name in ("turns", "tokensUsed") if after[0][1].get(name) != dangling[name]]
         expect(not changed, f"{sample} 对账之后存下的检查点里 {changed[0] if changed else ''} 变了（原来是 "
                             f"{dangling[changed[0]] if changed else ''}，存下的是 {after[0][1].get(changed[0]) if changed else ''}）："
-                            "对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是 is_error，turns 和 "
+                            "对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是 is_error，turns、"
                             "tokensUsed 都原样沿用。")
         models = seen.of("model")
         expect(not models or models[0][1] == seen.of("reconcile")[0][2],

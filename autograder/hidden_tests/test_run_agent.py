@@ -501,7 +501,7 @@ def counters_problem(snapshot: dict, checkpoint: dict) -> str | None:
         if not same(snapshot.get(name), checkpoint.get(name)):
             return (f"对账之后存下的检查点里 {name} 是 {short(snapshot.get(name))}，续跑的检查点里原来是 "
                     f"{short(checkpoint.get(name))}：对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是"
-                    " is_error，turns 和 tokensUsed 都原样沿用（它们数的是模型调用、记的是上一次响应的大小）")
+                    " is_error，turns、tokensUsed 都原样沿用（一个数模型调用，一个记上一次响应的大小）")
     return None
 
 

@@ -733,8 +733,8 @@ UNTAMPERED = {  # tampering variant -> the same submission without the tampering
 
 MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_agent_reconcile_always": "只有 pendingToolUse 不是 None 时才需要对账",
-    "wrong_agent_turns_uncounted_when_unknown": "turns 和 tokensUsed 都原样沿用",
-    "wrong_agent_tokens_zeroed_when_unknown": "turns 和 tokensUsed 都原样沿用",
+    "wrong_agent_turns_uncounted_when_unknown": "turns、tokensUsed 都原样沿用",
+    "wrong_agent_tokens_zeroed_when_unknown": "turns、tokensUsed 都原样沿用",
     "wrong_agent_saves_on_interrupt": "中断时不要再存档",
     "wrong_agent_retries_failed_tool": "没等模型回复就又执行了",
     "wrong_agent_pending_input_json_string": "input 是一个字符串",
