@@ -202,8 +202,8 @@ def test_recorded_outcome_is_reused(grading):
         content = result.result_block().get("content")
         if not carries_output(content, recorded):
             borrowed = next((r for r in case["records"] if r.get("type") == "outcome" and r.get("output")
-                             and r.get("toolUseId") != result.pending["id"] and carries_output(content, r["output"])),
-                            None)
+                             and r.get("toolUseId") != result.pending["id"] and r["output"] not in recorded
+                             and carries_output(content, r["output"])), None)  # its twin's output is its own text
             expect(borrowed is None,
                    f"tool_result 带的是台账里另一次调用（toolUseId {borrowed and borrowed.get('toolUseId')}）的 output："
                    f"复用的 outcome 要按悬空调用自己的 id（{result.pending['id']}）去找，不能拿它的 intent 之后的第一条"

@@ -608,7 +608,7 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "full_load_validates_fields": {},  # every field's type checked as well as the version
     "full_reconcile_skips_answered_id": {},  # adds no second result for an id already answered
     "wrong_agent_budget_per_process": {"test_run_agent": 4},  # for _ in range(MAX_TURNS): a budget per process
-    "wrong_agent_tokens_reset_on_resume": {"test_run_agent": 3},
+    "wrong_agent_tokens_reset_on_resume": {"test_run_agent": 2},  # also at the save after reconcile
     "wrong_agent_skip_save_a_readonly": {"test_run_agent": 3, "test_incident_fix": 2},
     "wrong_agent_new_task_if_different": {"test_run_agent": 2},  # starts over when the task is worded otherwise
     "wrong_save_memo_aliased_state": {"test_save_load": 3, "test_incident_fix": 2},  # the memo holds the same dict

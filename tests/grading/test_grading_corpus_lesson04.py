@@ -222,7 +222,6 @@ EXPECTED = {  # variant -> the test cells where it loses points, with the points
     "wrong_append_swallows_oserror": {"test_append_ledger": 2, "test_execute_with_ledger": 2},  # ... and says nothing
     "wrong_execute_memo_in_process": {"test_execute_with_ledger": 2, "test_run_agent": 1},  # same name and input
     "wrong_reader_single_os_read_64k": {"test_reconcile": 4},  # one os.read of 64 KiB: a long ledger cut off
-    "wrong_agent_closes_stale_intents": {"test_run_agent": 0},  # "abandoned" outcomes for other tasks' intents
     "wrong_reconcile_record_id_of_last_intent": {"test_reconcile": 4},  # the answer under the last intent's id
     "wrong_reconcile_reuse_first_outcome_after_intent": {"test_reconcile": 4},  # whoever's outcome comes next
     "wrong_execute_truncates_outcome": {"test_execute_with_ledger": 2},  # an effect's long output
@@ -738,7 +737,6 @@ MISTAKE_NAMED = {  # variant -> words its feedback must contain
     "wrong_append_swallows_oserror": "不要 try/except 把它吞掉",
     "wrong_execute_memo_in_process": "它的结果不能拿来顶替这一次",
     "wrong_reconcile_record_id_of_last_intent": "不要拿台账里最后一条 intent 的 id",
-    "wrong_agent_closes_stale_intents": "不要替它补 outcome",
     "wrong_reconcile_reuse_first_outcome_after_intent": "不能拿它的 intent 之后的第一条",
     "wrong_execute_truncates_outcome": "要整段记下",
     "wrong_recovery_lookup_truthy": "空字符串",

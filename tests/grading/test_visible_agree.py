@@ -43,10 +43,9 @@ LIVE_ONLY_IN_THE_GRADER = {"full_locked_edited"}
 NOT_YET_VISIBLE = {
     # lesson 4, probe 23b: a service that answers the key with an error (the course's mail server stores none)
     "wrong_recovery_error_answer_means_not_found",
-    # lesson 4, probe 25: another task's intent in the ledger a run starts on (the notebook's run_agent check has none);
-    # a ledger over 64 KiB, another call's intent after the pending one's, another call's outcome between a call's
+    # lesson 4, probe 25: a ledger over 64 KiB, another call's intent after the pending one's, another call's outcome between a call's
     # intent and outcome (the notebook's reconcile check draws none of them)
-    "wrong_agent_closes_stale_intents", "wrong_reader_single_os_read_64k", "wrong_reconcile_record_id_of_last_intent",
+    "wrong_reader_single_os_read_64k", "wrong_reconcile_record_id_of_last_intent",
     "wrong_reconcile_reuse_first_outcome_after_intent",
     # lesson 4, probed (round 7): file modes, which the visible checks do not draw
     "wrong_append_mode_decimal_644",
