@@ -1255,11 +1255,10 @@ def check_run_agent(run_agent, namespace: dict) -> None:
         expect(after and after[0][0] == "save" and after[0][1].get("pendingToolUse") is None,
                f"续跑时对账之后、调用模型之前要先存档（save_checkpoint），悬空的是 {tool} 也一样：不存的话，这之后再崩溃，"
                "下次恢复又是那个悬空调用，只读工具再跑一遍，高影响工具再标一次 is_error。")
-        changed = [name for name in ("turns", "tokensUsed") if after[0][1].get(name) != dangling[name]]
-        expect(not changed, f"{sample} 对账之后存下的检查点里 {changed[0] if changed else ''} 变了（原来是 "
-                            f"{dangling[changed[0]] if changed else ''}，存下的是 {after[0][1].get(changed[0]) if changed else ''}）："
-                            "对账只补上一条 tool_result，不是一次模型调用，不管补的是执行结果还是 is_error，turns、"
-                            "tokensUsed 都原样沿用。")
+        changed = next((name for name in ("turns", "tokensUsed") if after[0][1].get(name) != dangling[name]), None)
+        expect(changed is None, f"{sample} 对账之后存下的检查点里 {changed} 变了（原来是 {dangling.get(changed)}，"
+                                f"存下的是 {after[0][1].get(changed)}）：对账只补上一条 tool_result，不是一次模型调用，"
+                                "不管补的是执行结果还是 is_error，turns、tokensUsed 都原样沿用。")
         models = seen.of("model")
         expect(not models or models[0][1] == seen.of("reconcile")[0][2],
                f"{sample} 对账之后第一次调用模型发出的 messages，应该就是 reconcile 返回的那一份（最后一条是补上的 "

@@ -241,20 +241,18 @@ def _check_execute_blocked(execute_with_ledger, spy: _ToolSpy, mail: MailServer)
     held = mail.count()
     try:
         execute_with_ledger(email, _blocked_ledger("check-execute-blocked-"))
+        wrong = "正常返回了"
     except OSError:
-        raised = None
+        wrong = None
     except Exception as exc:
-        raised = exc
-    else:
-        raised = "返回"
+        wrong = f"抛出了 {type(exc).__name__}（{short(str(exc), 80)}）"
     ran = spy.names()
     expect(not ran and mail.count() == held,
            "台账的路径上是一个文件夹，intent 追加不进去，execute_with_ledger 却照样执行了 send_email：意图必须在执行之前落盘，"
            "没记下就执行，崩溃后台账里没有它，恢复代码以为它从没开始、会再发一次。追加 intent 失败时让异常抛出去，不要执行。")
-    expect(raised is None,
+    expect(wrong is None,
            "台账的路径上是一个文件夹，intent 追加不进去，execute_with_ledger 应该让 append_ledger 的 OSError 抛出去（调用它的 "
-           "run_agent 才知道出了事），你的" + ("正常返回了" if raised == "返回" else
-                                         f"抛出了 {type(raised).__name__}（{short(str(raised), 80)}）") + "。")
+           f"run_agent 才知道出了事），你的{wrong}。")
 
 
 def _of(records: list, call_id: str, kind: str) -> list:

@@ -201,8 +201,9 @@ def reference_load(reference, content: bytes | None, known: dict | None = None):
 
 def what_is_there(content: bytes | None, state, error, old) -> str:
     """What a power cut left at the path, in the student's terms; `old`: the checkpoint before (None: none)."""
-    if error is not None and format_said(content):
-        return f"是一份课程的 load_checkpoint 读不了的文件（{len(content)} 字节，{format_said(content)}）"
+    said = format_said(content) if error is not None else None
+    if said:
+        return f"是一份课程的 load_checkpoint 读不了的文件（{len(content)} 字节，{said}）"
     if content is None:
         return "没有检查点文件" + ("（原来那一份不见了）" if old is not None else "")
     if error is None:

@@ -10,7 +10,8 @@ import pytest
 
 from autograder.protocol import StepStatus
 
-from .helpers import FORMAT_ADVICE, expect, fail, one_email, pairing_problem, problem, returned, same, saved_state, short, text_of
+from .helpers import (FORMAT_ADVICE, expect, fail, one_email, pairing_problem, problem, returned, same, saved_state,
+                      short, text_of)
 
 GRADE = "test_incident_fix"
 

@@ -36,16 +36,19 @@ def problem(outcome, index: int, what: str) -> str | None:
     return lesson3_problem(outcome, index, what)
 
 
-def reference_raises(grading, function: str, ledger_made, *args, **tools) -> BaseException | None:
+def reference_raises(grading, function: str, ledger_made, *args, ledger_first: bool = False,
+                     **tools) -> BaseException | None:
     """The oracle for a case meant to fail: what the reference's `function(*args, ledger)` raises (None if it
-    returns), its ledger made by `ledger_made(path)` in a scratch folder, its tools answering as `tools` say
-    (execute_tool answers NOT_RUN unless given)."""
+    returns; `ledger_first`: `function(ledger, *args)`, as append_ledger takes it), its ledger made by
+    `ledger_made(path)` in a scratch folder, its tools answering as `tools` say (execute_tool answers NOT_RUN unless
+    given)."""
     tools.setdefault("execute_tool", lambda *args, **kwargs: NOT_RUN)
     with scratch_folder("fails") as folder, tools_answering(grading.reference, **tools):
         ledger = Path(folder) / LEDGER_NAME
         ledger_made(ledger)
+        args = copy.deepcopy(args)
         try:
-            getattr(grading.reference, function)(*copy.deepcopy(args), ledger)
+            getattr(grading.reference, function)(*((ledger, *args) if ledger_first else (*args, ledger)))
         except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
             return exc
     return None

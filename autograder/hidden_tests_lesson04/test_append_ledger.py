@@ -13,7 +13,6 @@ records the calls from outside; every state a crash or power cut could leave at 
 ledger before the append or after it: the old records never lost or rewritten, never half a record, never an
 error; once append_ledger returned, only after.
 """
-import copy
 import os
 from pathlib import Path
 
@@ -23,10 +22,10 @@ from autograder.hidden_tests.crashes import describe
 from autograder.hidden_tests.test_save_load import descriptors_left_open, folder_left, leak_advice
 from autograder.protocol import StepStatus
 from autograder.hidden_tests.scenarios import FOLDER_FILE
-from autograder.sandbox import Scenario, scratch_folder
+from autograder.sandbox import Scenario
 from course.ledger import LEDGER_NAME
 
-from .helpers import expect, expect_raised_as, fail, problem, records_in, same, short
+from .helpers import expect, expect_raised_as, fail, problem, records_in, reference_raises, same, short
 from .ledger_crashes import FOLDER_ADVICE, cuts
 from .scenarios import BLOCKED_TEXT
 
@@ -205,14 +204,7 @@ def test_appends_keep_every_record(grading):
 def check_blocked(grading, outcome) -> None:
     """An append to a path where a folder stands: it raises what the reference raises, and the folder is untouched."""
     blocked = outcome.scenario.meta["blocked"]
-    with scratch_folder("fails") as folder:
-        where = Path(folder) / LEDGER_NAME
-        where.mkdir()
-        try:
-            grading.reference.append_ledger(where, copy.deepcopy(blocked["record"]))
-            wanted = None
-        except Exception as exc:  # noqa: BLE001 (whatever it raises is the answer)
-            wanted = exc
+    wanted = reference_raises(grading, "append_ledger", Path.mkdir, blocked["record"], ledger_first=True)
     if wanted is not None:
         expect_raised_as(outcome, blocked["step"], wanted, "append_ledger",
                          "台账的路径上是一个文件夹，记录写不进去：append_ledger 应该让 {error} 抛出去，不要 try/except 把它吞掉。"
